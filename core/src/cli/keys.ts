@@ -1,0 +1,40 @@
+// `paytami keys create|revoke`: extra API keys for a merchant, and revoking them.
+import { parseCommand, required, oneOf, expectPositionals, UsageError, type CommandGroup } from "./command.ts";
+
+const MODES = ["test", "live"] as const;
+
+export const keys: CommandGroup = {
+  name: "keys",
+  usage: ["keys create --merchant M --mode test|live [--expires-at ISO]", "keys revoke KEY_ID"],
+  async run(args, context) {
+    const [sub, ...rest] = args;
+    if (sub === "create") {
+      const { values, positionals } = parseCommand(rest, {
+        merchant: { type: "string" },
+        mode: { type: "string" },
+        "expires-at": { type: "string" },
+      });
+      expectPositionals(positionals, []);
+      const merchantId = required(values.merchant, "--merchant");
+      const mode = oneOf(values.mode, MODES, "--mode");
+      const core = context.core();
+      const created = await core.call(
+        core.admin.createApiKey.bind(core.admin),
+        { merchantId, mode, expiresAt: values["expires-at"] },
+        core.internalMetadata(),
+      );
+      const expiresAt = created.expiresAt ?? null;
+      return {
+        json: { id: created.id, api_key: created.apiKey, mode: created.mode, expires_at: expiresAt },
+        text: `Created ${created.mode} key ${created.id}: ${created.apiKey} (${expiresAt ? `expires ${expiresAt}` : "does not expire"})`,
+      };
+    }
+    if (sub === "revoke") {
+      const [id] = expectPositionals(parseCommand(rest, {}).positionals, ["KEY_ID"]);
+      const core = context.core();
+      const revoked = await core.call(core.admin.revokeApiKey.bind(core.admin), { id: id! }, core.internalMetadata());
+      return { json: { id: revoked.id, revoked: revoked.revoked }, text: `Revoked key ${revoked.id}` };
+    }
+    throw new UsageError(`unknown keys command "${sub ?? ""}"`);
+  },
+};

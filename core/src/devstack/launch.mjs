@@ -1,0 +1,55 @@
+// Entry of `npm start` and `npm test`. Plain JavaScript on purpose: npm may run it with an older
+// system Node (e.g. 20) that cannot execute TypeScript. On a fresh clone it installs dependencies
+// (`npm ci`), which brings the pinned Node 24, and then re-runs the real TypeScript entry with it,
+// passing arguments, stdio, signals and the exit code through.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..", "..");
+const entries = { start: "start.ts", test: "test.ts" };
+
+const [command, ...args] = process.argv.slice(2);
+const entry = entries[command];
+if (!entry) {
+  console.error(`usage: node core/src/devstack/launch.mjs ${Object.keys(entries).join("|")} [args...]`);
+  process.exit(2);
+}
+
+const node24 = join(root, "node_modules", ".bin", "node");
+if (!existsSync(join(root, "node_modules")) || !existsSync(node24)) {
+  console.log("paytami  | dependencies missing; running npm ci");
+  // Under `npm start` npm tells us which npm it is; otherwise use the one on PATH.
+  const npmCli = process.env.npm_execpath;
+  const [npmCommand, npmArgs] = npmCli && npmCli.endsWith(".js") ? [process.execPath, [npmCli, "ci"]] : ["npm", ["ci"]];
+  const install = spawnSync(npmCommand, npmArgs, { cwd: root, stdio: "inherit" });
+  if (install.status !== 0 || !existsSync(node24)) {
+    console.error("paytami  | npm ci failed; fix the error above and run it again");
+    process.exit(install.status || 1);
+  }
+}
+
+const child = spawn(node24, [join(here, entry), ...args], {
+  stdio: "inherit",
+  env: { ...process.env, PATH: [join(root, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter) },
+});
+
+const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"];
+const forward = (signal) => child.kill(signal);
+for (const signal of forwarded) process.on(signal, forward);
+
+child.on("error", (error) => {
+  console.error(`paytami  | cannot run ${node24}: ${error.message}`);
+  process.exit(1);
+});
+child.on("exit", (code, signal) => {
+  if (signal) {
+    // Die the same way so our parent sees the real cause.
+    for (const name of forwarded) process.off(name, forward);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 1);
+});

@@ -1,0 +1,71 @@
+// Start-up and shut-down bookkeeping for the dev-stack entry points: everything started registers
+// how to stop it, and a signal (or a child dying) at any moment unwinds exactly what exists, in
+// reverse order.
+import { say } from "./report.ts";
+
+export class Interrupted extends Error {
+  override name = "Interrupted";
+}
+
+export type StopReason = { kind: "signal"; signal: NodeJS.Signals } | { kind: "failure"; message: string };
+
+const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+export class Lifecycle {
+  reason: StopReason | null = null;
+  private readonly cleanups: { name: string; run: () => Promise<void> }[] = [];
+  private readonly listeners: ((reason: StopReason) => void)[] = [];
+  private resolveStopped!: () => void;
+  readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
+  private lastSignalAt = 0;
+
+  constructor() {
+    for (const signal of SIGNALS) process.on(signal, () => this.onSignal(signal));
+  }
+
+  // A terminal Ctrl-C reaches us both directly and forwarded by npm and launch.mjs; the copies
+  // arrive together and mean one request.
+  private onSignal(signal: NodeJS.Signals): void {
+    const now = Date.now();
+    const duplicate = now - this.lastSignalAt < 1_500;
+    this.lastSignalAt = now;
+    if (!this.reason) this.requestStop({ kind: "signal", signal });
+    else if (!duplicate) say("still stopping, please wait");
+  }
+
+  requestStop(reason: StopReason): void {
+    if (this.reason) return;
+    this.reason = reason;
+    for (const listener of this.listeners) listener(reason);
+    this.resolveStopped();
+  }
+
+  onStopRequested(listener: (reason: StopReason) => void): void {
+    this.listeners.push(listener);
+  }
+
+  onCleanup(name: string, run: () => Promise<void>): void {
+    this.cleanups.push({ name, run });
+  }
+
+  // Waits for `work`, but gives up as soon as a stop is requested.
+  interruptible<T>(work: Promise<T>): Promise<T> {
+    if (this.reason) return Promise.reject(new Interrupted());
+    return Promise.race([work, this.stopped.then(() => Promise.reject(new Interrupted()))]);
+  }
+
+  throwIfStopping(): void {
+    if (this.reason) throw new Interrupted();
+  }
+
+  async cleanup(): Promise<void> {
+    while (this.cleanups.length) {
+      const { name, run } = this.cleanups.pop()!;
+      try {
+        await run();
+      } catch (error) {
+        process.stderr.write(`paytami  | stopping ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// A private nats-server with JetStream under $PAYTAMI_HOME/nats (store, log, pid file), listening
+// on loopback only.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { preferredOrFreePort } from "./free-port.ts";
+import { describeExit, isProcessAlive, startChild, type Child } from "./processes.ts";
+import { say, SetupError } from "./report.ts";
+import { aptInstall, findExecutable } from "./system-packages.ts";
+
+export interface NatsHandle {
+  url: string;
+  port: number;
+  child: Child;
+  stop(): Promise<void>;
+}
+
+const EXTRA_DIRS = ["/usr/bin", "/usr/sbin", "/usr/local/bin"];
+
+async function ensureNatsServer(): Promise<string> {
+  const found = findExecutable("nats-server", EXTRA_DIRS);
+  if (found) return found;
+  await aptInstall(["nats-server"], "nats-server", "install nats-server >= 2.9 (e.g. `sudo apt-get install nats-server`) or set NATS_URL");
+  const installed = findExecutable("nats-server", EXTRA_DIRS);
+  if (!installed) throw new SetupError("installed nats-server but still cannot find it on PATH");
+  return installed;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A server left behind by a run that was killed hard still holds the JetStream store lock.
+async function stopLeftover(pidFile: string, storeDir: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return;
+  let cmdline = "";
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return;
+  }
+  if (!cmdline.includes("nats-server") || !cmdline.includes(storeDir)) return;
+  say(`stopping a nats-server left running by an earlier run (pid ${pid})`);
+  process.kill(pid, "SIGTERM");
+  for (let i = 0; i < 100 && isProcessAlive(pid); i++) await sleep(100);
+  if (isProcessAlive(pid)) process.kill(pid, "SIGKILL");
+}
+
+// Ready = accepts a TCP connection and its INFO line says JetStream is on.
+function probe(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    let buffer = "";
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2_000, () => finish(false));
+    socket.on("error", () => finish(false));
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString();
+      if (buffer.includes("\r\n")) finish(buffer.startsWith("INFO ") && buffer.includes('"jetstream":true'));
+    });
+  });
+}
+
+async function waitForNats(port: number, child: Child, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.hasExited()) {
+      throw new SetupError(`nats-server exited (${describeExit(await child.exited)}) while starting; see ${logFile}`);
+    }
+    if (await probe(port)) return;
+    await sleep(100);
+  }
+  throw new SetupError(`nats-server did not accept connections on port ${port} within ${timeoutMs} ms; see ${logFile}`);
+}
+
+export async function startNats(home: string): Promise<NatsHandle> {
+  const bin = await ensureNatsServer();
+  const dir = join(home, "nats");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const pidFile = join(dir, "nats.pid");
+  const portFile = join(dir, "port");
+  const logFile = join(dir, "nats.log");
+  await stopLeftover(pidFile, dir);
+
+  const savedPort = existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : undefined;
+  const port = await preferredOrFreePort(savedPort);
+  // -sd: JetStream keeps its streams in $PAYTAMI_HOME/nats/jetstream.
+  const child = startChild("nats", bin, ["-js", "-sd", dir, "-a", "127.0.0.1", "-p", String(port), "-P", pidFile], {
+    output: logFile,
+  });
+  try {
+    await waitForNats(port, child, logFile, 30_000);
+  } catch (error) {
+    await child.stop(5_000);
+    throw error;
+  }
+  writeFileSync(portFile, `${port}\n`);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    child,
+    async stop() {
+      await child.stop(15_000);
+    },
+  };
+}

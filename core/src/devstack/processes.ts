@@ -1,0 +1,160 @@
+// Child-process plumbing shared by the dev stack: long-running children with prefixed log lines,
+// orderly stop with a SIGKILL fallback, one-shot commands, and readiness polling.
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { createInterface } from "node:readline";
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  exited: Promise<Exit>;
+  hasExited(): boolean;
+  // SIGTERM (or `signal`), then SIGKILL after `timeoutMs`. Resolves once the process is gone.
+  stop(timeoutMs?: number, signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+export interface ChildOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  uid?: number;
+  gid?: number;
+  // Where output goes: "prefix" streams lines to our stdout as `name | line`, a string is a log
+  // file path (appended), "inherit" passes our stdio through.
+  output: "prefix" | "inherit" | string;
+}
+
+const PREFIX_WIDTH = 10;
+
+function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: NodeJS.WritableStream): void {
+  if (!stream) return;
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  lines.on("line", (line) => sink.write(`${prefix}${line}\n`));
+}
+
+export function startChild(name: string, command: string, args: string[], options: ChildOptions): Child {
+  const spawnOptions: SpawnOptions = {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    uid: options.uid,
+    gid: options.gid,
+    // Own process group: a terminal Ctrl-C reaches only the orchestrator, which then stops the
+    // children in dependency order instead of all of them dying at once.
+    detached: true,
+    stdio: options.output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+  };
+  const proc = spawn(command, args, spawnOptions);
+  if (options.output === "prefix") {
+    const prefix = `${name.padEnd(PREFIX_WIDTH - 2)} | `;
+    pipeLines(proc.stdout, prefix, process.stdout);
+    pipeLines(proc.stderr, prefix, process.stderr);
+  } else if (options.output !== "inherit") {
+    const file = createWriteStream(options.output, { flags: "a" });
+    proc.stdout?.pipe(file, { end: false });
+    proc.stderr?.pipe(file, { end: false });
+    proc.once("close", () => file.end());
+  }
+
+  let done = false;
+  const exited = new Promise<Exit>((resolve) => {
+    proc.once("error", (error) => {
+      done = true;
+      process.stderr.write(`paytami  | could not start ${name} (${command}): ${error.message}\n`);
+      resolve({ code: 127, signal: null });
+    });
+    proc.once("exit", (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    });
+  });
+
+  return {
+    name,
+    process: proc,
+    exited,
+    hasExited: () => done,
+    async stop(timeoutMs = 15_000, signal: NodeJS.Signals = "SIGTERM") {
+      if (done) return exited;
+      proc.kill(signal);
+      const timer = setTimeout(() => {
+        if (!done) {
+          process.stderr.write(`paytami  | ${name} did not stop within ${timeoutMs} ms, killing it\n`);
+          proc.kill("SIGKILL");
+        }
+      }, timeoutMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// Runs a command to completion, capturing its output (used for initdb, pg_ctl, psql, apt-get).
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number; inherit?: boolean } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const proc = spawn(command, args, {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      uid: options.uid,
+      gid: options.gid,
+      stdio: options.inherit ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    proc.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    proc.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    proc.once("error", (error) => resolve({ code: 127, stdout, stderr: stderr + error.message }));
+    proc.once("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
+  });
+}
+
+export function describeExit(exit: Exit): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Polls `url` until it answers 200. Fails early when `child` exits, so a crashing process is
+// reported at once instead of after the whole timeout.
+export async function waitForHttp(url: string, child: Child | undefined, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer yet";
+  while (Date.now() < deadline) {
+    if (child?.hasExited()) {
+      throw new Error(`${child.name} exited (${describeExit(await child.exited)}) before ${url} answered`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.status === 200) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,121 @@
+// `npm start`: a complete local Paytami (PostgreSQL, NATS, core, facade, dispatcher) under
+// $PAYTAMI_HOME, in the foreground, until Ctrl-C. Run through launch.mjs, which guarantees
+// node_modules and Node 24.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CoreConnection } from "../cli/core-client.ts";
+import { paytamiHome, readDevJson, writeDevJson, DEV_JSON } from "./dev-json.ts";
+import { preferredOrFreePort } from "./free-port.ts";
+import { lockHome } from "./home-lock.ts";
+import { provisionInfra } from "./infra.ts";
+import { Interrupted, Lifecycle } from "./lifecycle.ts";
+import { describeExit, startChild, waitForHttp, type Child } from "./processes.ts";
+import { describeError, say } from "./report.ts";
+import { seedSandboxMerchant } from "./seed.ts";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const CORE_READY_MS = 120_000; // first start runs every migration
+const EDGE_READY_MS = 60_000;
+
+const envPort = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+
+async function run(life: Lifecycle): Promise<void> {
+  const home = paytamiHome();
+  // 0755: when we run as root the cluster's unprivileged user must be able to traverse it.
+  mkdirSync(home, { recursive: true, mode: 0o755 });
+  const unlock = lockHome(home);
+  life.onCleanup("lock", async () => unlock());
+  const previous = readDevJson(home);
+
+  const infra = await provisionInfra(home);
+  life.onCleanup("PostgreSQL and NATS", () => infra.stop());
+  life.throwIfStopping();
+  infra.nats?.child.exited.then((exit) => {
+    if (!life.reason) life.requestStop({ kind: "failure", message: `nats-server exited unexpectedly (${describeExit(exit)})` });
+  });
+
+  // Defaults (4000/4001/50051/4002) when free, so URLs stay familiar; otherwise any free port.
+  const port = envPort("PORT") ?? (await preferredOrFreePort(4000));
+  const coreHttpPort = envPort("CORE_HTTP_PORT") ?? (await preferredOrFreePort(4001));
+  const coreGrpc = process.env.CORE_GRPC_ADDR || `127.0.0.1:${await preferredOrFreePort(50051)}`;
+  const dispatcherPort = envPort("DISPATCHER_HTTP_PORT") ?? (await preferredOrFreePort(4002));
+  const baseUrl = process.env.PUBLIC_BASE_URL || `http://localhost:${port}`;
+  const internalToken = process.env.PAYTAMI_INTERNAL_TOKEN || previous?.internal_token || randomBytes(32).toString("base64url");
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PAYTAMI_HOME: home,
+    DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.natsUrl,
+    CORE_GRPC_ADDR: coreGrpc,
+    CORE_HTTP_PORT: String(coreHttpPort),
+    PORT: String(port),
+    DISPATCHER_HTTP_PORT: String(dispatcherPort),
+    PUBLIC_BASE_URL: baseUrl,
+    EMBED_BASE_URL: process.env.EMBED_BASE_URL || baseUrl,
+    PAYTAMI_INTERNAL_TOKEN: internalToken,
+  };
+
+  const launch = (name: string, entry: string): Child => {
+    const child = startChild(name, process.execPath, [join(ROOT, entry)], { env, cwd: ROOT, output: "prefix" });
+    life.onCleanup(name, async () => void (await child.stop()));
+    child.exited.then((exit) => {
+      if (!life.reason) life.requestStop({ kind: "failure", message: `${name} exited unexpectedly (${describeExit(exit)})` });
+    });
+    return child;
+  };
+
+  const core = launch("core", "core/src/main.ts");
+  await life.interruptible(waitForHttp(`http://127.0.0.1:${coreHttpPort}/healthz`, core, CORE_READY_MS));
+  // Registered in this order so that shutdown (reverse order) stops the facade first.
+  const dispatcher = launch("dispatcher", "dispatcher/src/main.ts");
+  const facade = launch("facade", "facade/src/main.ts");
+  await life.interruptible(
+    Promise.all([
+      waitForHttp(`http://127.0.0.1:${port}/healthz`, facade, EDGE_READY_MS),
+      waitForHttp(`http://127.0.0.1:${dispatcherPort}/healthz`, dispatcher, EDGE_READY_MS),
+    ]),
+  );
+
+  const connection = new CoreConnection(coreGrpc, internalToken);
+  const merchant = await life.interruptible(seedSandboxMerchant(connection, previous)).finally(() => connection.close());
+
+  writeDevJson(home, {
+    base_url: baseUrl,
+    core_grpc: coreGrpc,
+    core_http: `http://127.0.0.1:${coreHttpPort}`,
+    merchant_id: merchant.merchant_id,
+    test_api_key: merchant.test_api_key,
+    live_api_key: merchant.live_api_key,
+    internal_token: internalToken,
+    database_url: infra.databaseUrl,
+    nats_url: infra.natsUrl,
+  });
+
+  say("Paytami is running");
+  say(`  base URL:          ${baseUrl}`);
+  say(`  sandbox merchant:  ${merchant.merchant_id}${merchant.reused ? " (kept from the last run)" : ""}`);
+  say(`  sandbox test key:  ${merchant.test_api_key}`);
+  say(`  details:           ${join(home, DEV_JSON)}`);
+  say("Press Ctrl-C to stop.");
+  await life.stopped;
+}
+
+async function main(): Promise<number> {
+  const life = new Lifecycle();
+  process.on("uncaughtException", (error) => life.requestStop({ kind: "failure", message: describeError(error) }));
+  try {
+    await run(life);
+  } catch (error) {
+    if (!(error instanceof Interrupted)) life.requestStop({ kind: "failure", message: describeError(error) });
+  }
+  const reason = life.reason!;
+  if (reason.kind === "failure") say(`${reason.message}; stopping everything`);
+  else say(`${reason.signal} received, stopping`);
+  await life.cleanup();
+  say("stopped");
+  return reason.kind === "failure" ? 1 : 0;
+}
+
+process.exit(await main());
