@@ -1,0 +1,142 @@
+// Every policy of the core (fees, limits, TTLs, retry schedule, rate limits,
+// sandbox delays) lives here as data, overridable by environment variables
+// with the defaults of DESIGN §3/§4.
+import { randomBytes } from "node:crypto";
+
+export type Currency = "GTQ" | "USD";
+export type MethodType = "card" | "bank_transfer";
+export type Mode = "test" | "live";
+
+export const CURRENCIES: readonly Currency[] = ["GTQ", "USD"];
+export const METHOD_TYPES: readonly MethodType[] = ["card", "bank_transfer"];
+
+export interface AmountLimits {
+  min: bigint;
+  max: bigint;
+}
+
+/** Fee = percentage part (basis points of a percent, i.e. 1/10000) rounded half-up + fixed part, at least `minimum`. */
+export interface FeeRule {
+  basisPoints: bigint;
+  fixed: bigint;
+  minimum: bigint;
+}
+
+export interface CurrencyPolicy {
+  limits: AmountLimits;
+  methods: readonly MethodType[];
+  fees: Partial<Record<MethodType, FeeRule>>;
+}
+
+export interface CoreConfig {
+  databaseUrl: string;
+  natsUrl: string | undefined;
+  grpcAddr: string;
+  httpPort: number;
+  publicBaseUrl: string;
+  embedBaseUrl: string;
+  internalToken: string;
+  embedTokenTtlMs: number;
+  paymentTtlMs: number;
+  idempotencyTtlMs: number;
+  settlementDelaysMs: readonly number[];
+  bankTransferConfirmAfterMs: number;
+  webhookRetryScheduleMs: readonly number[];
+  linkRateLimit: { perIp: number; perLink: number; windowMs: number };
+  currencies: Record<Currency, CurrencyPolicy>;
+  dbPoolSize: number;
+  migrateOnStart: boolean;
+  shutdownGraceMs: number;
+}
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 30s, 5m, 24h)`);
+  const unit = match[2] as keyof typeof UNIT_MS;
+  return Number(match[1]) * UNIT_MS[unit];
+}
+
+/** A retry/delay list such as "0,5s,5m"; a bare "0" means no delay. */
+export function parseDurationList(text: string): number[] {
+  return text.split(",").map((part) => (part.trim() === "0" ? 0 : parseDuration(part)));
+}
+
+function env(source: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = source[name];
+  return value === undefined || value === "" ? fallback : value;
+}
+
+function intEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env(source, name, String(fallback));
+  if (!/^\d+$/.test(text)) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
+  return Number(text);
+}
+
+function minorEnv(source: NodeJS.ProcessEnv, name: string, fallback: bigint): bigint {
+  const text = env(source, name, String(fallback));
+  if (!/^\d+$/.test(text)) throw new Error(`${name} must be an integer amount in minor units, got "${text}"`);
+  return BigInt(text);
+}
+
+/** "3.50" (percent) → 350 basis points of a percent expressed per 10 000. */
+function percentEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
+  const text = env(source, name, fallback);
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) throw new Error(`${name} must be a percentage with at most two decimals, got "${text}"`);
+  return BigInt(match[1]!) * 100n + BigInt((match[2] ?? "").padEnd(2, "0"));
+}
+
+function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
+  // "10/ip,120/link,60s"
+  const text = env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s");
+  const match = /^(\d+)\/ip,(\d+)\/link,(\w+)$/.exec(text);
+  if (!match) throw new Error(`LINK_RATE_LIMIT must look like "10/ip,120/link,60s", got "${text}"`);
+  return { perIp: Number(match[1]), perLink: Number(match[2]), windowMs: parseDuration(match[3]!) };
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig {
+  const databaseUrl = source.DATABASE_URL;
+  if (!databaseUrl) throw new Error("DATABASE_URL is required");
+  const publicBaseUrl = env(source, "PUBLIC_BASE_URL", `http://localhost:${env(source, "PORT", "4000")}`).replace(/\/+$/, "");
+  return {
+    databaseUrl,
+    natsUrl: source.NATS_URL || undefined,
+    grpcAddr: env(source, "CORE_GRPC_ADDR", "127.0.0.1:50051"),
+    httpPort: intEnv(source, "CORE_HTTP_PORT", 4001),
+    publicBaseUrl,
+    embedBaseUrl: env(source, "EMBED_BASE_URL", publicBaseUrl).replace(/\/+$/, ""),
+    // Without a configured token the admin surface is closed to everyone:
+    // a random token nobody knows.
+    internalToken: env(source, "PAYTAMI_INTERNAL_TOKEN", randomBytes(32).toString("hex")),
+    embedTokenTtlMs: parseDuration(env(source, "EMBED_TOKEN_TTL", "15m")),
+    paymentTtlMs: parseDuration(env(source, "PAYMENT_TTL", "24h")),
+    idempotencyTtlMs: parseDuration(env(source, "IDEMPOTENCY_TTL", "24h")),
+    settlementDelaysMs: parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s")),
+    bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
+    webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
+    linkRateLimit: rateLimitEnv(source),
+    currencies: {
+      GTQ: {
+        limits: { min: minorEnv(source, "GTQ_MIN_AMOUNT", 500n), max: minorEnv(source, "GTQ_MAX_AMOUNT", 10_000_000n) },
+        methods: ["card", "bank_transfer"],
+        fees: {
+          card: { basisPoints: percentEnv(source, "FEE_CARD_GTQ_PERCENT", "3.50"), fixed: minorEnv(source, "FEE_CARD_GTQ_FIXED", 200n), minimum: 0n },
+          bank_transfer: { basisPoints: percentEnv(source, "FEE_BANK_TRANSFER_PERCENT", "1.00"), fixed: 0n, minimum: minorEnv(source, "FEE_BANK_TRANSFER_MIN", 300n) },
+        },
+      },
+      USD: {
+        limits: { min: minorEnv(source, "USD_MIN_AMOUNT", 100n), max: minorEnv(source, "USD_MAX_AMOUNT", 1_000_000n) },
+        methods: ["card"],
+        fees: {
+          card: { basisPoints: percentEnv(source, "FEE_CARD_USD_PERCENT", "3.90"), fixed: minorEnv(source, "FEE_CARD_USD_FIXED", 30n), minimum: 0n },
+        },
+      },
+    },
+    dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
+    migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
+    shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
+  };
+}

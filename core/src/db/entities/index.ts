@@ -1,0 +1,8 @@
+import { ApiKey } from "./api-key.ts";
+import { IdempotencyKey } from "./idempotency-key.ts";
+import { Merchant } from "./merchant.ts";
+import { OutboxEvent } from "./outbox-event.ts";
+import { Payment } from "./payment.ts";
+
+export { ApiKey, IdempotencyKey, Merchant, OutboxEvent, Payment };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent];

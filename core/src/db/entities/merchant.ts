@@ -1,0 +1,14 @@
+import { defineEntity, p } from "@mikro-orm/core";
+
+export const Merchant = defineEntity({
+  name: "Merchant",
+  tableName: "merchants",
+  properties: {
+    id: p.string().primary(),
+    name: p.text(),
+    trade_name: p.text(),
+    currencies: p.array(),
+    methods: p.array(),
+    created_at: p.datetime(3),
+  },
+});

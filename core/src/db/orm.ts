@@ -1,0 +1,47 @@
+import { Migrator } from "@mikro-orm/migrations";
+import { MikroORM, type EntityManager, type InferKyselyDB } from "@mikro-orm/postgresql";
+import type { Kysely } from "kysely";
+import { ENTITIES, type ApiKey, type IdempotencyKey, type Merchant, type OutboxEvent, type Payment } from "./entities/index.ts";
+import { MIGRATIONS } from "./migrations/index.ts";
+import { TimestampsPlugin } from "./timestamps-plugin.ts";
+
+export type DB = InferKyselyDB<typeof Merchant | typeof ApiKey | typeof Payment | typeof IdempotencyKey | typeof OutboxEvent>;
+export type Db = Kysely<DB>;
+export type { EntityManager };
+
+export interface OrmOptions {
+  databaseUrl: string;
+  poolSize: number;
+}
+
+export async function openOrm({ databaseUrl, poolSize }: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl: databaseUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    // Hand-written migrations only: no schema snapshots in the working directory, no console chatter outside our JSON logs.
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, snapshotOnMigrate: false, silent: true },
+    pool: { min: 0, max: poolSize },
+    debug: false,
+  });
+}
+
+/** The typed query builder bound to `em` (and to its transaction, when inside one). */
+export function db(em: EntityManager): Db {
+  return em.getKysely<DB>().withPlugin(timestamps);
+}
+
+const timestamps = new TimestampsPlugin();
+
+// Any number of cores may start at once against one database: only one of
+// them applies migrations, the others wait for it and then find nothing to do.
+const MIGRATION_LOCK = 7_242_001;
+
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  return connection.transactional(async (trx) => {
+    await connection.execute("select pg_advisory_xact_lock(?)", [MIGRATION_LOCK], "all", trx);
+    const applied = await orm.migrator.up();
+    return applied.map((m) => m.name);
+  });
+}

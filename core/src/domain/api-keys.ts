@@ -1,0 +1,102 @@
+import { createHash, randomInt } from "node:crypto";
+import type { Mode } from "../config.ts";
+import { db } from "../db/orm.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError, fail } from "./errors.ts";
+import { newId } from "./ids.ts";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_FORMAT = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
+
+export interface Principal {
+  merchantId: string;
+  mode: Mode;
+  tradeName: string;
+  currencies: string[];
+  methods: string[];
+}
+
+export function generateApiKey(mode: Mode): string {
+  let body = "";
+  for (let i = 0; i < 32; i++) body += BASE62[randomInt(62)];
+  return `sk_${mode}_${body}`;
+}
+
+export function digestApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+const unauthorized = () => new DomainError("unauthorized", "Missing, invalid, revoked or expired API key.");
+
+/** Resolves `Bearer sk_...` to its merchant and mode, or fails with `unauthorized`. */
+export async function authenticate(deps: CoreDeps, authorization: string | undefined): Promise<Principal> {
+  const match = /^Bearer (\S+)$/.exec(authorization ?? "");
+  const key = match?.[1];
+  if (!key || !KEY_FORMAT.test(key)) throw unauthorized();
+  const row = await db(deps.orm.em.fork())
+    .selectFrom("api_keys")
+    .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
+    .select(["api_keys.merchant_id", "api_keys.mode", "api_keys.expires_at", "api_keys.revoked_at", "merchants.trade_name", "merchants.currencies", "merchants.methods"])
+    .where("api_keys.digest", "=", digestApiKey(key))
+    .executeTakeFirst();
+  const now = deps.now();
+  if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now)) throw unauthorized();
+  return {
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    tradeName: row.trade_name,
+    currencies: row.currencies,
+    methods: row.methods,
+  };
+}
+
+export interface IssuedApiKey {
+  id: string;
+  apiKey: string;
+  mode: Mode;
+  expiresAt: Date | null;
+}
+
+export function parseMode(value: string): Mode {
+  if (value !== "test" && value !== "live") fail("validation_error", `mode must be test or live, got "${value}".`);
+  return value as Mode;
+}
+
+/** Inserts a key through `executor` (a transaction when called with a merchant being created). */
+export async function insertApiKey(executor: ReturnType<typeof db>, merchantId: string, mode: Mode, expiresAt: Date | null, now: Date): Promise<IssuedApiKey> {
+  const apiKey = generateApiKey(mode);
+  const id = newId("key");
+  await executor
+    .insertInto("api_keys")
+    .values({ id, merchant_id: merchantId, mode, digest: digestApiKey(apiKey), last4: apiKey.slice(-4), created_at: now, expires_at: expiresAt, revoked_at: null })
+    .execute();
+  return { id, apiKey, mode, expiresAt };
+}
+
+export async function createApiKey(deps: CoreDeps, input: { merchantId: string; mode: string; expiresAt?: string }): Promise<IssuedApiKey> {
+  const mode = parseMode(input.mode);
+  let expiresAt: Date | null = null;
+  if (input.expiresAt !== undefined) {
+    expiresAt = new Date(input.expiresAt);
+    if (Number.isNaN(expiresAt.getTime())) fail("validation_error", "expires_at must be an ISO 8601 timestamp.");
+  }
+  const k = db(deps.orm.em.fork());
+  const merchant = await k.selectFrom("merchants").select("id").where("id", "=", input.merchantId).executeTakeFirst();
+  if (!merchant) fail("validation_error", `Unknown merchant ${input.merchantId}.`);
+  return insertApiKey(k, input.merchantId, mode, expiresAt, deps.now());
+}
+
+export async function revokeApiKey(deps: CoreDeps, id: string): Promise<{ id: string; revoked: true }> {
+  const result = await db(deps.orm.em.fork())
+    .updateTable("api_keys")
+    .set({ revoked_at: deps.now() })
+    .where("id", "=", id)
+    .where("revoked_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  if (!result) {
+    const exists = await db(deps.orm.em.fork()).selectFrom("api_keys").select("id").where("id", "=", id).executeTakeFirst();
+    if (!exists) fail("validation_error", `Unknown API key ${id}.`);
+  }
+  return { id, revoked: true };
+}

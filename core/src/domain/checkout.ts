@@ -1,0 +1,95 @@
+import { createHmac } from "node:crypto";
+import { db } from "../db/orm.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError, fail } from "./errors.ts";
+import { signEmbedToken, verifyEmbedToken } from "./embed-token.ts";
+import { isId } from "./ids.ts";
+import { expire, isPayable, notPayableReason, type PaymentStatus } from "./payment-states.ts";
+import { transitionPayment } from "./payment-transitions.ts";
+
+// The public payment id is the credential for checkout (spec 4.4/4.5): these
+// operations need no API key, and reveal only what the customer may see.
+
+export interface HostedPayment {
+  payment_id: string;
+  status: PaymentStatus;
+  currency: string;
+  amount: string;
+  description: string | null;
+  merchant_trade_name: string;
+  method_type: string;
+  payable: boolean;
+  reason: string | null;
+  success_url: string;
+  cancel_url: string;
+  mode: string;
+}
+
+async function loadCheckoutPayment(deps: CoreDeps, paymentId: string): Promise<HostedPayment> {
+  if (!isId("pay", paymentId)) fail("unknown_payment", "No such payment.");
+  const row = await db(deps.orm.em.fork())
+    .selectFrom("payments")
+    .innerJoin("merchants", "merchants.id", "payments.merchant_id")
+    .select([
+      "payments.id", "payments.status", "payments.currency", "payments.amount", "payments.description", "payments.method_type",
+      "payments.success_url", "payments.cancel_url", "payments.mode", "payments.expires_at", "merchants.trade_name",
+    ])
+    .where("payments.id", "=", paymentId)
+    .executeTakeFirst();
+  if (!row) throw new DomainError("unknown_payment", "No such payment.");
+  let status = row.status as PaymentStatus;
+  if (isPayable(status) && row.expires_at <= deps.now()) {
+    // The expiry job may not have run yet; the customer must never pay an expired charge.
+    status = (await expireIfStillPayable(deps, row.id)) ?? status;
+  }
+  const reason = notPayableReason(status);
+  return {
+    payment_id: row.id, status, currency: row.currency, amount: String(row.amount), description: row.description,
+    merchant_trade_name: row.trade_name, method_type: row.method_type, payable: reason === null, reason,
+    success_url: row.success_url, cancel_url: row.cancel_url, mode: row.mode,
+  };
+}
+
+async function expireIfStillPayable(deps: CoreDeps, paymentId: string): Promise<PaymentStatus | undefined> {
+  try {
+    return (await transitionPayment(deps, paymentId, [expire])).status as PaymentStatus;
+  } catch (error) {
+    // Another request resolved it first; report what it is now.
+    if (error instanceof DomainError && error.code === "payment_not_payable") return undefined;
+    throw error;
+  }
+}
+
+/** GET /v1/checkout/{id}: where the customer's browser goes, or why it cannot pay. */
+export async function resolveCheckout(deps: CoreDeps, paymentId: string): Promise<string> {
+  const payment = await loadCheckoutPayment(deps, paymentId);
+  if (!payment.payable) fail("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
+  return `${deps.config.publicBaseUrl}/pay/${payment.payment_id}`;
+}
+
+export interface CheckoutSession {
+  payment_id: string;
+  payable: boolean;
+  checkout_url?: string;
+  reason?: string;
+}
+
+function embedSecret(deps: CoreDeps): string {
+  return createHmac("sha256", deps.config.internalToken).update("paytami embed token v1").digest("hex");
+}
+
+/** GET /v1/payments/{id}/checkout_session. */
+export async function getCheckoutSession(deps: CoreDeps, paymentId: string): Promise<CheckoutSession> {
+  const payment = await loadCheckoutPayment(deps, paymentId);
+  if (!payment.payable) return { payment_id: payment.payment_id, payable: false, reason: payment.reason! };
+  const token = signEmbedToken(embedSecret(deps), payment.payment_id, deps.now(), deps.config.embedTokenTtlMs);
+  return { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` };
+}
+
+export async function getHostedPayment(deps: CoreDeps, paymentId: string): Promise<HostedPayment> {
+  return loadCheckoutPayment(deps, paymentId);
+}
+
+export function checkEmbedToken(deps: CoreDeps, paymentId: string, token: string): boolean {
+  return verifyEmbedToken(embedSecret(deps), paymentId, token, deps.now());
+}

@@ -1,0 +1,37 @@
+import { CURRENCIES, METHOD_TYPES } from "../config.ts";
+import { db } from "../db/orm.ts";
+import { insertApiKey } from "./api-keys.ts";
+import type { CoreDeps } from "./deps.ts";
+import { fail } from "./errors.ts";
+import { newId } from "./ids.ts";
+
+export interface CreatedMerchant {
+  merchantId: string;
+  testApiKey: string;
+  liveApiKey: string;
+}
+
+function pick(values: readonly string[], allowed: readonly string[], what: string): string[] {
+  if (values.length === 0) return [...allowed];
+  for (const value of values) {
+    if (!allowed.includes(value)) fail("validation_error", `Unknown ${what} "${value}"; expected ${allowed.join(", ")}.`);
+  }
+  return [...new Set(values)];
+}
+
+/** A merchant with one test and one live key; the plaintext keys are returned once and never stored. */
+export async function createMerchant(deps: CoreDeps, input: { name: string; currencies: string[]; methods: string[] }): Promise<CreatedMerchant> {
+  const name = input.name.trim();
+  if (!name || [...name].length > 200) fail("validation_error", "name must be 1 to 200 characters.");
+  const currencies = pick(input.currencies, CURRENCIES, "currency");
+  const methods = pick(input.methods, METHOD_TYPES, "method");
+  const now = deps.now();
+  const merchantId = newId("mer");
+  return deps.orm.em.fork().transactional(async (em) => {
+    const k = db(em);
+    await k.insertInto("merchants").values({ id: merchantId, name, trade_name: name, currencies, methods, created_at: now }).execute();
+    const test = await insertApiKey(k, merchantId, "test", null, now);
+    const live = await insertApiKey(k, merchantId, "live", null, now);
+    return { merchantId, testApiKey: test.apiKey, liveApiKey: live.apiKey };
+  });
+}

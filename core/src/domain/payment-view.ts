@@ -1,0 +1,46 @@
+import type { CoreConfig } from "../config.ts";
+
+/** The stored columns the public Payment object (spec 2.1) is built from. */
+export interface PaymentRow {
+  id: string;
+  status: string;
+  currency: string;
+  amount: string;
+  service_fee: string;
+  net_amount: string;
+  description: string | null;
+  created_at: Date;
+}
+
+/** The public Payment object, keys in contract order; also the `data` of payment events. */
+export interface PaymentView {
+  id: string;
+  status: string;
+  currency: string;
+  amount: string;
+  service_fee: string;
+  net_amount: string;
+  description?: string;
+  checkout_url: string;
+  created_at: string;
+}
+
+export const PAYMENT_VIEW_COLUMNS = ["id", "status", "currency", "amount", "service_fee", "net_amount", "description", "created_at"] as const;
+
+export function checkoutUrl(config: Pick<CoreConfig, "publicBaseUrl">, paymentId: string): string {
+  return `${config.publicBaseUrl}/v1/checkout/${paymentId}`;
+}
+
+export function toPaymentView(config: Pick<CoreConfig, "publicBaseUrl">, row: PaymentRow): PaymentView {
+  return {
+    id: row.id,
+    status: row.status,
+    currency: row.currency,
+    amount: String(row.amount),
+    service_fee: String(row.service_fee),
+    net_amount: String(row.net_amount),
+    ...(row.description !== null ? { description: row.description } : {}),
+    checkout_url: checkoutUrl(config, row.id),
+    created_at: row.created_at.toISOString(),
+  };
+}

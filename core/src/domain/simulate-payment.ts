@@ -1,0 +1,28 @@
+import type { CoreDeps } from "./deps.ts";
+import { fail } from "./errors.ts";
+import {
+  authorize, batchForSettlement, cancel, capture, expire, failPayment, receiveFunds, releaseFunds, startProcessing,
+} from "./payment-states.ts";
+import { transitionPayment, type TransitionStep } from "./payment-transitions.ts";
+import type { PaymentView } from "./payment-view.ts";
+
+/** `paytami simulate payment ID STEP`: each step is one row of the state table, except succeed and settle. */
+export const SIMULATION_STEPS = {
+  process: [startProcessing],
+  authorize: [authorize],
+  // Cards are captured right after authorization; an authorized payment only needs the capture.
+  succeed: [(p, at) => (p.status === "authorized" ? null : authorize(p, at)), capture],
+  fail: [failPayment],
+  cancel: [cancel],
+  expire: [expire],
+  settle: [batchForSettlement, receiveFunds, releaseFunds],
+} as const satisfies Record<string, readonly TransitionStep[]>;
+
+export type SimulationStep = keyof typeof SIMULATION_STEPS;
+
+export async function simulatePayment(deps: CoreDeps, paymentId: string, step: string): Promise<PaymentView> {
+  if (!Object.hasOwn(SIMULATION_STEPS, step)) {
+    fail("validation_error", `step must be one of ${Object.keys(SIMULATION_STEPS).join(", ")}.`);
+  }
+  return transitionPayment(deps, paymentId, SIMULATION_STEPS[step as SimulationStep]);
+}

@@ -1,0 +1,36 @@
+import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { ERROR_CODE_METADATA_KEY, type ErrorCode } from "../../../proto/error-catalog.ts";
+import { DomainError } from "../domain/errors.ts";
+
+/** gRPC status for each catalog code, so plain gRPC clients get a sensible status too. */
+const GRPC_STATUS = {
+  unauthorized: status.UNAUTHENTICATED,
+  validation_error: status.INVALID_ARGUMENT,
+  idempotency_key_required: status.INVALID_ARGUMENT,
+  idempotency_key_reused: status.ALREADY_EXISTS,
+  amount_below_minimum: status.INVALID_ARGUMENT,
+  amount_above_maximum: status.INVALID_ARGUMENT,
+  amount_required: status.INVALID_ARGUMENT,
+  currency_not_supported: status.INVALID_ARGUMENT,
+  method_not_supported: status.INVALID_ARGUMENT,
+  unknown_payment: status.NOT_FOUND,
+  unknown_payment_link: status.NOT_FOUND,
+  payment_not_payable: status.FAILED_PRECONDITION,
+  payment_link_not_payable: status.FAILED_PRECONDITION,
+  payment_not_refundable: status.FAILED_PRECONDITION,
+  refund_amount_exceeds_remaining: status.FAILED_PRECONDITION,
+  rate_limited: status.RESOURCE_EXHAUSTED,
+  processor_unavailable: status.UNAVAILABLE,
+  internal_error: status.INTERNAL,
+} as const satisfies Record<ErrorCode, status>;
+
+/** Domain errors keep their code and message; anything else is an internal_error with no detail. */
+export function toServiceError(error: unknown): Partial<ServiceError> {
+  const metadata = new Metadata();
+  if (error instanceof DomainError) {
+    metadata.set(ERROR_CODE_METADATA_KEY, error.code);
+    return { code: GRPC_STATUS[error.code], details: error.message, metadata };
+  }
+  metadata.set(ERROR_CODE_METADATA_KEY, "internal_error");
+  return { code: status.INTERNAL, details: "Internal error.", metadata };
+}

@@ -1,0 +1,45 @@
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import { AdminServiceService } from "../../../proto/gen/paytami/v1/admin.ts";
+import { CheckoutServiceService } from "../../../proto/gen/paytami/v1/checkout.ts";
+import { PaymentServiceService } from "../../../proto/gen/paytami/v1/payment.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { adminService } from "./admin-service.ts";
+import { checkoutService } from "./checkout-service.ts";
+import { paymentService } from "./payment-service.ts";
+
+export interface GrpcServer {
+  server: Server;
+  health: HealthImplementation;
+  port: number;
+}
+
+const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService"];
+
+export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
+  const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
+  server.addService(PaymentServiceService, paymentService(deps));
+  server.addService(CheckoutServiceService, checkoutService(deps));
+  server.addService(AdminServiceService, adminService(deps));
+  // Standard grpc.health.v1.Health: "" is the whole server.
+  const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));
+  health.addToServer(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(deps.config.grpcAddr, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  return { server, health, port };
+}
+
+/** Stops taking calls and lets in-flight ones finish, up to `graceMs`. */
+export async function drainGrpcServer({ server, health }: GrpcServer, graceMs: number): Promise<void> {
+  for (const name of ["", ...SERVICES]) health.setStatus(name, "NOT_SERVING");
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

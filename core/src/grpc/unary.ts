@@ -1,0 +1,58 @@
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
+import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
+import { DomainError } from "../domain/errors.ts";
+import type { Logger } from "../logger.ts";
+import { grpcCallSeconds } from "../metrics.ts";
+import { toServiceError } from "./errors.ts";
+
+export interface CallContext {
+  requestId: string;
+  log: Logger;
+  metadata: Metadata;
+  /** The `authorization` metadata value, e.g. "Bearer sk_test_…". */
+  authorization: string | undefined;
+}
+
+function firstString(metadata: Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Wraps a handler: request id and logger per call, metrics, and the mapping of errors to catalog codes. */
+export function unary<Req, Res>(
+  base: Logger,
+  method: string,
+  handler: (request: Req, context: CallContext) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
+  return (call: ServerUnaryCall<Req, Res>, callback) => {
+    const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
+    const log = base.child({ request_id: requestId, method });
+    const started = performance.now();
+    handler(call.request, { requestId, log, metadata: call.metadata, authorization: firstString(call.metadata, "authorization") })
+      .then(
+        (response) => {
+          grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
+          log.debug({ ms: Math.round(performance.now() - started) }, "ok");
+          callback(null, response);
+        },
+        (error: unknown) => {
+          const code = error instanceof DomainError ? error.code : "internal_error";
+          grpcCallSeconds.observe({ method, code }, (performance.now() - started) / 1000);
+          if (error instanceof DomainError) {
+            log.info({ code, ms: Math.round(performance.now() - started) }, error.message);
+          } else {
+            log.error({ err: error }, "unexpected error");
+          }
+          callback(toServiceError(error) as never);
+        },
+      );
+  };
+}
+
+/** Admin calls carry the operator token; anything else is unauthorized. */
+export function requireInternalToken(context: CallContext, token: string): void {
+  const given = firstString(context.metadata, INTERNAL_TOKEN_METADATA_KEY) ?? "";
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  if (!timingSafeEqual(digest(given), digest(token))) throw new DomainError("unauthorized", "A valid internal token is required.");
+}

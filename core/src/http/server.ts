@@ -1,0 +1,42 @@
+import { createServer, type Server } from "node:http";
+import { sql } from "kysely";
+import { db } from "../db/orm.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { registry } from "../metrics.ts";
+
+export interface HealthProbe {
+  name: string;
+  check: () => Promise<boolean>;
+}
+
+/** The core's HTTP side: /healthz and /metrics (the dashboard's tRPC router mounts here later). */
+export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
+  const probes: HealthProbe[] = [
+    { name: "database", check: async () => (await sql`select 1 as ok`.execute(db(deps.orm.em.fork()))).rows.length === 1 },
+    ...extraProbes,
+  ];
+  const server = createServer(async (req, res) => {
+    if (req.method === "GET" && req.url === "/healthz") {
+      const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
+      const ok = results.every(([, up]) => up);
+      res.writeHead(ok ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", checks: Object.fromEntries(results) }));
+      return;
+    }
+    if (req.method === "GET" && req.url === "/metrics") {
+      res.writeHead(200, { "content-type": registry.contentType });
+      res.end(await registry.metrics());
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(deps.config.httpPort, "127.0.0.1", () => resolve(server));
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timeout")), ms).unref())]);
+}

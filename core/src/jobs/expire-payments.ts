@@ -1,0 +1,29 @@
+import { db } from "../db/orm.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { DomainError } from "../domain/errors.ts";
+import { expire, PAYABLE_STATUSES } from "../domain/payment-states.ts";
+import { transitionPayment } from "../domain/payment-transitions.ts";
+import { jobRuns } from "../metrics.ts";
+
+/** Expires payable payments whose PAYMENT_TTL has passed. Safe with many cores: each payment is locked while it moves. */
+export async function expireDuePayments(deps: CoreDeps, batch = 200): Promise<number> {
+  const due = await db(deps.orm.em.fork())
+    .selectFrom("payments")
+    .select("id")
+    .where("status", "in", PAYABLE_STATUSES)
+    .where("expires_at", "<=", deps.now())
+    .limit(batch)
+    .execute();
+  let expired = 0;
+  for (const { id } of due) {
+    try {
+      await transitionPayment(deps, id, [expire]);
+      expired++;
+    } catch (error) {
+      // Paid or canceled in the meantime: nothing to expire.
+      if (!(error instanceof DomainError && error.code === "payment_not_payable")) throw error;
+    }
+  }
+  jobRuns.inc({ job: "expire_payments", outcome: "expired" }, expired);
+  return expired;
+}

@@ -1,0 +1,65 @@
+// The core process: gRPC for the facade, dispatcher and CLI; HTTP for health
+// and metrics; background jobs. The only process that touches PostgreSQL.
+import { loadConfig } from "./config.ts";
+import { migrate, openOrm } from "./db/orm.ts";
+import type { CoreDeps } from "./domain/deps.ts";
+import { purgeExpiredIdempotencyKeys } from "./domain/idempotency.ts";
+import { drainGrpcServer, startGrpcServer } from "./grpc/server.ts";
+import { startHttpServer, type HealthProbe } from "./http/server.ts";
+import { expireDuePayments } from "./jobs/expire-payments.ts";
+import { OutboxRelay } from "./jobs/outbox-relay.ts";
+import { everyInterval, type PeriodicJob } from "./jobs/periodic.ts";
+import { createLogger } from "./logger.ts";
+
+const log = createLogger("core");
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const orm = await openOrm({ databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize });
+  if (config.migrateOnStart) {
+    const applied = await migrate(orm);
+    if (applied.length) log.info({ applied }, "migrations applied");
+  }
+  const deps: CoreDeps = { orm, config, log, now: () => new Date() };
+
+  const probes: HealthProbe[] = [];
+  const jobs: PeriodicJob[] = [
+    everyInterval("expire_payments", 5_000, log, () => expireDuePayments(deps)),
+    everyInterval("purge_idempotency_keys", 60_000, log, () => purgeExpiredIdempotencyKeys(orm.em.fork(), deps.now())),
+  ];
+  let relay: OutboxRelay | undefined;
+  if (config.natsUrl) {
+    const outbox = new OutboxRelay(deps, config.natsUrl);
+    relay = outbox;
+    probes.push({ name: "nats", check: async () => outbox.connected });
+    outbox.start().catch((err: unknown) => log.error({ err }, "outbox relay could not connect to NATS"));
+    jobs.push(everyInterval("outbox_relay", 250, log, () => outbox.relayOnce()));
+  } else {
+    log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
+  }
+
+  const grpc = await startGrpcServer(deps);
+  const http = await startHttpServer(deps, probes);
+  log.info({ grpc: config.grpcAddr, grpc_port: grpc.port, http_port: config.httpPort }, "core ready");
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "draining");
+    http.close();
+    await drainGrpcServer(grpc, config.shutdownGraceMs);
+    await Promise.all(jobs.map((job) => job.stop()));
+    await relay?.close();
+    await orm.close();
+    log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  log.fatal({ err }, "core failed to start");
+  process.exit(1);
+});

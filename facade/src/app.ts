@@ -1,0 +1,50 @@
+import Router from "@koa/router";
+import Koa from "koa";
+import type { Logger } from "../../core/src/logger.ts";
+import type { FacadeConfig } from "./config.ts";
+import type { CoreClient } from "./core-client.ts";
+import { errorBody } from "./middleware/error-body.ts";
+import { jsonBody } from "./middleware/json-body.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { PublicError } from "./public-error.ts";
+import { checkoutRoutes } from "./routes/checkout.ts";
+import { pageRoutes } from "./routes/pages.ts";
+import { paymentRoutes } from "./routes/payments.ts";
+
+export interface FacadeDeps {
+  config: FacadeConfig;
+  core: CoreClient;
+  log: Logger;
+  healthy: () => Promise<boolean>;
+}
+
+export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
+  const app = new Koa({ proxy: true });
+  const router = new Router();
+
+  router.get("/healthz", async (ctx) => {
+    const ok = await healthy();
+    ctx.set("Cache-Control", "no-store");
+    ctx.status = ok ? 200 : 503;
+    ctx.body = ok ? { status: "ok" } : { status: "unavailable" };
+  });
+  paymentRoutes(router, core, config.bodyLimitBytes);
+  checkoutRoutes(router, core);
+  pageRoutes(router, core);
+
+  app.use(requestContext(log));
+  app.use(errorBody);
+  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(router.routes());
+  // No route matched: the nearest catalog code is validation_error (see README), with 404 or 405.
+  app.use(async (ctx) => {
+    const matched = router.match(ctx.path, ctx.method);
+    if (matched.path.length > 0) {
+      const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].filter((m) => m !== "HEAD");
+      ctx.set("Allow", allowed.join(", "));
+      throw new PublicError("validation_error", `Method ${ctx.method} is not allowed here; use ${allowed.join(" or ")}.`, 405);
+    }
+    throw new PublicError("validation_error", `No route ${ctx.method} ${ctx.path}.`, 404);
+  });
+  return app;
+}

@@ -1,0 +1,25 @@
+export interface FacadeConfig {
+  port: number;
+  publicBaseUrl: string;
+  embedBaseUrl: string;
+  coreGrpcAddr: string;
+  /** Deadline of every core call: the facade answers processor_unavailable rather than hang. */
+  coreTimeoutMs: number;
+  shutdownGraceMs: number;
+  bodyLimitBytes: number;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
+  const port = Number(source.PORT || 4000);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port, got "${source.PORT}"`);
+  const publicBaseUrl = (source.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  return {
+    port,
+    publicBaseUrl,
+    embedBaseUrl: (source.EMBED_BASE_URL || publicBaseUrl).replace(/\/+$/, ""),
+    coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
+    coreTimeoutMs: Number(source.CORE_TIMEOUT_MS || 10_000),
+    shutdownGraceMs: Number(source.SHUTDOWN_GRACE_MS || 10_000),
+    bodyLimitBytes: 64 * 1024,
+  };
+}

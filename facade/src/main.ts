@@ -1,0 +1,41 @@
+// The public HTTP edge: the /v1 REST contract and the hosted pages, translated
+// to gRPC calls on the core. Stateless: run as many as you like.
+import { createServer } from "node:http";
+import { createLogger } from "../../core/src/logger.ts";
+import { createApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { CoreClient } from "./core-client.ts";
+import { coreHealth } from "./core-health.ts";
+
+const log = createLogger("facade");
+const config = loadConfig();
+const core = new CoreClient(config.coreGrpcAddr, config.coreTimeoutMs);
+const health = coreHealth(config.coreGrpcAddr);
+const app = createApp({ config, core, log, healthy: health.check });
+const server = createServer(app.callback());
+server.keepAliveTimeout = 65_000;
+
+server.listen(config.port, () => {
+  log.info({ port: config.port, public_base_url: config.publicBaseUrl, core: config.coreGrpcAddr }, "facade ready");
+});
+
+let stopping = false;
+function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "draining");
+  // Stop accepting, finish what is in flight, then close idle keep-alive sockets.
+  server.close(() => {
+    core.close();
+    health.close();
+    log.info("stopped");
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => {
+    log.warn("grace period over; closing remaining connections");
+    server.closeAllConnections();
+  }, config.shutdownGraceMs).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

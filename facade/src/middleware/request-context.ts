@@ -1,0 +1,29 @@
+import { randomUUID } from "node:crypto";
+import type { Context, Next } from "koa";
+import type { Logger } from "../../../core/src/logger.ts";
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface FacadeState {
+  requestId: string;
+  log: Logger;
+  bodyError?: Error & { status?: number; type?: string };
+}
+
+/** Request id (the client's, when sane) on every response and every log line, plus an access log. */
+export function requestContext(base: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const given = ctx.get("Request-Id");
+    const requestId = SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    const state = ctx.state as FacadeState;
+    state.requestId = requestId;
+    state.log = base.child({ request_id: requestId });
+    ctx.set("Request-Id", requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    }
+  };
+}

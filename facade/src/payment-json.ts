@@ -1,0 +1,19 @@
+import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
+
+/**
+ * The public Payment object (spec 2.1), keys in contract order. Deterministic,
+ * so an idempotent replay of the same stored payment is byte-identical.
+ */
+export function paymentJson(payment: Payment) {
+  return {
+    id: payment.id,
+    status: payment.status,
+    currency: payment.currency,
+    amount: payment.amount,
+    service_fee: payment.serviceFee,
+    net_amount: payment.netAmount,
+    ...(payment.description !== undefined ? { description: payment.description } : {}),
+    checkout_url: payment.checkoutUrl,
+    created_at: payment.createdAt,
+  };
+}
