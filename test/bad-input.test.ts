@@ -1,0 +1,238 @@
+// Malformed requests: each gets its catalog error (exact status + code + body
+// shape) and creates nothing; no request a client can send yields a 500.
+// Spec 4.1, 4.3, §7, §8; DESIGN §4 Money, Validation, Idempotency, Listing.
+
+import { beforeAll, describe, expect, test } from "vitest";
+import type { Merchant } from "./support/stack.ts";
+import { newIdemKey, rawRequest } from "./support/http.ts";
+import { expectError, randomPaymentId, useStack, validBody } from "./support/expect.ts";
+import { ERROR_CODES } from "../proto/error-catalog.ts";
+
+const stack = useStack();
+let m: Merchant;
+let other: Merchant;
+let otherPaymentId: string;
+
+beforeAll(async () => {
+  const s = stack();
+  m = await s.admin.createMerchant({ name: "Tienda Bad Input" });
+  other = await s.admin.createMerchant({ name: "Other" });
+  const r = await s.http.createPayment(other.testApiKey, validBody());
+  expect(r.status, r.text).toBe(201);
+  otherPaymentId = r.json.id;
+});
+
+interface Case {
+  name: string;
+  /** JSON-able body (sent as application/json) */
+  body?: unknown;
+  /** raw body, sent as is */
+  raw?: string | Buffer;
+  contentType?: string | null;
+  idem?: string | null;
+  status: number;
+  code: string;
+}
+
+const long = (n: number) => "a".repeat(n);
+
+const CREATE_CASES: Case[] = [
+  // amount
+  { name: "amount as a JSON number", body: validBody({ amount: 10000 }), status: 400, code: "validation_error" },
+  { name: "amount negative", body: validBody({ amount: "-1000" }), status: 400, code: "validation_error" },
+  { name: "amount negative zero", body: validBody({ amount: "-0" }), status: 400, code: "validation_error" },
+  { name: "amount decimal", body: validBody({ amount: "100.50" }), status: 400, code: "validation_error" },
+  { name: "amount decimal zero", body: validBody({ amount: "1000.0" }), status: 400, code: "validation_error" },
+  { name: "amount leading zero", body: validBody({ amount: "01000" }), status: 400, code: "validation_error" },
+  { name: "amount empty string", body: validBody({ amount: "" }), status: 400, code: "validation_error" },
+  { name: "amount with plus sign", body: validBody({ amount: "+1000" }), status: 400, code: "validation_error" },
+  { name: "amount with spaces", body: validBody({ amount: " 1000 " }), status: 400, code: "validation_error" },
+  { name: "amount exponent", body: validBody({ amount: "1e4" }), status: 400, code: "validation_error" },
+  { name: "amount hex", body: validBody({ amount: "0x3e8" }), status: 400, code: "validation_error" },
+  { name: "amount with thousands separator", body: validBody({ amount: "10,000" }), status: 400, code: "validation_error" },
+  { name: "amount non-ASCII digits", body: validBody({ amount: "١٠٠٠" }), status: 400, code: "validation_error" },
+  { name: "amount huge (17 digits)", body: validBody({ amount: "12345678901234567" }), status: 400, code: "validation_error" },
+  { name: "amount huge (40 digits)", body: validBody({ amount: "9".repeat(40) }), status: 400, code: "validation_error" },
+  { name: "amount null", body: validBody({ amount: null }), status: 400, code: "validation_error" },
+  { name: "amount boolean", body: validBody({ amount: true }), status: 400, code: "validation_error" },
+  { name: "amount object", body: validBody({ amount: { value: "1000" } }), status: 400, code: "validation_error" },
+  { name: "amount array", body: validBody({ amount: ["1000"] }), status: 400, code: "validation_error" },
+  { name: "amount missing", body: validBody({ amount: undefined }), status: 400, code: "validation_error" },
+  { name: "amount 16 digits, well-formed → above maximum", body: validBody({ amount: "9999999999999999" }), status: 400, code: "amount_above_maximum" },
+  { name: "amount 0 → below minimum", body: validBody({ amount: "0" }), status: 400, code: "amount_below_minimum" },
+  { name: "GTQ amount 499 → below minimum", body: validBody({ amount: "499" }), status: 400, code: "amount_below_minimum" },
+  { name: "GTQ amount 10000001 → above maximum", body: validBody({ amount: "10000001" }), status: 400, code: "amount_above_maximum" },
+  { name: "USD amount 99 → below minimum", body: validBody({ currency: "USD", amount: "99" }), status: 400, code: "amount_below_minimum" },
+  { name: "USD amount 1000001 → above maximum", body: validBody({ currency: "USD", amount: "1000001" }), status: 400, code: "amount_above_maximum" },
+  // currency
+  { name: "currency lowercase", body: validBody({ currency: "gtq" }), status: 400, code: "validation_error" },
+  { name: "currency mixed case", body: validBody({ currency: "Usd" }), status: 400, code: "validation_error" },
+  { name: "currency 4 letters", body: validBody({ currency: "GTQQ" }), status: 400, code: "validation_error" },
+  { name: "currency 2 letters", body: validBody({ currency: "GT" }), status: 400, code: "validation_error" },
+  { name: "currency numeric code as number", body: validBody({ currency: 320 }), status: 400, code: "validation_error" },
+  { name: "currency empty", body: validBody({ currency: "" }), status: 400, code: "validation_error" },
+  { name: "currency missing", body: validBody({ currency: undefined }), status: 400, code: "validation_error" },
+  { name: "currency EUR (well-formed, not enabled)", body: validBody({ currency: "EUR" }), status: 400, code: "currency_not_supported" },
+  { name: "currency XYZ (well-formed, unknown)", body: validBody({ currency: "XYZ" }), status: 400, code: "currency_not_supported" },
+  // method_type
+  { name: "method_type unknown", body: validBody({ method_type: "crypto" }), status: 400, code: "validation_error" },
+  { name: "method_type capitalized", body: validBody({ method_type: "Card" }), status: 400, code: "validation_error" },
+  { name: "method_type number", body: validBody({ method_type: 1 }), status: 400, code: "validation_error" },
+  { name: "method_type missing", body: validBody({ method_type: undefined }), status: 400, code: "validation_error" },
+  { name: "USD bank_transfer", body: validBody({ currency: "USD", amount: "1000", method_type: "bank_transfer" }), status: 400, code: "method_not_supported" },
+  // URLs
+  { name: "success_url missing", body: validBody({ success_url: undefined }), status: 400, code: "validation_error" },
+  { name: "cancel_url missing", body: validBody({ cancel_url: undefined }), status: 400, code: "validation_error" },
+  { name: "success_url relative", body: validBody({ success_url: "/thanks" }), status: 400, code: "validation_error" },
+  { name: "success_url scheme-relative", body: validBody({ success_url: "//shop.example.com/thanks" }), status: 400, code: "validation_error" },
+  { name: "success_url ftp:", body: validBody({ success_url: "ftp://shop.example.com/thanks" }), status: 400, code: "validation_error" },
+  { name: "cancel_url javascript:", body: validBody({ cancel_url: "javascript:alert(1)" }), status: 400, code: "validation_error" },
+  { name: "cancel_url data:", body: validBody({ cancel_url: "data:text/html,hi" }), status: 400, code: "validation_error" },
+  { name: "success_url not a URL", body: validBody({ success_url: "not a url" }), status: 400, code: "validation_error" },
+  { name: "success_url empty", body: validBody({ success_url: "" }), status: 400, code: "validation_error" },
+  { name: "success_url over 2048 chars", body: validBody({ success_url: "https://shop.example.com/" + long(2048) }), status: 400, code: "validation_error" },
+  { name: "cancel_url a number", body: validBody({ cancel_url: 123 }), status: 400, code: "validation_error" },
+  // description
+  { name: "description 501 code points (emoji)", body: validBody({ description: "😀".repeat(501) }), status: 400, code: "validation_error" },
+  { name: "description 501 ASCII chars", body: validBody({ description: long(501) }), status: 400, code: "validation_error" },
+  { name: "description a number", body: validBody({ description: 42 }), status: 400, code: "validation_error" },
+  { name: "description an object", body: validBody({ description: { text: "x" } }), status: 400, code: "validation_error" },
+  // customer
+  { name: "customer a string", body: validBody({ customer: "ana@example.com" }), status: 400, code: "validation_error" },
+  { name: "customer an array", body: validBody({ customer: [{ email: "ana@example.com" }] }), status: 400, code: "validation_error" },
+  { name: "customer a number", body: validBody({ customer: 7 }), status: 400, code: "validation_error" },
+  { name: "customer.email not an address", body: validBody({ customer: { email: "not-an-email" } }), status: 400, code: "validation_error" },
+  { name: "customer.email with spaces", body: validBody({ customer: { email: "ana lopez@example.com" } }), status: 400, code: "validation_error" },
+  { name: "customer.email a number", body: validBody({ customer: { email: 5 } }), status: 400, code: "validation_error" },
+  { name: "customer.name 201 code points", body: validBody({ customer: { name: "ñ".repeat(201) } }), status: 400, code: "validation_error" },
+  { name: "customer.name a number", body: validBody({ customer: { name: 12 } }), status: 400, code: "validation_error" },
+  { name: "customer unknown field", body: validBody({ customer: { phone: "5555" } }), status: 400, code: "validation_error" },
+  // shape
+  { name: "unknown extra field", body: validBody({ metadata: { order: "1" } }), status: 400, code: "validation_error" },
+  { name: "unknown extra field (amount_minor)", body: validBody({ amount_minor: "1000" }), status: 400, code: "validation_error" },
+  { name: "empty object", body: {}, status: 400, code: "validation_error" },
+  { name: "malformed JSON", raw: '{"amount": "1000", "currency": ', contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "JSON with trailing comma", raw: JSON.stringify(validBody()).replace(/}$/, ",}"), contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "JSON array body", raw: JSON.stringify([validBody()]), contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "JSON null body", raw: "null", contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "JSON string body", raw: '"hello"', contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "JSON number body", raw: "42", contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "empty body", raw: "", contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "invalid UTF-8 in body", raw: Buffer.concat([Buffer.from('{"amount":"1000","description":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "valid JSON as text/plain", raw: JSON.stringify(validBody()), contentType: "text/plain", status: 400, code: "validation_error" },
+  { name: "form-urlencoded", raw: "amount=1000&currency=GTQ&method_type=card", contentType: "application/x-www-form-urlencoded", status: 400, code: "validation_error" },
+  { name: "no Content-Type", raw: JSON.stringify(validBody()), contentType: null, status: 400, code: "validation_error" },
+  { name: "body over 64 KiB", raw: JSON.stringify(validBody({ description: long(70 * 1024) })), contentType: "application/json", status: 400, code: "validation_error" },
+  { name: "body of 1 MiB", raw: JSON.stringify({ junk: long(1024 * 1024) }), contentType: "application/json", status: 400, code: "validation_error" },
+  // Idempotency-Key
+  { name: "Idempotency-Key longer than 255", body: validBody(), idem: long(256), status: 400, code: "validation_error" },
+  { name: "Idempotency-Key with a tab", body: validBody(), idem: "abcd\tefgh-1234", status: 400, code: "validation_error" },
+  { name: "Idempotency-Key non-ASCII", body: validBody(), idem: "clave-\u00e9\u00e9\u00e9-1234", status: 400, code: "validation_error" },
+  { name: "Idempotency-Key missing", body: validBody(), idem: null, status: 400, code: "idempotency_key_required" },
+  { name: "Idempotency-Key 7 chars", body: validBody(), idem: "1234567", status: 400, code: "idempotency_key_required" },
+];
+
+describe("POST /v1/payments with malformed input", () => {
+  test("the table is big enough", () => {
+    expect(CREATE_CASES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  test.each(CREATE_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const s = stack();
+    const before = await s.paymentCount();
+    const headers: Record<string, string> = { authorization: `Bearer ${m.testApiKey}` };
+    if (c.idem !== null) headers["idempotency-key"] = c.idem ?? newIdemKey();
+    let body: Buffer;
+    if (c.raw !== undefined) {
+      body = Buffer.isBuffer(c.raw) ? c.raw : Buffer.from(c.raw, "utf8");
+      if (c.contentType) headers["content-type"] = c.contentType;
+    } else {
+      body = Buffer.from(JSON.stringify(c.body), "utf8");
+      headers["content-type"] = c.contentType ?? "application/json";
+    }
+    const res = await rawRequest(`${s.baseUrl}/v1/payments`, "POST", headers, body);
+    expectError(res, c.status, c.code);
+    expect(await s.paymentCount()).toBe(before);
+  });
+
+  test("a 255-character Idempotency-Key is accepted", async () => {
+    const s = stack();
+    const res = await s.http.createPayment(m.testApiKey, validBody(), { idem: newIdemKey() + long(255 - 36) });
+    expect(res.status, res.text).toBe(201);
+  });
+});
+
+describe("GET /v1/payments with bad query parameters", () => {
+  const cases: Array<[string, () => string]> = [
+    ["limit=0", () => "limit=0"],
+    ["limit=101", () => "limit=101"],
+    ["limit=abc", () => "limit=abc"],
+    ["limit=1.5", () => "limit=1.5"],
+    ["limit=-1", () => "limit=-1"],
+    ["limit empty", () => "limit="],
+    ["limit=1e2", () => "limit=1e2"],
+    ["limit twice", () => "limit=1&limit=2"],
+    ["status unknown", () => "status=paid"],
+    ["status uppercase", () => "status=CAPTURED"],
+    ["status empty", () => "status="],
+    ["status twice", () => "status=created&status=failed"],
+    ["starting_after unknown id", () => `starting_after=${randomPaymentId()}`],
+    ["starting_after malformed", () => "starting_after=garbage"],
+    ["starting_after empty", () => "starting_after="],
+    ["starting_after another merchant's payment", () => `starting_after=${otherPaymentId}`],
+  ];
+  test.each(cases)("%s → 400 validation_error", async (_name, q) => {
+    const s = stack();
+    const res = await s.http.listPayments(m.testApiKey, q());
+    expectError(res, 400, "validation_error");
+  });
+
+  test("bad query parameters without credentials → 401 (auth first)", async () => {
+    const s = stack();
+    expectError(await s.http.listPayments(undefined, "limit=abc"), 401, "unauthorized");
+  });
+});
+
+describe("nothing a client sends yields a 500", () => {
+  const odd: Array<[string, string, string, Record<string, string>, string | undefined]> = [
+    ["unknown route", "GET", "/v1/nothing", {}, undefined],
+    ["unknown version", "GET", "/v2/payments", {}, undefined],
+    ["root", "GET", "/", {}, undefined],
+    ["PUT on payments", "PUT", "/v1/payments", {}, "{}"],
+    ["DELETE a payment", "DELETE", `/v1/payments/${"pay_" + "a".repeat(24)}`, {}, undefined],
+    ["POST to a payment id", "POST", `/v1/payments/${"pay_" + "a".repeat(24)}`, {}, "{}"],
+    ["bad percent-encoding in id", "GET", "/v1/payments/%E0%A4%A", {}, undefined],
+    ["bad percent-encoding in checkout", "GET", "/v1/checkout/%E0%A4%A", {}, undefined],
+    ["bad percent-encoding in session", "GET", "/v1/payments/%ZZ/checkout_session", {}, undefined],
+    ["bad percent-encoding in query", "GET", "/v1/payments?limit=%ZZ", {}, undefined],
+    ["very long path", "GET", "/v1/payments/" + "a".repeat(6000), {}, undefined],
+    ["JSON with deep nesting", "POST", "/v1/payments", { "content-type": "application/json" }, "[".repeat(5000) + "]".repeat(5000)],
+    ["JSON __proto__", "POST", "/v1/payments", { "content-type": "application/json" }, '{"__proto__":{"amount":"1000"},"constructor":{"prototype":{}}}'],
+    ["content-type json with gzip encoding lie", "POST", "/v1/payments", { "content-type": "application/json", "content-encoding": "gzip" }, JSON.stringify(validBody())],
+  ];
+  test.each(odd)("%s → 4xx", async (_name, method, path, headers, body) => {
+    const s = stack();
+    const before = await s.paymentCount();
+    const h: Record<string, string> = { authorization: `Bearer ${m.testApiKey}`, "idempotency-key": newIdemKey(), ...headers };
+    const res = await rawRequest(`${s.baseUrl}${path}`, method, h, body === undefined ? undefined : Buffer.from(body));
+    expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+    expect(res.status, res.text).toBeLessThan(500);
+    if (res.json?.error) {
+      expect(ERROR_CODES as readonly string[]).toContain(res.json.error.code);
+      expect(typeof res.json.error.message).toBe("string");
+    }
+    expect(await s.paymentCount()).toBe(before);
+  });
+
+  test("an unknown charset parameter on application/json is either refused with a 4xx or read as UTF-8; never a 500", async () => {
+    const s = stack();
+    const res = await rawRequest(
+      `${s.baseUrl}/v1/payments`,
+      "POST",
+      { authorization: `Bearer ${m.testApiKey}`, "idempotency-key": newIdemKey(), "content-type": "application/json; charset=klingon" },
+      Buffer.from(JSON.stringify(validBody())),
+    );
+    expect([201, 400], res.text).toContain(res.status);
+    if (res.status !== 201) expectError(res, 400, "validation_error");
+  });
+});

@@ -1,0 +1,207 @@
+// Shared expectations and fixtures for the HTTP suites.
+
+import * as fs from "node:fs";
+import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
+import { ERROR_CODES } from "../../proto/error-catalog.ts";
+import type { Res } from "./http.ts";
+import { startStack, type Stack, type StackOptions } from "./stack.ts";
+
+export const PAYMENT_ID_RE = /^pay_[0-9a-f]{24}$/;
+export const CREATED_AT_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+export const MONEY_RE = /^(0|[1-9][0-9]*)$/;
+
+export const PAYABLE_STATES = ["created", "processing", "authorized"] as const;
+export const RESOLVED_STATES = [
+  "captured",
+  "pending_settlement",
+  "settled_to_paytami",
+  "available_to_merchant",
+  "partially_refunded",
+  "refunded",
+  "chargeback",
+  "failed",
+  "canceled",
+  "expired",
+] as const;
+export const ALL_STATES = [...PAYABLE_STATES, ...RESOLVED_STATES];
+
+/** Checkout-session reason per resolved state (DESIGN §4 "Payment states"). */
+export const SESSION_REASON: Record<(typeof RESOLVED_STATES)[number], string> = {
+  captured: "already_paid",
+  pending_settlement: "already_paid",
+  settled_to_paytami: "already_paid",
+  available_to_merchant: "already_paid",
+  partially_refunded: "already_paid",
+  refunded: "already_paid",
+  chargeback: "already_paid",
+  failed: "failed",
+  canceled: "canceled",
+  expired: "expired",
+};
+
+export function validBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    amount: "10000",
+    currency: "GTQ",
+    method_type: "card",
+    success_url: "https://shop.example.com/thanks",
+    cancel_url: "https://shop.example.com/cart",
+    ...overrides,
+  };
+}
+
+export function randomHex(n: number): string {
+  let s = "";
+  while (s.length < n) s += Math.floor(Math.random() * 16).toString(16);
+  return s;
+}
+
+export function randomPaymentId(): string {
+  return "pay_" + randomHex(24);
+}
+
+const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+export function randomBase62(n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += BASE62[Math.floor(Math.random() * 62)];
+  return s;
+}
+
+function describeRes(res: Res): string {
+  return `HTTP ${res.status} ${res.text.slice(0, 600)}`;
+}
+
+/** Exact status, catalog code and body shape {error:{code,message}}. */
+export function expectError(res: Res, status: number, code: string): void {
+  expect({ status: res.status, code: res.json?.error?.code }, describeRes(res)).toEqual({ status, code });
+  expect(res.header("content-type") ?? "", describeRes(res)).toMatch(/^application\/json/);
+  expect(Object.keys(res.json), describeRes(res)).toEqual(["error"]);
+  expect(Object.keys(res.json.error).sort(), describeRes(res)).toEqual(["code", "message"]);
+  expect(typeof res.json.error.message, describeRes(res)).toBe("string");
+  expect(res.json.error.message.length, describeRes(res)).toBeGreaterThan(0);
+  expect(ERROR_CODES as readonly string[]).toContain(res.json.error.code);
+}
+
+export interface PaymentShapeOptions {
+  publicBaseUrl: string;
+  withDescription?: boolean;
+}
+
+/** Payment object (spec 2.1) with the exact key order and formats. */
+export function expectPaymentShape(p: any, opts: PaymentShapeOptions): void {
+  const keys = ["id", "status", "currency", "amount", "service_fee", "net_amount"];
+  if (opts.withDescription) keys.push("description");
+  keys.push("checkout_url", "created_at");
+  expect(Object.keys(p), JSON.stringify(p)).toEqual(keys);
+  expect(p.id).toMatch(PAYMENT_ID_RE);
+  expect(ALL_STATES as string[]).toContain(p.status);
+  expect(["GTQ", "USD"]).toContain(p.currency);
+  for (const f of ["amount", "service_fee", "net_amount"]) {
+    expect(typeof p[f], `${f} must be a string`).toBe("string");
+    expect(p[f], f).toMatch(MONEY_RE);
+  }
+  expect(BigInt(p.net_amount)).toBe(BigInt(p.amount) - BigInt(p.service_fee));
+  expect(p.checkout_url).toBe(`${opts.publicBaseUrl}/v1/checkout/${p.id}`);
+  expect(p.created_at).toMatch(CREATED_AT_RE);
+  if (opts.withDescription) expect(typeof p.description).toBe("string");
+}
+
+/**
+ * Stack for one test file: started before the first test, stopped after the last.
+ * On the first failing test the processes' log tails are printed; the log
+ * directory is kept when anything failed, removed otherwise.
+ */
+export function useStack(opts: StackOptions = {}): () => Stack {
+  let stack: Stack | undefined;
+  let failures = 0;
+  beforeAll(async () => {
+    stack = await startStack(opts);
+  });
+  afterAll(async () => {
+    if (!stack) return;
+    await stack.stop();
+    if (failures > 0) console.error(`[paytami tests] ${failures} failing test(s); process logs kept in ${stack.logDir}`);
+    else fs.rmSync(stack.logDir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    onTestFailed(() => {
+      failures++;
+      if (failures === 1) stack?.printLogTails(25);
+    });
+  });
+  return () => {
+    if (!stack) throw new Error("stack not started");
+    return stack;
+  };
+}
+
+let idColumnCache: string | undefined;
+
+/** The column of `payments` that holds the public id (found by looking for a known id). */
+export async function paymentIdColumn(stack: Stack, publicId: string): Promise<string> {
+  if (idColumnCache) return idColumnCache;
+  const cols = await stack.sql<{ column_name: string }>(
+    `SELECT column_name FROM information_schema.columns
+      WHERE table_name = 'payments' AND table_schema = current_schema()
+        AND data_type IN ('text', 'character varying', 'character')
+      ORDER BY (column_name IN ('public_id', 'id')) DESC, ordinal_position`,
+  );
+  for (const { column_name } of cols) {
+    const found = await stack.sql(`SELECT 1 FROM payments WHERE "${column_name}"::text = $1`, [publicId]);
+    if (found.length === 1) {
+      idColumnCache = column_name;
+      return column_name;
+    }
+  }
+  throw new Error(`could not find payment ${publicId} in table payments`);
+}
+
+/**
+ * Sets `payments.status` directly in SQL, for states no sandbox step reaches yet
+ * (pending_settlement, settled_to_paytami, partially_refunded, refunded,
+ * chargeback).
+ */
+export async function setStatusSql(stack: Stack, publicId: string, status: string): Promise<void> {
+  const col = await paymentIdColumn(stack, publicId);
+  await stack.sql(`UPDATE payments SET status = $1 WHERE "${col}"::text = $2`, [status, publicId]);
+  const check = await stack.sql(`SELECT 1 FROM payments WHERE "${col}"::text = $1 AND status::text = $2`, [publicId, status]);
+  if (check.length !== 1) throw new Error(`could not set ${publicId} to ${status}`);
+}
+
+/** Brings a freshly created payment to `state` through sandbox steps, or SQL where none exists. */
+export async function driveToState(stack: Stack, id: string, state: string): Promise<void> {
+  switch (state) {
+    case "created":
+      return;
+    case "processing":
+      await stack.admin.simulate(id, "process");
+      return;
+    case "authorized":
+      await stack.admin.simulate(id, "authorize");
+      return;
+    case "captured":
+      await stack.admin.simulate(id, "succeed");
+      return;
+    case "failed":
+      await stack.admin.simulate(id, "fail");
+      return;
+    case "canceled":
+      await stack.admin.simulate(id, "cancel");
+      return;
+    case "expired":
+      await stack.admin.simulate(id, "expire");
+      return;
+    case "available_to_merchant":
+      await stack.admin.simulate(id, "succeed");
+      await stack.admin.simulate(id, "settle");
+      return;
+    default:
+      // pending_settlement, settled_to_paytami, partially_refunded, refunded, chargeback
+      await stack.admin.simulate(id, "succeed");
+      await setStatusSql(stack, id, state);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

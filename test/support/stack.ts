@@ -1,0 +1,496 @@
+// Test harness: starts a real Paytami stack (core + facade, optionally the
+// dispatcher) as child processes against a freshly created PostgreSQL database
+// on the server named by DATABASE_URL, and tears it down again.
+//
+// Every test file gets its own database and its own processes, so files can run
+// in parallel without seeing each other's rows.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import pg from "pg";
+import { AdminServiceClient } from "../../proto/gen/paytami/v1/admin.ts";
+import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
+import { INTERNAL_TOKEN_METADATA_KEY } from "../../proto/error-catalog.ts";
+import { HttpClient } from "./http.ts";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export type ProcessName = "core" | "facade" | "dispatcher";
+
+export interface StackOptions {
+  /** Also start the dispatcher (needs NATS_URL). */
+  dispatcher?: boolean;
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+  /** Extra environment per process (wins over `env`). */
+  processEnv?: Partial<Record<ProcessName, Record<string, string>>>;
+  /**
+   * PUBLIC_BASE_URL for the facade and core. Defaults to the facade's own
+   * loopback URL, so that the URLs it hands out can be followed.
+   */
+  publicBaseUrl?: string;
+  /** EMBED_BASE_URL; defaults to the public base URL. */
+  embedBaseUrl?: string;
+  /** LOG_LEVEL for every process (default "info"). */
+  logLevel?: string;
+  /** How long to wait for /healthz (ms). */
+  startTimeoutMs?: number;
+}
+
+export interface Merchant {
+  merchantId: string;
+  testApiKey: string;
+  liveApiKey: string;
+}
+
+export interface ApiKey {
+  id: string;
+  apiKey: string;
+  mode: string;
+  expiresAt?: string | undefined;
+}
+
+export interface Admin {
+  createMerchant(req?: { name?: string; currencies?: string[]; methods?: string[] }): Promise<Merchant>;
+  createKey(merchantId: string, mode: "test" | "live", expiresAt?: string): Promise<ApiKey>;
+  revokeKey(id: string): Promise<{ id: string; revoked: boolean }>;
+  simulate(paymentId: string, step: SimulateStep): Promise<Payment>;
+}
+
+export type SimulateStep = "succeed" | "fail" | "cancel" | "expire" | "process" | "authorize" | "settle";
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** true when SIGTERM was not enough and the harness had to SIGKILL. */
+  killed: boolean;
+  ms: number;
+}
+
+export interface Stack {
+  /** The facade's loopback URL (where requests go). */
+  baseUrl: string;
+  /** PUBLIC_BASE_URL given to the processes. */
+  publicBaseUrl: string;
+  embedBaseUrl: string;
+  coreGrpcAddr: string;
+  coreHttpUrl: string;
+  dispatcherHttpUrl?: string;
+  databaseUrl: string;
+  databaseName: string;
+  natsUrl?: string;
+  internalToken: string;
+  logDir: string;
+  admin: Admin;
+  http: HttpClient;
+  pids(): Partial<Record<ProcessName, number>>;
+  sql<T extends Record<string, unknown> = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  /** Number of rows in `payments`. */
+  paymentCount(): Promise<number>;
+  /** Stop (SIGTERM, then SIGKILL) and start one process again with the same ports and env. */
+  restart(which: ProcessName): Promise<{ exit: ExitInfo }>;
+  stopProcess(which: ProcessName): Promise<ExitInfo>;
+  startProcess(which: ProcessName): Promise<void>;
+  logTail(which: ProcessName, lines?: number): string;
+  logText(which: ProcessName): string;
+  printLogTails(lines?: number): void;
+  stop(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------
+
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const c of liveChildren) {
+      try {
+        c.kill("SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }
+  });
+}
+
+/** Node 24 binary: the current one if new enough, else the pinned npm `node` package. */
+export function nodeBinary(): string {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major >= 24) return process.execPath;
+  const candidates = [
+    path.join(REPO_ROOT, "node_modules/node/bin/node"),
+    path.join(REPO_ROOT, "node_modules/.bin/node"),
+  ];
+  for (const c of candidates) if (fs.existsSync(c)) return c;
+  throw new Error("Node >= 24 not found (install dependencies with npm ci)");
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      if (addr === null || typeof addr === "string") {
+        srv.close();
+        reject(new Error("no port"));
+        return;
+      }
+      const port = addr.port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Distinct free ports (the OS could hand back the same one twice in a row). */
+export async function freePorts(n: number): Promise<number[]> {
+  const out: number[] = [];
+  while (out.length < n) {
+    const p = await freePort();
+    if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+export function requireEnv(name: string): string {
+  const v = process.env[name];
+  if (v === undefined || v === "") {
+    throw new Error(
+      `${name} is not set. Run the suite with \`npm test\` (which provisions PostgreSQL and NATS), ` +
+        `or export DATABASE_URL (superuser URL) and NATS_URL yourself.`,
+    );
+  }
+  return v;
+}
+
+export function withDatabase(url: string, dbName: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + dbName;
+  return u.toString();
+}
+
+export async function createDatabase(adminUrl: string, prefix = "paytami_t_"): Promise<{ name: string; url: string }> {
+  const name = prefix + randomBytes(6).toString("hex");
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return { name, url: withDatabase(adminUrl, name) };
+}
+
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function tailOf(file: string, lines: number): string {
+  try {
+    const text = fs.readFileSync(file, "utf8");
+    return text.split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+function grpcCall<Req, Res>(
+  fn: (req: Req, md: Metadata, opts: { deadline: Date }, cb: (err: ServiceError | null, res: Res) => void) => unknown,
+  req: Req,
+  token: string,
+): Promise<Res> {
+  const md = new Metadata();
+  md.set(INTERNAL_TOKEN_METADATA_KEY, token);
+  return new Promise((resolve, reject) => {
+    fn(req, md, { deadline: new Date(Date.now() + 15_000) }, (err, res) => {
+      if (err) {
+        const code = err.metadata?.get("paytami-error-code")?.[0];
+        reject(new Error(`admin gRPC call failed: ${err.message}${code ? ` (paytami-error-code=${String(code)})` : ""}`));
+      } else resolve(res);
+    });
+  });
+}
+
+interface Proc {
+  name: ProcessName;
+  script: string;
+  env: Record<string, string>;
+  healthUrl: string;
+  logFile: string;
+  child?: ChildProcess;
+  exited?: Promise<ExitInfo>;
+}
+
+function spawnProc(p: Proc): void {
+  const fd = fs.openSync(p.logFile, "a");
+  fs.writeSync(fd, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n`);
+  const child = spawn(nodeBinary(), [p.script], {
+    cwd: REPO_ROOT,
+    env: p.env,
+    stdio: ["ignore", fd, fd],
+  });
+  fs.closeSync(fd);
+  liveChildren.add(child);
+  const started = Date.now();
+  p.child = child;
+  p.exited = new Promise<ExitInfo>((resolve) => {
+    child.once("exit", (code, signal) => {
+      liveChildren.delete(child);
+      resolve({ code, signal, killed: false, ms: Date.now() - started });
+    });
+    child.once("error", () => {
+      liveChildren.delete(child);
+      resolve({ code: null, signal: null, killed: false, ms: Date.now() - started });
+    });
+  });
+}
+
+async function waitHealthy(p: Proc, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: ExitInfo | undefined;
+  void p.exited?.then((e) => {
+    exited = e;
+  });
+  let last = "";
+  while (Date.now() < deadline) {
+    if (exited) {
+      throw new Error(
+        `${p.name} exited during startup (code ${exited.code}, signal ${exited.signal}). Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`,
+      );
+    }
+    try {
+      const res = await fetch(p.healthUrl, { signal: AbortSignal.timeout(2000) });
+      const text = await res.text();
+      if (res.status === 200) return;
+      last = `${res.status} ${text.slice(0, 200)}`;
+    } catch (e) {
+      last = String((e as Error).message);
+    }
+    await sleep(150);
+  }
+  throw new Error(
+    `${p.name} did not become healthy at ${p.healthUrl} within ${timeoutMs} ms (last: ${last}). Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`,
+  );
+}
+
+async function stopProc(p: Proc, graceMs = 20_000): Promise<ExitInfo> {
+  const child = p.child;
+  if (!child || !p.exited) return { code: null, signal: null, killed: false, ms: 0 };
+  if (child.exitCode !== null || child.signalCode !== null) {
+    p.child = undefined;
+    return p.exited;
+  }
+  const t0 = Date.now();
+  child.kill("SIGTERM");
+  const timer = sleep(graceMs).then(() => "timeout" as const);
+  const r = await Promise.race([p.exited, timer]);
+  let info: ExitInfo;
+  if (r === "timeout") {
+    child.kill("SIGKILL");
+    const e = await p.exited;
+    info = { ...e, killed: true, ms: Date.now() - t0 };
+  } else {
+    info = { ...r, ms: Date.now() - t0 };
+  }
+  p.child = undefined;
+  return info;
+}
+
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (k.startsWith("VITEST") || k === "NODE_OPTIONS" || k === "TEST" || k === "NODE_V8_COVERAGE") continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  installExitHook();
+  const adminUrl = requireEnv("DATABASE_URL");
+  const natsUrl = process.env.NATS_URL;
+  if (opts.dispatcher && !natsUrl) requireEnv("NATS_URL");
+
+  const db = await createDatabase(adminUrl);
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-test-"));
+  const [facadePort, grpcPort, coreHttpPort, dispatcherPort] = await freePorts(4) as [number, number, number, number];
+  const baseUrl = `http://127.0.0.1:${facadePort}`;
+  const publicBaseUrl = opts.publicBaseUrl ?? baseUrl;
+  const embedBaseUrl = opts.embedBaseUrl ?? publicBaseUrl;
+  const coreGrpcAddr = `127.0.0.1:${grpcPort}`;
+  const internalToken = randomBytes(24).toString("hex");
+
+  const common: Record<string, string> = {
+    DATABASE_URL: db.url,
+    CORE_GRPC_ADDR: coreGrpcAddr,
+    CORE_HTTP_PORT: String(coreHttpPort),
+    PUBLIC_BASE_URL: publicBaseUrl,
+    EMBED_BASE_URL: embedBaseUrl,
+    PAYTAMI_INTERNAL_TOKEN: internalToken,
+    LOG_LEVEL: opts.logLevel ?? "info",
+    // Keep background sandbox jobs from moving payments under a test's feet.
+    SETTLEMENT_DELAYS: "3600s,3600s,3600s",
+    BANK_TRANSFER_CONFIRM_AFTER: "3600s",
+    ...(natsUrl ? { NATS_URL: natsUrl } : {}),
+    ...opts.env,
+  };
+  // PORT must only reach the facade.
+  const procs: Record<ProcessName, Proc> = {
+    core: {
+      name: "core",
+      script: "core/src/main.ts",
+      env: childEnv({ ...common, ...opts.processEnv?.core }),
+      healthUrl: `http://127.0.0.1:${coreHttpPort}/healthz`,
+      logFile: path.join(logDir, "core.log"),
+    },
+    facade: {
+      name: "facade",
+      script: "facade/src/main.ts",
+      env: childEnv({ ...common, PORT: String(facadePort), ...opts.processEnv?.facade }),
+      healthUrl: `${baseUrl}/healthz`,
+      logFile: path.join(logDir, "facade.log"),
+    },
+    dispatcher: {
+      name: "dispatcher",
+      script: "dispatcher/src/main.ts",
+      env: childEnv({ ...common, DISPATCHER_HTTP_PORT: String(dispatcherPort), ...opts.processEnv?.dispatcher }),
+      healthUrl: `http://127.0.0.1:${dispatcherPort}/healthz`,
+      logFile: path.join(logDir, "dispatcher.log"),
+    },
+  };
+  for (const p of Object.values(procs)) delete p.env.PORT;
+  procs.facade.env.PORT = String(facadePort);
+
+  const startTimeout = opts.startTimeoutMs ?? 60_000;
+  const enabled: ProcessName[] = ["core", "facade", ...(opts.dispatcher ? (["dispatcher"] as const) : [])];
+
+  const pool = new pg.Pool({ connectionString: db.url, max: 3 });
+  pool.on("error", () => {
+    /* connections die when the database is dropped */
+  });
+  let adminClient: AdminServiceClient | undefined;
+  let stopped = false;
+
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    adminClient?.close();
+    // facade first, so no request reaches a core that is going away
+    for (const name of ["dispatcher", "facade", "core"] as const) await stopProc(procs[name]);
+    await pool.end().catch(() => undefined);
+    await dropDatabase(adminUrl, db.name).catch((e) => {
+      console.error(`could not drop ${db.name}: ${String(e)}`);
+    });
+  };
+
+  try {
+    spawnProc(procs.core);
+    await waitHealthy(procs.core, startTimeout);
+    spawnProc(procs.facade);
+    if (opts.dispatcher) spawnProc(procs.dispatcher);
+    await Promise.all([
+      waitHealthy(procs.facade, startTimeout),
+      ...(opts.dispatcher ? [waitHealthy(procs.dispatcher, startTimeout)] : []),
+    ]);
+  } catch (e) {
+    await stop().catch(() => undefined);
+    throw e;
+  }
+
+  adminClient = new AdminServiceClient(coreGrpcAddr, credentials.createInsecure());
+  const ac = adminClient;
+  const admin: Admin = {
+    createMerchant: (req = {}) =>
+      grpcCall(ac.createMerchant.bind(ac), {
+        name: req.name ?? `Test Merchant ${randomBytes(3).toString("hex")}`,
+        currencies: req.currencies ?? [],
+        methods: req.methods ?? [],
+      }, internalToken),
+    createKey: (merchantId, mode, expiresAt) =>
+      grpcCall(ac.createApiKey.bind(ac), { merchantId, mode, ...(expiresAt !== undefined ? { expiresAt } : {}) }, internalToken),
+    revokeKey: (id) => grpcCall(ac.revokeApiKey.bind(ac), { id }, internalToken),
+    simulate: async (paymentId, step) => {
+      const res = await grpcCall(ac.simulatePayment.bind(ac), { paymentId, step }, internalToken);
+      if (!res.payment) throw new Error("SimulatePayment returned no payment");
+      return res.payment;
+    },
+  };
+
+  const stack: Stack = {
+    baseUrl,
+    publicBaseUrl,
+    embedBaseUrl,
+    coreGrpcAddr,
+    coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
+    ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
+    databaseUrl: db.url,
+    databaseName: db.name,
+    ...(natsUrl ? { natsUrl } : {}),
+    internalToken,
+    logDir,
+    admin,
+    http: new HttpClient(baseUrl),
+    pids: () => {
+      const out: Partial<Record<ProcessName, number>> = {};
+      for (const n of enabled) {
+        const pid = procs[n].child?.pid;
+        if (pid !== undefined) out[n] = pid;
+      }
+      return out;
+    },
+    sql: async <T extends Record<string, unknown>>(query: string, params: unknown[] = []) => {
+      const r = await pool.query(query, params);
+      return r.rows as T[];
+    },
+    paymentCount: async () => {
+      const r = await pool.query<{ n: string }>("SELECT count(*)::text AS n FROM payments");
+      return Number(r.rows[0]?.n);
+    },
+    stopProcess: (which) => stopProc(procs[which]),
+    startProcess: async (which) => {
+      spawnProc(procs[which]);
+      await waitHealthy(procs[which], startTimeout);
+    },
+    restart: async (which) => {
+      const exit = await stopProc(procs[which]);
+      spawnProc(procs[which]);
+      await waitHealthy(procs[which], startTimeout);
+      return { exit };
+    },
+    logTail: (which, lines = 40) => tailOf(procs[which].logFile, lines),
+    logText: (which) => {
+      try {
+        return fs.readFileSync(procs[which].logFile, "utf8");
+      } catch {
+        return "";
+      }
+    },
+    printLogTails: (lines = 40) => {
+      for (const n of enabled) {
+        console.error(`----- ${n} log tail (${procs[n].logFile}) -----\n${tailOf(procs[n].logFile, lines)}`);
+      }
+    },
+    stop,
+  };
+  return stack;
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from "vitest/config";
+
+// Integration suites in test/ start their own core + facade processes against
+// their own freshly created database, so files can run in parallel. The machine
+// this runs on has 2 cores; each stack is two Node processes plus PostgreSQL
+// work, so keep the number of concurrent files small.
+export default defineConfig({
+  test: {
+    include: [
+      "test/**/*.test.ts",
+      "core/**/*.test.ts",
+      "facade/**/*.test.ts",
+      "dispatcher/**/*.test.ts",
+    ],
+    exclude: ["**/node_modules/**", "**/.paytami/**"],
+    pool: "forks",
+    fileParallelism: true,
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
+  },
+});
