@@ -20,13 +20,13 @@ if (!entry) {
 
 const node24 = join(root, "node_modules", ".bin", "node");
 if (!existsSync(join(root, "node_modules")) || !existsSync(node24)) {
-  console.log("paytami  | dependencies missing; running npm ci");
+  console.log("paytami    | dependencies missing; running npm ci");
   // Under `npm start` npm tells us which npm it is; otherwise use the one on PATH.
   const npmCli = process.env.npm_execpath;
   const [npmCommand, npmArgs] = npmCli && npmCli.endsWith(".js") ? [process.execPath, [npmCli, "ci"]] : ["npm", ["ci"]];
   const install = spawnSync(npmCommand, npmArgs, { cwd: root, stdio: "inherit" });
   if (install.status !== 0 || !existsSync(node24)) {
-    console.error("paytami  | npm ci failed; fix the error above and run it again");
+    console.error("paytami    | npm ci failed; fix the error above and run it again");
     process.exit(install.status || 1);
   }
 }
@@ -40,11 +40,22 @@ const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"];
 const forward = (signal) => child.kill(signal);
 for (const signal of forwarded) process.on(signal, forward);
 
+// npm runs us through `sh -c`, and sh dies on the SIGTERM npm forwards without passing it on; we
+// would be orphaned with every server still running. Losing our parent therefore means "stop".
+const parent = process.ppid;
+const parentWatch = setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(parentWatch);
+    child.kill("SIGTERM");
+  }
+}, 500);
+
 child.on("error", (error) => {
-  console.error(`paytami  | cannot run ${node24}: ${error.message}`);
+  console.error(`paytami    | cannot run ${node24}: ${error.message}`);
   process.exit(1);
 });
 child.on("exit", (code, signal) => {
+  clearInterval(parentWatch);
   if (signal) {
     // Die the same way so our parent sees the real cause.
     for (const name of forwarded) process.off(name, forward);

@@ -1,7 +1,7 @@
 // Start-up and shut-down bookkeeping for the dev-stack entry points: everything started registers
 // how to stop it, and a signal (or a child dying) at any moment unwinds exactly what exists, in
 // reverse order.
-import { say } from "./report.ts";
+import { say, warn } from "./report.ts";
 
 export class Interrupted extends Error {
   override name = "Interrupted";
@@ -21,6 +21,13 @@ export class Lifecycle {
 
   constructor() {
     for (const signal of SIGNALS) process.on(signal, () => this.onSignal(signal));
+    // If whoever started us dies without telling us (launch.mjs killed hard), stop rather than
+    // leave servers running with nobody to stop them.
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) this.requestStop({ kind: "signal", signal: "SIGHUP" });
+    }, 1_000);
+    watch.unref();
   }
 
   // A terminal Ctrl-C reaches us both directly and forwarded by npm and launch.mjs; the copies
@@ -64,7 +71,7 @@ export class Lifecycle {
       try {
         await run();
       } catch (error) {
-        process.stderr.write(`paytami  | stopping ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        warn(`stopping ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }

@@ -5,7 +5,7 @@ import { appendFileSync, chownSync, existsSync, mkdirSync, readdirSync, readFile
 import { dirname, join } from "node:path";
 import { preferredOrFreePort } from "./free-port.ts";
 import { runCommand, type CommandResult } from "./processes.ts";
-import { say, SetupError } from "./report.ts";
+import { say, SetupError, warn } from "./report.ts";
 import { chooseRunAs, ownedDirectory, type RunAs } from "./run-as.ts";
 import { aptInstall, findExecutable, isExecutable } from "./system-packages.ts";
 
@@ -154,7 +154,7 @@ export async function startPostgres(home: string): Promise<PostgresHandle> {
   const stop = async () => {
     const stopped = await pgCtl(["stop", "-m", "fast", "-w", "-t", "60", "-s"]);
     if (stopped.code !== 0 && (await pgCtl(["status"])).code === 0) {
-      process.stderr.write(`paytami  | pg_ctl stop failed: ${stopped.stderr.trim()}\n`);
+      warn(`pg_ctl stop failed: ${stopped.stderr.trim()}`);
     }
   };
 

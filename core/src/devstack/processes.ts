@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { linePrefix, warn } from "./report.ts";
 
 export interface Exit {
   code: number | null;
@@ -28,8 +29,6 @@ export interface ChildOptions {
   output: "prefix" | "inherit" | string;
 }
 
-const PREFIX_WIDTH = 10;
-
 function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: NodeJS.WritableStream): void {
   if (!stream) return;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
@@ -49,7 +48,7 @@ export function startChild(name: string, command: string, args: string[], option
   };
   const proc = spawn(command, args, spawnOptions);
   if (options.output === "prefix") {
-    const prefix = `${name.padEnd(PREFIX_WIDTH - 2)} | `;
+    const prefix = linePrefix(name);
     pipeLines(proc.stdout, prefix, process.stdout);
     pipeLines(proc.stderr, prefix, process.stderr);
   } else if (options.output !== "inherit") {
@@ -63,7 +62,7 @@ export function startChild(name: string, command: string, args: string[], option
   const exited = new Promise<Exit>((resolve) => {
     proc.once("error", (error) => {
       done = true;
-      process.stderr.write(`paytami  | could not start ${name} (${command}): ${error.message}\n`);
+      warn(`could not start ${name} (${command}): ${error.message}`);
       resolve({ code: 127, signal: null });
     });
     proc.once("exit", (code, signal) => {
@@ -82,7 +81,7 @@ export function startChild(name: string, command: string, args: string[], option
       proc.kill(signal);
       const timer = setTimeout(() => {
         if (!done) {
-          process.stderr.write(`paytami  | ${name} did not stop within ${timeoutMs} ms, killing it\n`);
+          warn(`${name} did not stop within ${timeoutMs} ms, killing it`);
           proc.kill("SIGKILL");
         }
       }, timeoutMs);

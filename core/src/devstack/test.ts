@@ -8,7 +8,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { provisionInfra } from "./infra.ts";
 import { Interrupted, Lifecycle } from "./lifecycle.ts";
 import { startChild } from "./processes.ts";
-import { describeError, say } from "./report.ts";
+import { describeError, warn } from "./report.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGKILL: 137, SIGTERM: 143 };
@@ -58,7 +58,7 @@ async function main(): Promise<number> {
     const exit = await vitest.exited;
     code = exit.code ?? (exit.signal ? (SIGNAL_EXIT[exit.signal] ?? 1) : 1);
   } catch (error) {
-    if (!(error instanceof Interrupted)) process.stderr.write(`paytami  | ${describeError(error)}\n`);
+    if (!(error instanceof Interrupted)) warn(describeError(error));
     code = life.reason?.kind === "signal" ? (SIGNAL_EXIT[life.reason.signal] ?? 1) : 1;
   }
   await life.cleanup();
