@@ -24,9 +24,15 @@ if (!existsSync(join(root, "node_modules")) || !existsSync(node24)) {
   // Under `npm start` npm tells us which npm it is; otherwise use the one on PATH.
   const npmCli = process.env.npm_execpath;
   const [npmCommand, npmArgs] = npmCli && npmCli.endsWith(".js") ? [process.execPath, [npmCli, "ci"]] : ["npm", ["ci"]];
-  const install = spawnSync(npmCommand, npmArgs, { cwd: root, stdio: "inherit" });
+  let install = spawnSync(npmCommand, npmArgs, { cwd: root, stdio: "inherit" });
+  if (install.status !== 0) {
+    // npm ci rejects lock files without other platforms' optional packages (which some registry
+    // mirrors do not serve); npm install resolves the same locked versions.
+    console.log("paytami    | npm ci failed; trying npm install");
+    install = spawnSync(npmCommand, [...npmArgs.slice(0, -1), "install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  }
   if (install.status !== 0 || !existsSync(node24)) {
-    console.error("paytami    | npm ci failed; fix the error above and run it again");
+    console.error("paytami    | installing dependencies failed; fix the error above and run it again");
     process.exit(install.status || 1);
   }
 }
