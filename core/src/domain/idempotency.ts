@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { db, type EntityManager } from "../db/orm.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { fail } from "./errors.ts";
@@ -43,49 +43,43 @@ export interface IdempotentResult {
 }
 
 /**
- * Claims the key and persists the resource in one transaction. A concurrent
+ * Claims the key and persists the resource in one atomic statement: the
+ * resource row is inserted only if this request won the key. A concurrent
  * request with the same key blocks on the key's unique index until the first
  * one commits (then replays it) or rolls back (then creates it itself), so
  * exactly one resource is ever created. An expired key is reclaimed.
+ *
+ * `insertResource` receives the claim CTE and must insert only when it
+ * returned a row (see createPayment).
  */
-export async function createOnce(em: EntityManager, claim: IdempotentClaim, persist: (trx: ReturnType<typeof db>) => Promise<void>): Promise<IdempotentResult> {
-  return em.transactional(async (tx) => {
-    const trx = db(tx);
-    const expiresAt = new Date(claim.now.getTime() + claim.ttlMs);
-    const won = await trx
-      .insertInto("idempotency_keys")
-      .values({
-        scope: claim.scope, key: claim.key, fingerprint: claim.fingerprint, resource_id: claim.resourceId,
-        response: claim.response, created_at: claim.now, expires_at: expiresAt,
-      })
-      .onConflict((oc) =>
-        oc.columns(["scope", "key"])
-          .doUpdateSet((eb) => ({
-            fingerprint: eb.ref("excluded.fingerprint"),
-            resource_id: eb.ref("excluded.resource_id"),
-            response: eb.ref("excluded.response"),
-            created_at: eb.ref("excluded.created_at"),
-            expires_at: eb.ref("excluded.expires_at"),
-          }))
-          .where("idempotency_keys.expires_at", "<=", claim.now))
-      .returning("scope")
-      .executeTakeFirst();
-    if (won) {
-      await persist(trx);
-      return { response: claim.response, replayed: false };
-    }
-    const existing = await trx
-      .selectFrom("idempotency_keys")
-      .select(["fingerprint", "response"])
-      .where("scope", "=", claim.scope)
-      .where("key", "=", claim.key)
-      .executeTakeFirstOrThrow();
-    if (existing.fingerprint !== claim.fingerprint) {
-      fail("idempotency_key_reused", "This Idempotency-Key was already used for a different request.");
-    }
-    return { response: existing.response, replayed: true };
-  });
+export async function createOnce(em: EntityManager, claim: IdempotentClaim, insertResource: InsertGuarded): Promise<IdempotentResult> {
+  const k = db(em);
+  const expiresAt = new Date(claim.now.getTime() + claim.ttlMs);
+  const claimed = sql`
+    insert into idempotency_keys (scope, key, fingerprint, resource_id, response, created_at, expires_at)
+    values (${claim.scope}, ${claim.key}, ${claim.fingerprint}, ${claim.resourceId}, ${claim.response}, ${claim.now}, ${expiresAt})
+    on conflict (scope, key) do update set
+      fingerprint = excluded.fingerprint, resource_id = excluded.resource_id, response = excluded.response,
+      created_at = excluded.created_at, expires_at = excluded.expires_at
+    where idempotency_keys.expires_at <= ${claim.now}
+    returning 1`;
+  const result = await sql<{ created: number }>`
+    with claim as (${claimed}), created as (${insertResource}) select count(*)::int as created from created`.execute(k);
+  if (result.rows[0]!.created === 1) return { response: claim.response, replayed: false };
+  const existing = await k
+    .selectFrom("idempotency_keys")
+    .select(["fingerprint", "response"])
+    .where("scope", "=", claim.scope)
+    .where("key", "=", claim.key)
+    .executeTakeFirstOrThrow();
+  if (existing.fingerprint !== claim.fingerprint) {
+    fail("idempotency_key_reused", "This Idempotency-Key was already used for a different request.");
+  }
+  return { response: existing.response, replayed: true };
 }
+
+/** An `insert … select … from claim … returning 1` statement, run only when the key was won. */
+export type InsertGuarded = RawBuilder<unknown>;
 
 /** Deletes expired keys in bounded batches so the purge never holds long locks. */
 export async function purgeExpiredIdempotencyKeys(em: EntityManager, now: Date, batch = 1_000): Promise<number> {

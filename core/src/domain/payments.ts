@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { authenticate, type Principal } from "./api-keys.ts";
@@ -23,6 +24,13 @@ export interface CreatedPayment {
   replayed: boolean;
 }
 
+interface NewPayment {
+  id: string; merchant_id: string; mode: Mode; status: PaymentStatus; currency: string; method_type: string;
+  amount: string; service_fee: string; net_amount: string; refunded_amount: string; description: string | null;
+  customer_email: string | null; customer_name: string | null; success_url: string; cancel_url: string;
+  created_at: Date; updated_at: Date; expires_at: Date;
+}
+
 const unknownPayment = () => new DomainError("unknown_payment", "No such payment.");
 
 /** POST /v1/payments: idempotency key, auth, shape, currency, method, limits, then one payment per key. */
@@ -34,11 +42,11 @@ export async function createPayment(deps: CoreDeps, command: CreatePaymentComman
   const charge = priceCharge(deps.config, principal, { currency: input.currency, methodType: input.method_type, amount: BigInt(input.amount) });
 
   const now = deps.now();
-  const row = {
+  const row: NewPayment = {
     id: newId("pay"),
     merchant_id: principal.merchantId,
     mode: principal.mode,
-    status: "created" satisfies PaymentStatus,
+    status: "created",
     currency: charge.currency,
     method_type: charge.methodType,
     amount: charge.amount.toString(),
@@ -66,10 +74,22 @@ export async function createPayment(deps: CoreDeps, command: CreatePaymentComman
       now,
       ttlMs: deps.config.idempotencyTtlMs,
     },
-    async (trx) => {
-      await trx.insertInto("payments").values(row).execute();
-    },
+    insertPaymentIfClaimed(row),
   );
+}
+
+/** The payment insert, guarded by the idempotency claim (explicit casts: the values come through a SELECT). */
+function insertPaymentIfClaimed(row: NewPayment) {
+  return sql`
+    insert into payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount,
+      refunded_amount, description, customer_email, customer_name, success_url, cancel_url, created_at, updated_at, expires_at)
+    select ${row.id}::text, ${row.merchant_id}::text, ${row.mode}::text, ${row.status}::text, ${row.currency}::text,
+      ${row.method_type}::text, ${row.amount}::bigint, ${row.service_fee}::bigint, ${row.net_amount}::bigint,
+      ${row.refunded_amount}::bigint, ${row.description}::text, ${row.customer_email}::text, ${row.customer_name}::text,
+      ${row.success_url}::text, ${row.cancel_url}::text, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz,
+      ${row.expires_at}::timestamptz
+    from claim
+    returning 1`;
 }
 
 async function findOwnPayment(deps: CoreDeps, principal: Principal, id: string) {
