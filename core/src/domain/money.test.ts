@@ -14,8 +14,7 @@ describe("serviceFee", () => {
   const cardGtq = { basisPoints: 350n, fixed: 200n, minimum: 0n };
   const bank = { basisPoints: 100n, fixed: 0n, minimum: 300n };
   it("rounds the percentage part half-up", () => {
-    // 3.5 % of 10 = 0.35 → 0; of 100 = 3.5 → 4; of 1 = 0.035 → 0
-    expect(serviceFee(100n, cardGtq)).toBe(204n);
+    expect(serviceFee(1_000_100n, cardGtq)).toBe(35_204n); // 35 003.5 → 35 004
     expect(serviceFee(10_000n, cardGtq)).toBe(550n);
     expect(serviceFee(1_010n, cardGtq)).toBe(235n); // 35.35 → 35
     expect(serviceFee(1_030n, cardGtq)).toBe(236n); // 36.05 → 36
