@@ -238,9 +238,12 @@ interface Proc {
   logFile: string;
   child?: ChildProcess;
   exited?: Promise<ExitInfo>;
+  /** Set while the harness itself is stopping the process. */
+  stopping?: boolean;
 }
 
 function spawnProc(p: Proc): void {
+  p.stopping = false;
   const fd = fs.openSync(p.logFile, "a");
   fs.writeSync(fd, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n`);
   const child = spawn(nodeBinary(), [p.script], {
@@ -255,6 +258,16 @@ function spawnProc(p: Proc): void {
   p.exited = new Promise<ExitInfo>((resolve) => {
     child.once("exit", (code, signal) => {
       liveChildren.delete(child);
+      if (!p.stopping) {
+        // Nobody here asked it to stop: make that visible, in the log and on stderr.
+        const msg = `===== ${new Date().toISOString()} ${p.name} (pid ${child.pid}) exited unexpectedly: code ${code}, signal ${signal} =====`;
+        try {
+          fs.appendFileSync(p.logFile, `\n${msg}\n`);
+        } catch {
+          /* log dir gone */
+        }
+        process.stderr.write(`[paytami harness] ${msg}\n`);
+      }
       resolve({ code, signal, killed: false, ms: Date.now() - started });
     });
     child.once("error", () => {
@@ -300,6 +313,7 @@ async function stopProc(p: Proc, graceMs = 20_000): Promise<ExitInfo> {
     return p.exited;
   }
   const t0 = Date.now();
+  p.stopping = true;
   child.kill("SIGTERM");
   const timer = sleep(graceMs).then(() => "timeout" as const);
   const r = await Promise.race([p.exited, timer]);
