@@ -22,11 +22,12 @@ async function eventsFor(subject: string, paymentId: string, want: number, timeo
   const deadline = Date.now() + timeoutMs;
   const found: JsMsg[] = [];
   while (Date.now() < deadline && found.length < want) {
-    const consumer = await jetstream(nc).consumers.get(EVENT_STREAM, { filterSubjects: subject });
+    // An ordered consumer over the whole stream (server 2.9 has no multi-subject filters); filter here.
+    const consumer = await jetstream(nc).consumers.get(EVENT_STREAM);
     const batch = await consumer.fetch({ max_messages: 1_000, expires: 1_000 });
     found.length = 0;
     for await (const msg of batch) {
-      if ((msg.json() as { data?: { id?: string } }).data?.id === paymentId) found.push(msg);
+      if (msg.subject === subject && (msg.json() as { data?: { id?: string } }).data?.id === paymentId) found.push(msg);
     }
     if (found.length < want) await new Promise((r) => setTimeout(r, 250));
   }
