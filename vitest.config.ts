@@ -13,6 +13,8 @@ export default defineConfig({
       "dispatcher/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.paytami/**"],
+    // Builds dist/ once; the harness launches the compiled services (test/support/stack.ts).
+    globalSetup: ["test/support/global-setup.ts"],
     pool: "forks",
     fileParallelism: true,
     maxWorkers: 2,

@@ -17,6 +17,7 @@ import pg from "pg";
 import { AdminServiceClient } from "../../proto/gen/paytami/v1/admin.ts";
 import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
 import { INTERNAL_TOKEN_METADATA_KEY } from "../../proto/error-catalog.ts";
+import { serviceCommand } from "../../core/src/devstack/services.ts";
 import { HttpClient } from "./http.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -133,6 +134,24 @@ export function nodeBinary(): string {
   throw new Error("Node >= 24 not found (install dependencies with npm ci)");
 }
 
+/**
+ * How a service is launched: like `npm run core|facade|dispatcher`, i.e. the
+ * compiled JavaScript in dist/ with the services' V8 flags (see
+ * core/src/devstack/services.ts; the suite's global setup builds dist/ once).
+ * PAYTAMI_TEST_FROM_SOURCE=1 runs the TypeScript sources directly instead.
+ */
+export function launchCommand(name: ProcessName): { command: string; args: string[] } {
+  if (process.env.PAYTAMI_TEST_FROM_SOURCE === "1") {
+    return { command: nodeBinary(), args: [path.join(REPO_ROOT, name, "src", "main.ts")] };
+  }
+  const cmd = serviceCommand(name);
+  const entry = cmd.args[cmd.args.length - 1]!;
+  if (!fs.existsSync(entry)) {
+    throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does), or set PAYTAMI_TEST_FROM_SOURCE=1`);
+  }
+  return { command: Number(process.versions.node.split(".")[0]) >= 24 ? cmd.command : nodeBinary(), args: cmd.args };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -232,7 +251,6 @@ function grpcCall<Req, Res>(
 
 interface Proc {
   name: ProcessName;
-  script: string;
   env: Record<string, string>;
   healthUrl: string;
   logFile: string;
@@ -246,7 +264,9 @@ function spawnProc(p: Proc): void {
   p.stopping = false;
   const fd = fs.openSync(p.logFile, "a");
   fs.writeSync(fd, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n`);
-  const child = spawn(nodeBinary(), [p.script], {
+  const { command, args } = launchCommand(p.name);
+  fs.writeSync(fd, `===== $ ${command} ${args.join(" ")}\n`);
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: p.env,
     stdio: ["ignore", fd, fd],
@@ -372,21 +392,18 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const procs: Record<ProcessName, Proc> = {
     core: {
       name: "core",
-      script: "core/src/main.ts",
       env: childEnv({ ...common, ...opts.processEnv?.core }),
       healthUrl: `http://127.0.0.1:${coreHttpPort}/healthz`,
       logFile: path.join(logDir, "core.log"),
     },
     facade: {
       name: "facade",
-      script: "facade/src/main.ts",
       env: childEnv({ ...common, PORT: String(facadePort), ...opts.processEnv?.facade }),
       healthUrl: `${baseUrl}/healthz`,
       logFile: path.join(logDir, "facade.log"),
     },
     dispatcher: {
       name: "dispatcher",
-      script: "dispatcher/src/main.ts",
       env: childEnv({ ...common, DISPATCHER_HTTP_PORT: String(dispatcherPort), ...opts.processEnv?.dispatcher }),
       healthUrl: `http://127.0.0.1:${dispatcherPort}/healthz`,
       logFile: path.join(logDir, "dispatcher.log"),

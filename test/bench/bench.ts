@@ -1,0 +1,426 @@
+// `npm run bench`: starts PostgreSQL + NATS (unless DATABASE_URL / NATS_URL are set), a
+// core and a facade on loopback, and measures
+//   1. POST /v1/payments at concurrency 1, 8 and 32 (autocannon, a fresh Idempotency-Key
+//      per request): requests/s, p50, p99;
+//   2. GET /v1/payments?limit=25 for a merchant with 10 000 and with 1 000 000 payments
+//      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
+//      requests/s + p50/p99 at concurrency 8 (autocannon);
+//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM).
+// Prints a markdown table and the command that produced it.
+//
+// Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_LIST_SECONDS
+// (default 8) per list run, BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL
+// (default "info", what the processes log at), BENCH_OUT (also write the report there).
+
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as os from "node:os";
+import * as path from "node:path";
+import autocannon from "autocannon";
+import { buildServices } from "../../core/src/devstack/services.ts";
+import { launchCommand, startStack, type Stack } from "../support/stack.ts";
+
+const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
+const WARMUP_SECONDS = Math.min(3, POST_SECONDS);
+const LIST_SIZES = (process.env.BENCH_LIST_SIZES ?? "10000,1000000").split(",").map((s) => Number(s.trim()));
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "info";
+
+function say(msg: string): void {
+  process.stderr.write(`bench  | ${msg}\n`);
+}
+
+// ---------------------------------------------------------------------------
+// infrastructure
+
+interface Infra {
+  databaseUrl: string;
+  natsUrl: string;
+  stop(): Promise<void>;
+}
+
+async function provision(): Promise<Infra> {
+  if (process.env.DATABASE_URL && process.env.NATS_URL) {
+    say("using DATABASE_URL and NATS_URL from the environment");
+    return { databaseUrl: process.env.DATABASE_URL, natsUrl: process.env.NATS_URL, stop: async () => undefined };
+  }
+  const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-"));
+  // The cluster may run as an unprivileged user (when we are root), which must traverse the home.
+  fs.chmodSync(home, 0o755);
+  const removeHome = () => {
+    const pgDir = path.join(home, "postgres");
+    try {
+      if (fs.lstatSync(pgDir).isSymbolicLink()) fs.rmSync(fs.realpathSync(pgDir), { recursive: true, force: true });
+    } catch {
+      /* nothing there */
+    }
+    fs.rmSync(home, { recursive: true, force: true });
+  };
+  try {
+    const infra = await provisionInfra(home);
+    return {
+      databaseUrl: infra.databaseUrl,
+      natsUrl: infra.natsUrl,
+      stop: async () => {
+        await infra.stop();
+        removeHome();
+      },
+    };
+  } catch (e) {
+    removeHome();
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// memory sampling
+
+interface MemPeak {
+  rssMaxKb: number;
+  hwmKb: number;
+}
+
+function readStatus(pid: number): { rss: number; hwm: number } | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? 0);
+    const hwm = Number(/VmHWM:\s+(\d+)/.exec(text)?.[1] ?? 0);
+    return { rss, hwm };
+  } catch {
+    return undefined;
+  }
+}
+
+class MemSampler {
+  private timer: NodeJS.Timeout | undefined;
+  readonly overall: Record<string, MemPeak> = {};
+  phase: Record<string, number> = {};
+  private stack: Stack;
+  constructor(stack: Stack) {
+    this.stack = stack;
+  }
+  start(): void {
+    this.timer = setInterval(() => this.sample(), 200);
+    this.timer.unref();
+  }
+  sample(): void {
+    for (const [name, pid] of Object.entries(this.stack.pids())) {
+      if (pid === undefined) continue;
+      const s = readStatus(pid);
+      if (!s) continue;
+      const o = (this.overall[name] ??= { rssMaxKb: 0, hwmKb: 0 });
+      o.rssMaxKb = Math.max(o.rssMaxKb, s.rss);
+      o.hwmKb = Math.max(o.hwmKb, s.hwm);
+      this.phase[name] = Math.max(this.phase[name] ?? 0, s.rss);
+    }
+  }
+  /** Peak RSS per process since the last call. */
+  takePhase(): Record<string, number> {
+    this.sample();
+    const p = this.phase;
+    this.phase = {};
+    return p;
+  }
+  stop(): void {
+    this.sample();
+    if (this.timer) clearInterval(this.timer);
+  }
+}
+
+const mb = (kb: number | undefined) => (kb === undefined ? "–" : `${(kb / 1024).toFixed(0)} MB`);
+
+// ---------------------------------------------------------------------------
+// load
+
+interface RunResult {
+  label: string;
+  concurrency: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  tool: string;
+}
+
+async function cannon(opts: {
+  label: string;
+  url: string;
+  concurrency: number;
+  seconds: number;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+  uniqueIdem?: boolean;
+}): Promise<RunResult> {
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.concurrency,
+    duration: opts.seconds,
+    method: opts.method,
+    headers: opts.headers,
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
+    ...(opts.uniqueIdem
+      ? {
+          requests: [
+            {
+              setupRequest: (req: any) => {
+                req.headers = { ...req.headers, "idempotency-key": randomUUID() };
+                return req;
+              },
+            },
+          ],
+        }
+      : {}),
+  });
+  return {
+    label: opts.label,
+    concurrency: opts.concurrency,
+    seconds: opts.seconds,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    tool: "autocannon",
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+function timedGet(url: string, headers: Record<string, string>): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+/** Closed-loop GET with a sub-millisecond timer. */
+async function preciseGet(label: string, url: string, headers: Record<string, string>, concurrency: number, seconds: number): Promise<RunResult> {
+  const lat: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      try {
+        const r = await timedGet(url, headers);
+        if (r.status >= 200 && r.status < 300) lat.push(r.ms);
+        else non2xx++;
+      } catch {
+        errors++;
+      }
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - t0) / 1000;
+  lat.sort((a, b) => a - b);
+  return {
+    label,
+    concurrency,
+    seconds,
+    rps: (lat.length + non2xx) / elapsed,
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    total: lat.length + non2xx + errors,
+    non2xx,
+    errors,
+    tool: "node:http loop",
+  };
+}
+
+// ---------------------------------------------------------------------------
+// data
+
+async function paymentsOf(stack: Stack, merchantId: string): Promise<number> {
+  const r = await stack.sql<{ n: string }>("SELECT count(*)::text AS n FROM payments WHERE merchant_id = $1", [merchantId]);
+  return Number(r[0]?.n ?? 0);
+}
+
+/**
+ * Inserts `n` realistic payments for one merchant (test mode), older than anything
+ * already there: mixed statuses, card and bank transfer, amounts across the GTQ range,
+ * fees as the service computes them, one every ~31 s going back in time.
+ */
+async function insertPayments(stack: Stack, merchantId: string, n: number, offset: number): Promise<void> {
+  const batch = 100_000;
+  for (let done = 0; done < n; done += batch) {
+    const size = Math.min(batch, n - done);
+    const start = offset + done;
+    await stack.sql(
+      `
+      INSERT INTO payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount,
+                            description, customer_email, success_url, cancel_url, created_at, updated_at, expires_at, captured_at)
+      SELECT 'pay_' || substr(md5(random()::text || clock_timestamp()::text || g::text), 1, 24),
+             $1, 'test',
+             (ARRAY['captured','available_to_merchant','available_to_merchant','settled_to_paytami','created','failed','expired','canceled'])[1 + (g % 8)],
+             'GTQ', m.method, a.amount, f.fee, a.amount - f.fee,
+             CASE WHEN g % 3 = 0 THEN 'Pedido #' || g ELSE NULL END,
+             CASE WHEN g % 2 = 0 THEN 'cliente' || g || '@example.com' ELSE NULL END,
+             'https://shop.example.com/thanks', 'https://shop.example.com/cart',
+             t.ts, t.ts, t.ts + interval '24 hours',
+             CASE WHEN g % 8 < 4 THEN t.ts + interval '1 minute' ELSE NULL END
+        FROM generate_series($2::bigint, $3::bigint) AS g
+        CROSS JOIN LATERAL (SELECT CASE WHEN g % 5 = 0 THEN 'bank_transfer' ELSE 'card' END AS method) m
+        CROSS JOIN LATERAL (SELECT (500 + (g * 7919) % 2000000)::bigint AS amount) a
+        CROSS JOIN LATERAL (SELECT CASE WHEN m.method = 'card'
+                                        THEN (a.amount * 70 + 1000) / 2000 + 200
+                                        ELSE greatest((a.amount * 20 + 1000) / 2000, 300) END AS fee) f
+        CROSS JOIN LATERAL (SELECT date_trunc('milliseconds', now() - interval '10 minutes' - g * interval '31 seconds') AS ts) t
+      `,
+      [merchantId, start + 1, start + size],
+    );
+    say(`  inserted ${done + size} / ${n}`);
+  }
+  await stack.sql("ANALYZE payments");
+}
+
+// ---------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  if (process.env.PAYTAMI_TEST_FROM_SOURCE !== "1") {
+    say("building dist/");
+    buildServices();
+  }
+  const infra = await provision();
+  process.env.DATABASE_URL = infra.databaseUrl;
+  process.env.NATS_URL = infra.natsUrl;
+  let stack: Stack | undefined;
+  let sampler: MemSampler | undefined;
+  try {
+    say(`starting core and facade (LOG_LEVEL=${LOG_LEVEL})`);
+    stack = await startStack({ logLevel: LOG_LEVEL });
+    sampler = new MemSampler(stack);
+    sampler.start();
+    const s = stack;
+    const idle = sampler.takePhase();
+
+    const writer = await s.admin.createMerchant({ name: "Bench Writer" });
+    const reader = await s.admin.createMerchant({ name: "Bench Reader" });
+    const postHeaders = { authorization: `Bearer ${writer.testApiKey}`, "content-type": "application/json" };
+    const body = JSON.stringify({
+      amount: "12345",
+      currency: "GTQ",
+      method_type: "card",
+      success_url: "https://shop.example.com/thanks",
+      cancel_url: "https://shop.example.com/cart",
+      description: "Pedido de prueba",
+      customer: { email: "ana@example.com", name: "Ana López" },
+    });
+
+    const runs: RunResult[] = [];
+    const phasePeaks: Array<{ label: string; peaks: Record<string, number> }> = [];
+
+    say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8`);
+    await cannon({ label: "warm-up", url: `${s.baseUrl}/v1/payments`, concurrency: 8, seconds: WARMUP_SECONDS, method: "POST", headers: postHeaders, body, uniqueIdem: true });
+    sampler.takePhase();
+
+    for (const c of [1, 8, 32]) {
+      say(`POST /v1/payments, ${POST_SECONDS} s at concurrency ${c}`);
+      const r = await cannon({ label: "POST /v1/payments", url: `${s.baseUrl}/v1/payments`, concurrency: c, seconds: POST_SECONDS, method: "POST", headers: postHeaders, body, uniqueIdem: true });
+      runs.push(r);
+      phasePeaks.push({ label: `POST c=${c}`, peaks: sampler.takePhase() });
+      say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+    }
+
+    const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
+    const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
+    const check = await timedGet(listUrl, listHeaders);
+    if (check.status !== 200) throw new Error(`GET /v1/payments answered ${check.status}`);
+    for (const size of LIST_SIZES) {
+      const have = await paymentsOf(s, reader.merchantId);
+      if (have < size) {
+        say(`inserting ${size - have} payments for the reader merchant (to ${size})`);
+        const ti = Date.now();
+        await insertPayments(s, reader.merchantId, size - have, have);
+        say(`  took ${((Date.now() - ti) / 1000).toFixed(1)} s`);
+      }
+      const n = await paymentsOf(s, reader.merchantId);
+      const label = `GET /v1/payments?limit=25 (${n.toLocaleString("en-US")} payments)`;
+      // Short warm-up so plans and pools are hot.
+      await preciseGet(label, listUrl, listHeaders, 4, 1);
+      sampler.takePhase();
+      say(`${label}: ${LIST_SECONDS} s at concurrency 1`);
+      const r1 = await preciseGet(label, listUrl, listHeaders, 1, LIST_SECONDS);
+      runs.push(r1);
+      say(`  p50 ${r1.p50.toFixed(2)} ms, p99 ${r1.p99.toFixed(2)} ms`);
+      say(`${label}: ${LIST_SECONDS} s at concurrency 8`);
+      const r8 = await cannon({ label, url: listUrl, concurrency: 8, seconds: LIST_SECONDS, method: "GET", headers: listHeaders });
+      runs.push(r8);
+      phasePeaks.push({ label: `list ${n}`, peaks: sampler.takePhase() });
+      say(`  ${r8.rps.toFixed(0)} req/s, p50 ${r8.p50} ms, p99 ${r8.p99} ms`);
+    }
+    sampler.stop();
+
+    // ---- report
+    const lines: string[] = [];
+    const fmt = (v: number, tool: string) => (tool === "autocannon" ? `${v}` : v.toFixed(2));
+    lines.push(`### Benchmark (${new Date().toISOString().slice(0, 10)})`);
+    lines.push("");
+    lines.push(`Command: \`npm run bench\` (test/bench/bench.ts; POST ${POST_SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up, list ${LIST_SECONDS} s per run; processes at LOG_LEVEL=${LOG_LEVEL})`);
+    for (const name of ["core", "facade"] as const) {
+      const { args } = launchCommand(name);
+      lines.push(`${name}: \`node ${args.map((a) => path.relative(process.cwd(), a) || a).join(" ")}\``);
+    }
+    lines.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.versions.node}; load generator, facade, core and PostgreSQL on the same host over loopback.`);
+    lines.push("");
+    lines.push("| Request | Concurrency | Requests/s | p50 (ms) | p99 (ms) | Requests | Non-2xx | Errors | Measured with |");
+    lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (const r of runs) {
+      lines.push(`| ${r.label} | ${r.concurrency} | ${r.rps.toFixed(0)} | ${fmt(r.p50, r.tool)} | ${fmt(r.p99, r.tool)} | ${r.total} | ${r.non2xx} | ${r.errors} | ${r.tool} |`);
+    }
+    lines.push("");
+    const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
+    if (listC1.length >= 2) {
+      const first = listC1[0]!;
+      const last = listC1[listC1.length - 1]!;
+      lines.push(`List p50 ratio (largest / smallest, concurrency 1): ${(last.p50 / first.p50).toFixed(2)}× (${last.p50.toFixed(2)} ms vs ${first.p50.toFixed(2)} ms)`);
+      lines.push("");
+    }
+    lines.push("| Process | RSS idle | Peak RSS during POST c=32 | Peak RSS overall (sampled) | VmHWM |");
+    lines.push("|---|---:|---:|---:|---:|");
+    const c32 = phasePeaks.find((p) => p.label === "POST c=32")?.peaks ?? {};
+    for (const name of ["facade", "core"]) {
+      lines.push(`| ${name} | ${mb(idle[name])} | ${mb(c32[name])} | ${mb(sampler.overall[name]?.rssMaxKb)} | ${mb(sampler.overall[name]?.hwmKb)} |`);
+    }
+    lines.push("");
+    lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    const report = lines.join("\n");
+    process.stdout.write(report + "\n");
+    if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, report + "\n");
+  } catch (e) {
+    stack?.printLogTails(40);
+    throw e;
+  } finally {
+    sampler?.stop();
+    agent.destroy();
+    await stack?.stop().catch(() => undefined);
+    if (stack) fs.rmSync(stack.logDir, { recursive: true, force: true });
+    await infra.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`bench  | failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
