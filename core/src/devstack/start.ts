@@ -3,7 +3,7 @@
 // node_modules and Node 24.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CoreConnection } from "../cli/core-client.ts";
 import { paytamiHome, readDevJson, writeDevJson, DEV_JSON } from "./dev-json.ts";
 import { preferredOrFreePort } from "./free-port.ts";
@@ -11,10 +11,11 @@ import { lockHome } from "./home-lock.ts";
 import { provisionInfra } from "./infra.ts";
 import { Interrupted, Lifecycle } from "./lifecycle.ts";
 import { describeExit, startChild, waitForHttp, type Child } from "./processes.ts";
-import { describeError, say } from "./report.ts";
+import { describeError, say, SetupError } from "./report.ts";
 import { seedSandboxMerchant } from "./seed.ts";
+import { buildServices, REPO_ROOT, serviceCommand, type ServiceName } from "./services.ts";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
+
 const CORE_READY_MS = 120_000; // first start runs every migration
 const EDGE_READY_MS = 60_000;
 
@@ -27,6 +28,15 @@ async function run(life: Lifecycle): Promise<void> {
   const unlock = lockHome(home);
   life.onCleanup("lock", async () => unlock());
   const previous = readDevJson(home);
+
+  // The services run as compiled JavaScript (see services.ts); compile before provisioning so a
+  // broken build fails in two seconds, not after the databases are up.
+  say("compiling services into dist/");
+  try {
+    buildServices();
+  } catch {
+    throw new SetupError("`npm run build` failed (errors above)");
+  }
 
   const infra = await provisionInfra(home);
   life.onCleanup("PostgreSQL and NATS", () => infra.stop());
@@ -57,8 +67,9 @@ async function run(life: Lifecycle): Promise<void> {
     PAYTAMI_INTERNAL_TOKEN: internalToken,
   };
 
-  const launch = (name: string, entry: string): Child => {
-    const child = startChild(name, process.execPath, [join(ROOT, entry)], { env, cwd: ROOT, output: "prefix" });
+  const launch = (name: ServiceName): Child => {
+    const { command, args } = serviceCommand(name);
+    const child = startChild(name, command, args, { env, cwd: REPO_ROOT, output: "prefix" });
     life.onCleanup(name, async () => void (await child.stop()));
     child.exited.then((exit) => {
       if (!life.reason) life.requestStop({ kind: "failure", message: `${name} exited unexpectedly (${describeExit(exit)})` });
@@ -66,11 +77,11 @@ async function run(life: Lifecycle): Promise<void> {
     return child;
   };
 
-  const core = launch("core", "core/src/main.ts");
+  const core = launch("core");
   await life.interruptible(waitForHttp(`http://127.0.0.1:${coreHttpPort}/healthz`, core, CORE_READY_MS));
   // Registered in this order so that shutdown (reverse order) stops the facade first.
-  const dispatcher = launch("dispatcher", "dispatcher/src/main.ts");
-  const facade = launch("facade", "facade/src/main.ts");
+  const dispatcher = launch("dispatcher");
+  const facade = launch("facade");
   await life.interruptible(
     Promise.all([
       waitForHttp(`http://127.0.0.1:${port}/healthz`, facade, EDGE_READY_MS),
@@ -111,7 +122,7 @@ async function main(): Promise<number> {
     if (!(error instanceof Interrupted)) life.requestStop({ kind: "failure", message: describeError(error) });
   }
   const reason = life.reason!;
-  if (reason.kind === "failure") say(`${reason.message}; stopping everything`);
+  if (reason.kind === "failure") say(`${reason.message}; stopping`);
   else say(`${reason.signal} received, stopping`);
   await life.cleanup();
   say("stopped");
