@@ -1,7 +1,8 @@
 // `paytami simulate …`: drive sandbox objects through their state machines from the outside.
 import { CoreError } from "./core-client.ts";
 import { parseCommand, oneOf, expectPositionals, UsageError, type CommandGroup } from "./command.ts";
-import { describeObject, paymentView } from "./views.ts";
+import { paymentJson } from "../../../proto/payment-json.ts";
+import { describeObject } from "./views.ts";
 
 const PAYMENT_STEPS = ["succeed", "fail", "cancel", "expire", "process", "authorize", "settle"] as const;
 
@@ -20,7 +21,7 @@ export const simulate: CommandGroup = {
         core.internalMetadata(),
       );
       if (!result.payment) throw new CoreError("internal_error", "core returned no payment");
-      const view = paymentView(result.payment);
+      const view = paymentJson(result.payment);
       return { json: view, text: `${view.id} is now ${view.status}\n${describeObject(view)}` };
     }
     throw new UsageError(`unknown simulate command "${sub ?? ""}"`);

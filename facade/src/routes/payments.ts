@@ -2,7 +2,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient, CallMeta } from "../core-client.ts";
 import { readJsonBody } from "../middleware/json-body.ts";
-import { paymentJson } from "../payment-json.ts";
+import { paymentJson } from "../../../proto/payment-json.ts";
 import { PublicError } from "../public-error.ts";
 import { createPaymentRequest, listPaymentsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";

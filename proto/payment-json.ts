@@ -1,7 +1,8 @@
-import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
+import type { Payment } from "./gen/paytami/v1/payment.ts";
 
 /**
- * The public Payment object (spec 2.1), keys in contract order. Deterministic,
+ * The public Payment object (spec 2.1) built from its gRPC message, keys in
+ * contract order: the facade answers with it and the CLI prints it. Deterministic,
  * so an idempotent replay of the same stored payment is byte-identical.
  */
 export function paymentJson(payment: Payment) {
