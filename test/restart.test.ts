@@ -7,7 +7,7 @@ import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
 import { expectError, expectPaymentShape, useStack, validBody } from "./support/expect.ts";
 
-const stack = useStack();
+const stack = useStack({ allow503: true });
 let m: Merchant;
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
 import { ERROR_CODES } from "../../proto/error-catalog.ts";
-import type { Res } from "./http.ts";
+import { serverErrors, type Res } from "./http.ts";
 import { startStack, type Stack, type StackOptions } from "./stack.ts";
 
 export const PAYMENT_ID_RE = /^pay_[0-9a-f]{24}$/;
@@ -111,14 +111,30 @@ export function expectPaymentShape(p: any, opts: PaymentShapeOptions): void {
  * On the first failing test the processes' log tails are printed; the log
  * directory is kept when anything failed, removed otherwise.
  */
-export function useStack(opts: StackOptions = {}): () => Stack {
+export function useStack(opts: StackOptions & { allow503?: boolean } = {}): () => Stack {
   let stack: Stack | undefined;
   let failures = 0;
   beforeAll(async () => {
+    serverErrors.length = 0;
     stack = await startStack(opts);
   });
   afterAll(async () => {
     if (!stack) return;
+    // No request a client can send yields a 500: a file fails if any of its requests got a
+    // 5xx (except 503 processor_unavailable and /healthz 503 where a test takes the core down on purpose).
+    const unexpected = serverErrors.filter(
+      (e) =>
+        !(opts.allow503 && e.status === 503 && (e.body.includes('"processor_unavailable"') || e.url.endsWith("/healthz"))),
+    );
+    if (unexpected.length > 0) {
+      failures++;
+      await stack.stop();
+      console.error(`[paytami tests] process logs kept in ${stack.logDir}`);
+      throw new Error(
+        `${unexpected.length} request(s) got a 5xx:\n` +
+          unexpected.slice(0, 10).map((e) => `  ${e.method} ${e.url} → ${e.status} ${e.body}`).join("\n"),
+      );
+    }
     await stack.stop();
     if (failures > 0) console.error(`[paytami tests] ${failures} failing test(s); process logs kept in ${stack.logDir}`);
     else fs.rmSync(stack.logDir, { recursive: true, force: true });

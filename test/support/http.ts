@@ -32,6 +32,9 @@ export interface ReqOptions {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
+/** Every 5xx any test in this worker received (checked after each file by useStack). */
+export const serverErrors: Array<{ method: string; url: string; status: number; body: string }> = [];
+
 export function rawRequest(
   url: string,
   method: string,
@@ -55,6 +58,7 @@ export function rawRequest(
           json = undefined;
         }
         const hs = res.headers;
+        if ((res.statusCode ?? 0) >= 500) serverErrors.push({ method, url, status: res.statusCode ?? 0, body: text.slice(0, 300) });
         resolve({
           status: res.statusCode ?? 0,
           headers: hs,
