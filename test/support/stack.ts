@@ -359,7 +359,21 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
+/**
+ * Starts a stack. Ports are picked free but not reserved, so another test file could
+ * grab one in between; on EADDRINUSE the whole start is retried once with new ports.
+ */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  try {
+    return await startStackOnce(opts);
+  } catch (e) {
+    if (!String((e as Error).message).includes("EADDRINUSE")) throw e;
+    process.stderr.write("[paytami harness] port taken during startup; retrying with new ports\n");
+    return startStackOnce(opts);
+  }
+}
+
+async function startStackOnce(opts: StackOptions): Promise<Stack> {
   installExitHook();
   const adminUrl = requireEnv("DATABASE_URL");
   const natsUrl = process.env.NATS_URL;
