@@ -101,6 +101,19 @@ export interface Stack {
   logTail(which: ProcessName, lines?: number): string;
   logText(which: ProcessName): string;
   printLogTails(lines?: number): void;
+  /**
+   * Starts one more core + facade pair on new ports against the same database and
+   * with the same configuration (PUBLIC_BASE_URL included), as a second instance
+   * behind a load balancer would run. Stopped by stop() at the latest.
+   */
+  addInstance(): Promise<Instance>;
+  stop(): Promise<void>;
+}
+
+export interface Instance {
+  baseUrl: string;
+  coreGrpcAddr: string;
+  http: HttpClient;
   stop(): Promise<void>;
 }
 
@@ -436,10 +449,47 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let adminClient: AdminServiceClient | undefined;
   let stopped = false;
 
+  const extraProcs: Proc[] = [];
+  const addInstance = async (): Promise<Instance> => {
+    const n = extraProcs.length / 2 + 2;
+    const [fPort, gPort, hPort] = (await freePorts(3)) as [number, number, number];
+    const grpcAddr = `127.0.0.1:${gPort}`;
+    const env = { ...common, CORE_GRPC_ADDR: grpcAddr, CORE_HTTP_PORT: String(hPort) };
+    const core: Proc = {
+      name: "core",
+      env: childEnv({ ...env, ...opts.processEnv?.core }),
+      healthUrl: `http://127.0.0.1:${hPort}/healthz`,
+      logFile: path.join(logDir, `core-${n}.log`),
+    };
+    const facade: Proc = {
+      name: "facade",
+      env: childEnv({ ...env, ...opts.processEnv?.facade, PORT: String(fPort) }),
+      healthUrl: `http://127.0.0.1:${fPort}/healthz`,
+      logFile: path.join(logDir, `facade-${n}.log`),
+    };
+    delete core.env.PORT;
+    extraProcs.push(core, facade);
+    spawnProc(core);
+    await waitHealthy(core, startTimeout);
+    spawnProc(facade);
+    await waitHealthy(facade, startTimeout);
+    return {
+      baseUrl: `http://127.0.0.1:${fPort}`,
+      coreGrpcAddr: grpcAddr,
+      http: new HttpClient(`http://127.0.0.1:${fPort}`),
+      stop: async () => {
+        await stopProc(facade);
+        await stopProc(core);
+      },
+    };
+  };
+
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     adminClient?.close();
+    for (const p of extraProcs.filter((x) => x.name === "facade")) await stopProc(p);
+    for (const p of extraProcs.filter((x) => x.name === "core")) await stopProc(p);
     // facade first, so no request reaches a core that is going away
     for (const name of ["dispatcher", "facade", "core"] as const) await stopProc(procs[name]);
     await pool.end().catch(() => undefined);
@@ -535,6 +585,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
         console.error(`----- ${n} log tail (${procs[n].logFile}) -----\n${tailOf(procs[n].logFile, lines)}`);
       }
     },
+    addInstance,
     stop,
   };
   return stack;
