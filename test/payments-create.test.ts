@@ -117,6 +117,24 @@ describe("POST /v1/payments", () => {
     expect(empty.status, empty.text).toBe(201);
   });
 
+  test.each([
+    ["success_url of exactly 2048 characters", () => ({ success_url: "https://shop.example.com/" + "a".repeat(2048 - "https://shop.example.com/".length) })],
+    ["URLs with port, query and fragment", () => ({ success_url: "https://shop.example.com:8443/ok?order=1&x=%20y#done", cancel_url: "http://localhost:3000/cancel" })],
+    ["customer.name of exactly 200 code points (emoji)", () => ({ customer: { name: "👩🏽".repeat(100) } })],
+    ["customer.email with plus tag and subdomains", () => ({ customer: { email: "ana+pagos@tienda.example.com.gt" } })],
+    ["description with newlines and tabs", () => ({ description: "línea 1\nlínea 2\tfin" })],
+    ["empty description", () => ({ description: "" })],
+  ])("accepted at the boundary: %s", async (_label, change) => {
+    const s = stack();
+    const extra = change();
+    if ("success_url" in extra && typeof extra.success_url === "string" && extra.success_url.includes("aaaa")) {
+      expect(extra.success_url.length).toBe(2048);
+    }
+    const res = await s.http.createPayment(m.testApiKey, validBody(extra));
+    expect(res.status, res.text).toBe(201);
+    expectPaymentShape(res.json, { publicBaseUrl: s.publicBaseUrl, withDescription: "description" in extra });
+  });
+
   test("Content-Type application/json; charset=utf-8 is accepted", async () => {
     const s = stack();
     const res = await s.http.post("/v1/payments", {
