@@ -143,6 +143,7 @@ interface RunResult {
   p99: number;
   total: number;
   non2xx: number;
+  ok2xx: number;
   errors: number;
   tool: string;
 }
@@ -186,6 +187,7 @@ async function cannon(opts: {
     p99: result.latency.p99,
     total: result.requests.total,
     non2xx: result.non2xx,
+    ok2xx: result["2xx"],
     errors: result.errors + result.timeouts,
     tool: "autocannon",
   };
@@ -240,6 +242,7 @@ async function preciseGet(label: string, url: string, headers: Record<string, st
     p99: percentile(lat, 99),
     total: lat.length + non2xx + errors,
     non2xx,
+    ok2xx: lat.length,
     errors,
     tool: "node:http loop",
   };
@@ -329,7 +332,7 @@ async function main(): Promise<void> {
     const phasePeaks: Array<{ label: string; peaks: Record<string, number> }> = [];
 
     say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8`);
-    await cannon({ label: "warm-up", url: `${s.baseUrl}/v1/payments`, concurrency: 8, seconds: WARMUP_SECONDS, method: "POST", headers: postHeaders, body, uniqueIdem: true });
+    const warm = await cannon({ label: "warm-up", url: `${s.baseUrl}/v1/payments`, concurrency: 8, seconds: WARMUP_SECONDS, method: "POST", headers: postHeaders, body, uniqueIdem: true });
     sampler.takePhase();
 
     for (const c of [1, 8, 32]) {
@@ -338,6 +341,17 @@ async function main(): Promise<void> {
       runs.push(r);
       phasePeaks.push({ label: `POST c=${c}`, peaks: sampler.takePhase() });
       say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+    }
+
+    // Every 2xx must be a creation, not an idempotent replay: at least one row per 201
+    // (plus at most one per connection for requests cut off when a run's time ran out).
+    const created = await paymentsOf(s, writer.merchantId);
+    const ok = warm.ok2xx + runs.reduce((n, r) => n + r.ok2xx, 0);
+    const cutOff = 8 + runs.reduce((n, r) => n + r.concurrency, 0);
+    const creationCheck = `POST sanity check: ${ok} 2xx responses, ${created} payments in the database`;
+    say(creationCheck);
+    if (created < ok || created > ok + cutOff) {
+      throw new Error(`${creationCheck}: every request should have created exactly one payment`);
     }
 
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
@@ -386,6 +400,8 @@ async function main(): Promise<void> {
     for (const r of runs) {
       lines.push(`| ${r.label} | ${r.concurrency} | ${r.rps.toFixed(0)} | ${fmt(r.p50, r.tool)} | ${fmt(r.p99, r.tool)} | ${r.total} | ${r.non2xx} | ${r.errors} | ${r.tool} |`);
     }
+    lines.push("");
+    lines.push(creationCheck + ".");
     lines.push("");
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {
