@@ -393,7 +393,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   if (opts.dispatcher && !natsUrl) requireEnv("NATS_URL");
 
   const db = await createDatabase(adminUrl);
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-test-"));
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-logs-"));
   const [facadePort, grpcPort, coreHttpPort, dispatcherPort] = await freePorts(4) as [number, number, number, number];
   const baseUrl = `http://127.0.0.1:${facadePort}`;
   const publicBaseUrl = opts.publicBaseUrl ?? baseUrl;
