@@ -15,11 +15,21 @@ const app = createApp({ config, core, log, healthy: health.check });
 const server = createServer(app.callback());
 server.keepAliveTimeout = 65_000;
 
+let stopping = false;
+// While draining, every response closes its connection, and a keep-alive
+// connection that was busy at SIGTERM is closed as soon as it goes idle, so the
+// process exits when the last in-flight request is answered.
+server.on("request", (_req, res) => {
+  if (stopping) res.shouldKeepAlive = false;
+  res.once("finish", () => {
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  });
+});
+
 server.listen(config.port, () => {
   log.info({ port: config.port, public_base_url: config.publicBaseUrl, core: config.coreGrpcAddr }, "facade ready");
 });
 
-let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
