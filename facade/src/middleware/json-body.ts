@@ -26,5 +26,9 @@ export function readJsonBody(ctx: Context, limitBytes: number): unknown {
     throw new PublicError("validation_error", "The body is not valid JSON.");
   }
   if (!ctx.request.is("application/json")) throw new PublicError("validation_error", "Content-Type must be application/json.");
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset && charset !== "utf-8" && charset !== "utf8") {
+    throw new PublicError("validation_error", "JSON bodies must be UTF-8; remove the charset parameter or set it to utf-8.");
+  }
   return ctx.request.body;
 }
