@@ -19,7 +19,7 @@ export interface FacadeDeps {
 }
 
 export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
-  const app = new Koa({ proxy: true });
+  const app = new Koa({ proxy: config.trustProxy });
   const router = new Router();
 
   router.get("/healthz", async (ctx) => {

@@ -7,6 +7,8 @@ export interface FacadeConfig {
   coreTimeoutMs: number;
   shutdownGraceMs: number;
   bodyLimitBytes: number;
+  /** Trust X-Forwarded-For/-Proto only behind a load balancer that sets them; otherwise a client could forge its IP. */
+  trustProxy: boolean;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
@@ -21,5 +23,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     coreTimeoutMs: Number(source.CORE_TIMEOUT_MS || 10_000),
     shutdownGraceMs: Number(source.SHUTDOWN_GRACE_MS || 10_000),
     bodyLimitBytes: 64 * 1024,
+    trustProxy: source.TRUST_PROXY === "true",
   };
 }

@@ -33,8 +33,14 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(deps.config.httpPort, "127.0.0.1", () => resolve(server));
+    // Same interface as the gRPC listener: loopback in development, all interfaces when CORE_GRPC_ADDR says 0.0.0.0.
+    server.listen(deps.config.httpPort, grpcHost(deps.config.grpcAddr), () => resolve(server));
   });
+}
+
+function grpcHost(address: string): string {
+  const host = address.slice(0, address.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "" ? "127.0.0.1" : host;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
