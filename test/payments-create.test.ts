@@ -215,12 +215,18 @@ describe("limits and merchant configuration", () => {
   test("a currency the merchant has not enabled → currency_not_supported; a method it has not enabled → method_not_supported", async () => {
     const s = stack();
     const gtqOnly = await s.admin.createMerchant({ name: "Solo Quetzales", currencies: ["GTQ"], methods: ["card"] });
-    const usd = await s.http.createPayment(gtqOnly.testApiKey, validBody({ currency: "USD", amount: "1000" }));
+    const before = await s.paymentCount();
+    const idem = `gtq-only-${Date.now()}`;
+    const usd = await s.http.createPayment(gtqOnly.testApiKey, validBody({ currency: "USD", amount: "1000" }), { idem });
     expectError(usd, 400, "currency_not_supported");
-    const bank = await s.http.createPayment(gtqOnly.testApiKey, validBody({ method_type: "bank_transfer" }));
+    const bank = await s.http.createPayment(gtqOnly.testApiKey, validBody({ method_type: "bank_transfer" }), { idem });
     expectError(bank, 400, "method_not_supported");
-    const ok = await s.http.createPayment(gtqOnly.testApiKey, validBody());
+    expect(await s.paymentCount()).toBe(before);
+    // The refused requests bound nothing: the same key now creates a payment, not a replay or a conflict.
+    const ok = await s.http.createPayment(gtqOnly.testApiKey, validBody(), { idem });
     expect(ok.status, ok.text).toBe(201);
+    expect(ok.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await s.paymentCount()).toBe(before + 1);
     // The default merchant has both currencies.
     const usdDefault = await s.http.createPayment(m.testApiKey, validBody({ currency: "USD", amount: "1000" }));
     expect(usdDefault.status, usdDefault.text).toBe(201);

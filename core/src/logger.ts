@@ -10,13 +10,19 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(name: string) {
-  return pino({
-    name,
-    level: process.env.LOG_LEVEL ?? "info",
-    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-    base: { service: name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  return pino(
+    {
+      name,
+      level: process.env.LOG_LEVEL ?? "info",
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      base: { service: name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    // Asynchronous writes: under load, lines queue while a write is in flight
+    // and leave together (fewer syscalls on the request path); when idle each
+    // line is written at once. pino flushes what is queued when the process exits.
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 export type Logger = ReturnType<typeof createLogger>;

@@ -26,21 +26,38 @@ export function digestApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-const unauthorized = () => new DomainError("unauthorized", "Missing, invalid, revoked or expired API key.");
+export const unauthorized = () => new DomainError("unauthorized", "Missing, invalid, revoked or expired API key.");
+
+export interface PresentedKey {
+  digest: string;
+  /** The mode a well-formed key names in its prefix; the stored key always agrees. */
+  mode: Mode;
+}
+
+/** Checks the form of `Bearer sk_…` without touching the database. */
+export function presentedKey(authorization: string | undefined): PresentedKey {
+  const key = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
+  const mode = key === undefined ? undefined : KEY_FORMAT.exec(key)?.[1];
+  if (!key || !mode) throw unauthorized();
+  return { digest: digestApiKey(key), mode: mode as Mode };
+}
+
+/** An active key: neither revoked nor past its expiry. */
+export function isActiveKey(row: { revoked_at: Date | null; expires_at: Date | null }, now: Date): boolean {
+  return !row.revoked_at && !(row.expires_at && row.expires_at <= now);
+}
 
 /** Resolves `Bearer sk_...` to its merchant and mode, or fails with `unauthorized`. */
 export async function authenticate(deps: CoreDeps, authorization: string | undefined): Promise<Principal> {
-  const match = /^Bearer (\S+)$/.exec(authorization ?? "");
-  const key = match?.[1];
-  if (!key || !KEY_FORMAT.test(key)) throw unauthorized();
+  const key = presentedKey(authorization);
   const row = await db(deps.orm.em.fork())
     .selectFrom("api_keys")
     .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
     .select(["api_keys.merchant_id", "api_keys.mode", "api_keys.expires_at", "api_keys.revoked_at", "merchants.trade_name", "merchants.currencies", "merchants.methods"])
-    .where("api_keys.digest", "=", digestApiKey(key))
+    .where("api_keys.digest", "=", key.digest)
+    .where("api_keys.mode", "=", key.mode)
     .executeTakeFirst();
-  const now = deps.now();
-  if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now)) throw unauthorized();
+  if (!row || !isActiveKey(row, deps.now())) throw unauthorized();
   return {
     merchantId: row.merchant_id,
     mode: row.mode as Mode,

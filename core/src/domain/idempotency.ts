@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sql, type RawBuilder } from "kysely";
+import { sql } from "kysely";
 import { db, type EntityManager } from "../db/orm.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { fail } from "./errors.ts";
@@ -26,60 +26,55 @@ export function requestFingerprint(route: string, body: unknown): string {
   return createHash("sha256").update(canonicalJson({ route, body })).digest("hex");
 }
 
-export interface IdempotentClaim {
-  scope: string;
+export interface IdempotentResult {
+  /** The original response body, verbatim on a replay. */
+  response: string;
+  replayed: boolean;
+}
+
+export interface KeyClaim {
   key: string;
   fingerprint: string;
   resourceId: string;
-  /** The response body to store and to replay verbatim. */
   response: string;
   now: Date;
   ttlMs: number;
 }
 
-export interface IdempotentResult {
-  response: string;
-  replayed: boolean;
-}
-
 /**
- * Claims the key and persists the resource in one atomic statement: the
- * resource row is inserted only if this request won the key. A concurrent
- * request with the same key blocks on the key's unique index until the first
- * one commits (then replays it) or rolls back (then creates it itself), so
- * exactly one resource is ever created. An expired key is reclaimed.
- *
- * `insertResource` receives the claim CTE and must insert only when it
- * returned a row (see createPayment).
+ * `insert … returning scope` claiming `claim.key` in the scope each row of
+ * `scopes` yields (a CTE with one column `scope`). It returns a row only when
+ * this request won the key: a key in flight in another transaction makes it
+ * wait for that transaction (then it returns nothing, or wins if that one
+ * rolled back); an expired key is reclaimed. Guard the resource's insert on it
+ * in the same statement so exactly one resource exists per key.
  */
-export async function createOnce(em: EntityManager, claim: IdempotentClaim, insertResource: InsertGuarded): Promise<IdempotentResult> {
-  const k = db(em);
+export function claimKeySql(scopes: string, claim: KeyClaim) {
   const expiresAt = new Date(claim.now.getTime() + claim.ttlMs);
-  const claimed = sql`
+  return sql`
     insert into idempotency_keys (scope, key, fingerprint, resource_id, response, created_at, expires_at)
-    values (${claim.scope}, ${claim.key}, ${claim.fingerprint}, ${claim.resourceId}, ${claim.response}, ${claim.now}, ${expiresAt})
+    select scope, ${claim.key}, ${claim.fingerprint}, ${claim.resourceId}, ${claim.response}, ${claim.now}::timestamptz, ${expiresAt}::timestamptz
+    from ${sql.table(scopes)}
     on conflict (scope, key) do update set
       fingerprint = excluded.fingerprint, resource_id = excluded.resource_id, response = excluded.response,
       created_at = excluded.created_at, expires_at = excluded.expires_at
-    where idempotency_keys.expires_at <= ${claim.now}
-    returning 1`;
-  const result = await sql<{ created: number }>`
-    with claim as (${claimed}), created as (${insertResource}) select count(*)::int as created from created`.execute(k);
-  if (result.rows[0]!.created === 1) return { response: claim.response, replayed: false };
-  const existing = await k
+    where idempotency_keys.expires_at <= ${claim.now}::timestamptz
+    returning scope`;
+}
+
+/** The key was taken by an earlier request: replay its response, or refuse a different request. */
+export async function replayOrConflict(em: EntityManager, scope: string, key: string, fingerprint: string): Promise<IdempotentResult> {
+  const existing = await db(em)
     .selectFrom("idempotency_keys")
     .select(["fingerprint", "response"])
-    .where("scope", "=", claim.scope)
-    .where("key", "=", claim.key)
+    .where("scope", "=", scope)
+    .where("key", "=", key)
     .executeTakeFirstOrThrow();
-  if (existing.fingerprint !== claim.fingerprint) {
+  if (existing.fingerprint !== fingerprint) {
     fail("idempotency_key_reused", "This Idempotency-Key was already used for a different request.");
   }
   return { response: existing.response, replayed: true };
 }
-
-/** An `insert … select … from claim … returning 1` statement, run only when the key was won. */
-export type InsertGuarded = RawBuilder<unknown>;
 
 /** Deletes expired keys in bounded batches so the purge never holds long locks. */
 export async function purgeExpiredIdempotencyKeys(em: EntityManager, now: Date, batch = 1_000): Promise<number> {

@@ -1,6 +1,7 @@
 import type { CoreDeps } from "../domain/deps.ts";
 import { authenticate } from "../domain/api-keys.ts";
-import { createPayment, getPayment, listPayments } from "../domain/payments.ts";
+import { createPayment } from "../domain/create-payment.ts";
+import { getPayment, listPayments } from "../domain/payments.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
 import type { Customer, Payment, PaymentServiceServer } from "../../../proto/gen/paytami/v1/payment.ts";
 import { unary } from "./unary.ts";

@@ -6,7 +6,8 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface FacadeState {
   requestId: string;
-  log: Logger;
+  /** A child logger with the request id, made on first use. */
+  readonly log: Logger;
   bodyError?: Error & { status?: number; type?: string };
 }
 
@@ -15,15 +16,15 @@ export function requestContext(base: Logger) {
   return async (ctx: Context, next: Next) => {
     const given = ctx.get("Request-Id");
     const requestId = SANE_REQUEST_ID.test(given) ? given : randomUUID();
-    const state = ctx.state as FacadeState;
-    state.requestId = requestId;
-    state.log = base.child({ request_id: requestId });
+    let child: Logger | undefined;
+    (ctx.state as { requestId: string }).requestId = requestId;
+    Object.defineProperty(ctx.state, "log", { get: () => (child ??= base.child({ request_id: requestId })) });
     ctx.set("Request-Id", requestId);
     const started = performance.now();
     try {
       await next();
     } finally {
-      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
+      base.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
     }
   };
 }
