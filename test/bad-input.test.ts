@@ -118,7 +118,8 @@ const CREATE_CASES: Case[] = [
   { name: "JSON string body", raw: '"hello"', contentType: "application/json", status: 400, code: "validation_error" },
   { name: "JSON number body", raw: "42", contentType: "application/json", status: 400, code: "validation_error" },
   { name: "empty body", raw: "", contentType: "application/json", status: 400, code: "validation_error" },
-  { name: "invalid UTF-8 in body", raw: Buffer.concat([Buffer.from('{"amount":"1000","description":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), contentType: "application/json", status: 400, code: "validation_error" },
+  // A complete, valid body whose only fault is two bytes that are not UTF-8 in the description.
+  { name: "invalid UTF-8 in body", raw: Buffer.concat(JSON.stringify(validBody({ description: "@@" })).split("@@").flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [Buffer.from([0xff, 0xfe]), Buffer.from(part)]))), contentType: "application/json", status: 400, code: "validation_error" },
   { name: "valid JSON as text/plain", raw: JSON.stringify(validBody()), contentType: "text/plain", status: 400, code: "validation_error" },
   { name: "form-urlencoded", raw: "amount=1000&currency=GTQ&method_type=card", contentType: "application/x-www-form-urlencoded", status: 400, code: "validation_error" },
   { name: "no Content-Type", raw: JSON.stringify(validBody()), contentType: null, status: 400, code: "validation_error" },

@@ -4,7 +4,6 @@ import type { Logger } from "../../core/src/logger.ts";
 import type { FacadeConfig } from "./config.ts";
 import type { CoreClient } from "./core-client.ts";
 import { errorBody } from "./middleware/error-body.ts";
-import { jsonBody } from "./middleware/json-body.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
@@ -34,7 +33,6 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
 
   app.use(requestContext(log));
   app.use(errorBody);
-  app.use(jsonBody(config.bodyLimitBytes));
   app.use(router.routes());
   // No route matched: the nearest catalog code is validation_error (see README), with 404 or 405.
   app.use(async (ctx) => {

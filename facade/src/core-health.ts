@@ -1,19 +1,14 @@
-import { credentials, makeClientConstructor, type Client } from "@grpc/grpc-js";
-import { service as healthService } from "grpc-health-check";
-
-type HealthClient = Client & {
-  check(request: { service: string }, options: { deadline: Date }, callback: (error: Error | null, response?: { status: string }) => void): void;
-};
+import { credentials, Metadata } from "@grpc/grpc-js";
+import { HealthCheckResponse_ServingStatus, HealthClient } from "../../proto/gen/grpc/health/v1/health.ts";
 
 /** Asks the core's standard gRPC health service whether it is serving. */
 export function coreHealth(address: string): { check: () => Promise<boolean>; close: () => void } {
-  const Ctor = makeClientConstructor(healthService, "grpc.health.v1.Health");
-  const client = new Ctor(address, credentials.createInsecure()) as unknown as HealthClient;
+  const client = new HealthClient(address, credentials.createInsecure());
   return {
     check: () =>
       new Promise((resolve) => {
-        client.check({ service: "" }, { deadline: new Date(Date.now() + 2_000) }, (error, response) => {
-          resolve(!error && response?.status === "SERVING");
+        client.check({ service: "" }, new Metadata(), { deadline: new Date(Date.now() + 2_000) }, (error, response) => {
+          resolve(!error && response?.status === HealthCheckResponse_ServingStatus.SERVING);
         });
       }),
     close: () => client.close(),

@@ -15,7 +15,7 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
  */
 export const SERVICE_V8_FLAGS: Record<ServiceName, string[]> = {
   core: ["--max-semi-space-size=16", "--max-old-space-size=192"],
-  facade: ["--max-semi-space-size=8", "--max-old-space-size=128"],
+  facade: ["--max-semi-space-size=4", "--max-old-space-size=96"],
   dispatcher: ["--max-semi-space-size=4", "--max-old-space-size=128"],
 };
 

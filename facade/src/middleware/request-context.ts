@@ -8,7 +8,6 @@ export interface FacadeState {
   requestId: string;
   /** A child logger with the request id, made on first use. */
   readonly log: Logger;
-  bodyError?: Error & { status?: number; type?: string };
 }
 
 /** Request id (the client's, when sane) on every response and every log line, plus an access log. */

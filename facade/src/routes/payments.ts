@@ -14,9 +14,9 @@ const MIN_IDEMPOTENCY_KEY = 8;
  * get 401 (DESIGN §4 check order): shape errors are reported only once the
  * key has been checked.
  */
-async function parseAfterAuth<T>(core: CoreClient, meta: CallMeta, parse: () => T): Promise<T> {
+async function parseAfterAuth<T>(core: CoreClient, meta: CallMeta, parse: () => T | Promise<T>): Promise<T> {
   try {
-    return parse();
+    return await parse();
   } catch (error) {
     if (error instanceof PublicError) await core.authenticate(meta);
     throw error;
@@ -30,7 +30,7 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
       throw new PublicError("idempotency_key_required", `An Idempotency-Key header of at least ${MIN_IDEMPOTENCY_KEY} characters is required.`);
     }
     const meta = callMeta(ctx);
-    const request = await parseAfterAuth(core, meta, () => createPaymentRequest(readJsonBody(ctx, bodyLimitBytes), key));
+    const request = await parseAfterAuth(core, meta, async () => createPaymentRequest(await readJsonBody(ctx, bodyLimitBytes), key));
     const result = await core.createPayment(request, meta);
     ctx.status = 201;
     if (result.replayed) ctx.set("Idempotent-Replayed", "true");
