@@ -8,7 +8,8 @@ import { toServiceError } from "./errors.ts";
 
 export interface CallContext {
   requestId: string;
-  log: Logger;
+  /** A child logger with the request id, made on first use (most calls log nothing). */
+  readonly log: Logger;
   metadata: Metadata;
   /** The `authorization` metadata value, e.g. "Bearer sk_test_…". */
   authorization: string | undefined;
@@ -27,22 +28,32 @@ export function unary<Req, Res>(
 ): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
-    const log = base.child({ request_id: requestId, method });
+    let child: Logger | undefined;
+    const context: CallContext = {
+      requestId,
+      get log() {
+        child ??= base.child({ request_id: requestId, method });
+        return child;
+      },
+      metadata: call.metadata,
+      authorization: firstString(call.metadata, "authorization"),
+    };
+    const log = () => context.log;
     const started = performance.now();
-    handler(call.request, { requestId, log, metadata: call.metadata, authorization: firstString(call.metadata, "authorization") })
+    handler(call.request, context)
       .then(
         (response) => {
           grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
-          log.debug({ ms: Math.round(performance.now() - started) }, "ok");
+          if (base.isLevelEnabled("debug")) log().debug({ ms: Math.round(performance.now() - started) }, "ok");
           callback(null, response);
         },
         (error: unknown) => {
           const code = error instanceof DomainError ? error.code : "internal_error";
           grpcCallSeconds.observe({ method, code }, (performance.now() - started) / 1000);
           if (error instanceof DomainError) {
-            log.info({ code, ms: Math.round(performance.now() - started) }, error.message);
+            log().info({ code, ms: Math.round(performance.now() - started) }, error.message);
           } else {
-            log.error({ err: error }, "unexpected error");
+            log().error({ err: error }, "unexpected error");
           }
           callback(toServiceError(error) as never);
         },
