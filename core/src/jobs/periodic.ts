@@ -1,7 +1,8 @@
 import type { Logger } from "../logger.ts";
 
 export interface PeriodicJob {
-  stop(): Promise<void>;
+  /** Stops scheduling and waits up to `graceMs` for a run in progress (one blocked on a dead dependency must not hold shutdown). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -23,10 +24,13 @@ export function everyInterval(name: string, intervalMs: number, log: Logger, tas
   const timer = setInterval(tick, intervalMs);
   timer.unref();
   return {
-    async stop() {
+    async stop(graceMs = 5_000) {
       stopped = true;
       clearInterval(timer);
-      await running;
+      if (!running) return;
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timeout);
     },
   };
 }

@@ -19,6 +19,7 @@ export function requestContext(base: Logger) {
     (ctx.state as { requestId: string }).requestId = requestId;
     Object.defineProperty(ctx.state, "log", { get: () => (child ??= base.child({ request_id: requestId })) });
     ctx.set("Request-Id", requestId);
+    ctx.set("X-Content-Type-Options", "nosniff");
     const started = performance.now();
     try {
       await next();

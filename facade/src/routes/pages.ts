@@ -13,6 +13,11 @@ export function pageRoutes(router: Router, core: CoreClient): void {
     const t = TEXT[locale];
     ctx.set("Cache-Control", "no-store");
     ctx.set("Content-Language", locale);
+    // No scripts or outside resources; the embed token must not leak through Referer;
+    // only the embed page may be framed (by the merchant's site), the payment page never.
+    ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors ${embedded ? "*" : "'none'"}`);
+    ctx.set("Referrer-Policy", "no-referrer");
+    if (!embedded) ctx.set("X-Frame-Options", "DENY");
     ctx.type = "text/html; charset=utf-8";
     const id = ctx.params.id!;
     try {
