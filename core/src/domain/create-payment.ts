@@ -4,7 +4,7 @@ import { db } from "../db/orm.ts";
 import { authenticate, isActiveKey, presentedKey, unauthorized, type PresentedKey } from "./api-keys.ts";
 import { priceCharge, type Charge } from "./charge-policy.ts";
 import type { CoreDeps } from "./deps.ts";
-import { DomainError, fail } from "./errors.ts";
+import { DomainError } from "./errors.ts";
 import { checkIdempotencyKeyShape, claimKeySql, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { newId } from "./ids.ts";
 import { parsePaymentInput, type PaymentInput } from "./payment-input.ts";
