@@ -37,7 +37,6 @@ export class CoreClient {
     this.#timeoutMs = timeoutMs;
   }
 
-  authenticate = (meta: CallMeta) => this.#call(this.payments.authenticate, this.payments, {}, meta);
   createPayment = (request: CreatePaymentRequest, meta: CallMeta) => this.#call(this.payments.createPayment, this.payments, request, meta);
   getPayment = (id: string, meta: CallMeta) => this.#call(this.payments.getPayment, this.payments, { id }, meta);
   listPayments = (request: ListPaymentsRequest, meta: CallMeta) => this.#call(this.payments.listPayments, this.payments, request, meta);

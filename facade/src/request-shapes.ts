@@ -3,7 +3,8 @@ import type { CreatePaymentRequest, ListPaymentsRequest } from "../../proto/gen/
 import { PublicError } from "./public-error.ts";
 
 // The facade checks only JSON types and field names; the core validates values
-// (formats, limits, currencies) so every caller gets the same rules.
+// (formats, limits, currencies) and decides the order errors are reported in,
+// so every caller gets the same rules.
 
 const text = z.string({ error: "must be a string" }).optional();
 

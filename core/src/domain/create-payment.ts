@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import { CURRENCIES, METHOD_TYPES, type Mode } from "../config.ts";
+import { CURRENCIES, METHOD_TYPES } from "../config.ts";
 import { db } from "../db/orm.ts";
-import { authenticate, isActiveKey, presentedKey, unauthorized, type PresentedKey } from "./api-keys.ts";
+import { authenticate, isActiveKey, presentedKey, unauthorized, type PresentedKey, type Principal } from "./api-keys.ts";
 import { priceCharge, type Charge } from "./charge-policy.ts";
 import type { CoreDeps } from "./deps.ts";
-import { DomainError } from "./errors.ts";
+import { DomainError, fail } from "./errors.ts";
 import { checkIdempotencyKeyShape, claimKeySql, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { newId } from "./ids.ts";
 import { parsePaymentInput, type PaymentInput } from "./payment-input.ts";
@@ -15,6 +15,8 @@ export interface CreatePaymentCommand {
   idempotencyKey: string | undefined;
   /** The request body as the client sent it (field names of the public API). */
   body: Record<string, unknown>;
+  /** Why the transport could not read the request, if it could not. */
+  malformed?: string | undefined;
 }
 
 /** Any merchant: the checks that do not depend on which merchant is asking. */
@@ -32,21 +34,23 @@ const EVERY_MERCHANT = { currencies: [...CURRENCIES], methods: [...METHOD_TYPES]
 export async function createPayment(deps: CoreDeps, command: CreatePaymentCommand): Promise<IdempotentResult> {
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
   const key = presentedKey(command.authorization);
-  let input: PaymentInput;
-  let charge: Charge;
-  try {
+  // Every check after authentication, in order, for `merchant`.
+  const check = (merchant: Pick<Principal, "currencies" | "methods">) => {
     checkIdempotencyKeyShape(idempotencyKey);
-    input = parsePaymentInput(key.mode, command.body);
-    charge = priceCharge(deps.config, EVERY_MERCHANT, { currency: input.currency, methodType: input.method_type, amount: BigInt(input.amount) });
+    if (command.malformed !== undefined) fail("validation_error", command.malformed);
+    const input = parsePaymentInput(key.mode, command.body);
+    const charge = priceCharge(deps.config, merchant, { currency: input.currency, methodType: input.method_type, amount: BigInt(input.amount) });
+    return { input, charge };
+  };
+  let checked: ReturnType<typeof check>;
+  try {
+    checked = check(EVERY_MERCHANT);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const principal = await authenticate(deps, command.authorization);
-    checkIdempotencyKeyShape(idempotencyKey);
-    const shaped = parsePaymentInput(key.mode, command.body);
-    priceCharge(deps.config, principal, { currency: shaped.currency, methodType: shaped.method_type, amount: BigInt(shaped.amount) });
+    check(await authenticate(deps, command.authorization));
     throw error;
   }
-  return insertOnce(deps, key, idempotencyKey, input, charge);
+  return insertOnce(deps, key, idempotencyKey, checked.input, checked.charge);
 }
 
 interface StatementResult {
@@ -101,5 +105,5 @@ async function insertOnce(deps: CoreDeps, key: PresentedKey, idempotencyKey: str
   // Nothing was written unless the merchant takes this currency and method; say which one it does not.
   priceCharge(deps.config, principal, { currency: charge.currency, methodType: charge.methodType, amount: charge.amount });
   if (principal.created === 1) return { response, replayed: false };
-  return replayOrConflict(em, `${principal.merchant_id}:${key.mode as Mode}`, idempotencyKey, fingerprint);
+  return replayOrConflict(em, `${principal.merchant_id}:${key.mode}`, idempotencyKey, fingerprint);
 }

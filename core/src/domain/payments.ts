@@ -1,4 +1,3 @@
-import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { authenticate, type Principal } from "./api-keys.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -29,9 +28,11 @@ export async function getPayment(deps: CoreDeps, authorization: string | undefin
 }
 
 export interface ListPaymentsQuery {
-  limit?: string;
-  starting_after?: string;
-  status?: string;
+  limit?: string | undefined;
+  starting_after?: string | undefined;
+  status?: string | undefined;
+  /** Why the transport could not read the query, if it could not. */
+  malformed?: string | undefined;
 }
 
 export interface PaymentPage {
@@ -60,6 +61,7 @@ function parseStatus(text: string | undefined): PaymentStatus | undefined {
 /** GET /v1/payments: newest first, keyset-paginated on (created_at, seq) so inserts never shift pages. */
 export async function listPayments(deps: CoreDeps, authorization: string | undefined, query: ListPaymentsQuery): Promise<PaymentPage> {
   const principal = await authenticate(deps, authorization);
+  if (query.malformed !== undefined) fail("validation_error", query.malformed);
   const limit = parseLimit(query.limit);
   const status = parseStatus(query.status);
   let cursor: { created_at: Date; seq: string } | undefined;
@@ -71,7 +73,7 @@ export async function listPayments(deps: CoreDeps, authorization: string | undef
     .selectFrom("payments")
     .select(PAYMENT_VIEW_COLUMNS)
     .where("merchant_id", "=", principal.merchantId)
-    .where("mode", "=", principal.mode as Mode);
+    .where("mode", "=", principal.mode);
   if (status) q = q.where("status", "=", status);
   if (cursor) {
     const after = cursor;

@@ -32,6 +32,7 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
           amount: request.amount, currency: request.currency, method_type: request.methodType, success_url: request.successUrl,
           cancel_url: request.cancelUrl, description: request.description, customer: customerBody(request.customer),
         },
+        malformed: request.malformedRequest,
       });
       return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
     }),
@@ -39,7 +40,9 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
       payment: toPaymentMessage(await getPayment(deps, ctx.authorization, request.id)),
     })),
     listPayments: handle("ListPayments", async (request, ctx) => {
-      const page = await listPayments(deps, ctx.authorization, { limit: request.limit, starting_after: request.startingAfter, status: request.status });
+      const page = await listPayments(deps, ctx.authorization, {
+        limit: request.limit, starting_after: request.startingAfter, status: request.status, malformed: request.malformedRequest,
+      });
       return { data: page.data.map(toPaymentMessage), hasMore: page.has_more };
     }),
   };

@@ -64,7 +64,15 @@ export interface CreatePaymentRequest {
   successUrl?: string | undefined;
   cancelUrl?: string | undefined;
   description?: string | undefined;
-  customer?: Customer | undefined;
+  customer?:
+    | Customer
+    | undefined;
+  /**
+   * Set by a transport that could not read the request (bad JSON, wrong
+   * types, unknown fields...): the core answers it as a validation_error in
+   * its place in the check order, after the Idempotency-Key and the API key.
+   */
+  malformedRequest?: string | undefined;
 }
 
 export interface CreatePaymentResponse {
@@ -89,7 +97,11 @@ export interface GetPaymentResponse {
 export interface ListPaymentsRequest {
   limit?: string | undefined;
   startingAfter?: string | undefined;
-  status?: string | undefined;
+  status?:
+    | string
+    | undefined;
+  /** As in CreatePaymentRequest: an unreadable query, reported after the API key. */
+  malformedRequest?: string | undefined;
 }
 
 export interface ListPaymentsResponse {
@@ -400,6 +412,7 @@ function createBaseCreatePaymentRequest(): CreatePaymentRequest {
     cancelUrl: undefined,
     description: undefined,
     customer: undefined,
+    malformedRequest: undefined,
   };
 }
 
@@ -428,6 +441,9 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
     }
     if (message.customer !== undefined) {
       Customer.encode(message.customer, writer.uint32(66).fork()).join();
+    }
+    if (message.malformedRequest !== undefined) {
+      writer.uint32(74).string(message.malformedRequest);
     }
     return writer;
   },
@@ -507,6 +523,14 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
             }
 
             message.customer = Customer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.malformedRequest = reader.string();
             continue;
           }
         }
@@ -672,7 +696,7 @@ export const GetPaymentResponse: MessageFns<GetPaymentResponse> = {
 };
 
 function createBaseListPaymentsRequest(): ListPaymentsRequest {
-  return { limit: undefined, startingAfter: undefined, status: undefined };
+  return { limit: undefined, startingAfter: undefined, status: undefined, malformedRequest: undefined };
 }
 
 export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
@@ -685,6 +709,9 @@ export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
     }
     if (message.status !== undefined) {
       writer.uint32(26).string(message.status);
+    }
+    if (message.malformedRequest !== undefined) {
+      writer.uint32(34).string(message.malformedRequest);
     }
     return writer;
   },
@@ -724,6 +751,14 @@ export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
             }
 
             message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.malformedRequest = reader.string();
             continue;
           }
         }
