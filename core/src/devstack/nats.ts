@@ -3,8 +3,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { preferredOrFreePort } from "./free-port.ts";
-import { describeExit, isProcessAlive, startChild, type Child } from "./processes.ts";
+import { isProcessAlive, startChild, waitUntilReady, type Child } from "./processes.ts";
 import { say, SetupError } from "./report.ts";
 import { aptInstall, findExecutable } from "./system-packages.ts";
 
@@ -26,8 +27,6 @@ async function ensureNatsServer(): Promise<string> {
   return installed;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 // A server left behind by a run that was killed hard still holds the JetStream store lock.
 async function stopLeftover(pidFile: string, storeDir: string): Promise<void> {
   if (!existsSync(pidFile)) return;
@@ -47,33 +46,21 @@ async function stopLeftover(pidFile: string, storeDir: string): Promise<void> {
 }
 
 // Ready = accepts a TCP connection and its INFO line says JetStream is on.
-function probe(port: number): Promise<boolean> {
+function probe(port: number): Promise<true | string> {
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });
     let buffer = "";
-    const finish = (ok: boolean) => {
+    const finish = (answer: true | string) => {
       socket.destroy();
-      resolve(ok);
+      resolve(answer);
     };
-    socket.setTimeout(2_000, () => finish(false));
-    socket.on("error", () => finish(false));
+    socket.setTimeout(2_000, () => finish("no INFO within 2 s"));
+    socket.on("error", (error) => finish(error.message));
     socket.on("data", (chunk) => {
       buffer += chunk.toString();
-      if (buffer.includes("\r\n")) finish(buffer.startsWith("INFO ") && buffer.includes('"jetstream":true'));
+      if (buffer.includes("\r\n")) finish((buffer.startsWith("INFO ") && buffer.includes('"jetstream":true')) || "INFO without JetStream");
     });
   });
-}
-
-async function waitForNats(port: number, child: Child, logFile: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.hasExited()) {
-      throw new SetupError(`nats-server exited (${describeExit(await child.exited)}) while starting; see ${logFile}`);
-    }
-    if (await probe(port)) return;
-    await sleep(100);
-  }
-  throw new SetupError(`nats-server did not accept connections on port ${port} within ${timeoutMs} ms; see ${logFile}`);
 }
 
 export async function startNats(home: string): Promise<NatsHandle> {
@@ -92,7 +79,7 @@ export async function startNats(home: string): Promise<NatsHandle> {
     output: logFile,
   });
   try {
-    await waitForNats(port, child, logFile, 30_000);
+    await waitUntilReady(`nats-server on port ${port} (log: ${logFile})`, child, 30_000, () => probe(port));
   } catch (error) {
     await child.stop(5_000);
     throw error;

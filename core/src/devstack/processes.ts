@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { linePrefix, warn } from "./report.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { linePrefix, SetupError, warn } from "./report.ts";
 
 export interface Exit {
   code: number | null;
@@ -125,28 +126,40 @@ export function describeExit(exit: Exit): string {
   return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// Polls `url` until it answers 200. Fails early when `child` exits, so a crashing process is
-// reported at once instead of after the whole timeout.
-export async function waitForHttp(url: string, child: Child | undefined, timeoutMs: number): Promise<void> {
+// Polls `probe` every 100 ms until it returns true (anything else is why it is not ready yet).
+// Fails early when `child` exits, so a crashing process is reported at once instead of after the
+// whole timeout.
+export async function waitUntilReady(
+  what: string,
+  child: Child,
+  timeoutMs: number,
+  probe: () => Promise<true | string>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer yet";
   while (Date.now() < deadline) {
-    if (child?.hasExited()) {
-      throw new Error(`${child.name} exited (${describeExit(await child.exited)}) before ${url} answered`);
+    if (child.hasExited()) {
+      throw new SetupError(`${child.name} exited (${describeExit(await child.exited)}) before ${what} answered`);
     }
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
-      if (response.status === 200) return;
-      last = `HTTP ${response.status}`;
+      const answer = await probe();
+      if (answer === true) return;
+      last = answer;
     } catch (error) {
       last = error instanceof Error ? error.message : String(error);
     }
-    await sleep(250);
+    await sleep(100);
   }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
+  throw new SetupError(`${what} did not answer within ${timeoutMs} ms (last: ${last})`);
+}
+
+// Ready = answers 200.
+export function waitForHttp(url: string, child: Child, timeoutMs: number): Promise<void> {
+  return waitUntilReady(url, child, timeoutMs, async () => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.body?.cancel();
+    return response.status === 200 || `HTTP ${response.status}`;
+  });
 }
 
 export function isProcessAlive(pid: number): boolean {
