@@ -27,13 +27,11 @@ async function main(): Promise<void> {
     everyInterval("expire_payments", 5_000, log, () => expireDuePayments(deps)),
     everyInterval("purge_idempotency_keys", 60_000, log, () => purgeExpiredIdempotencyKeys(orm.em.fork(), deps.now())),
   ];
-  let relay: OutboxRelay | undefined;
-  if (config.natsUrl) {
-    const outbox = new OutboxRelay(deps, config.natsUrl);
-    relay = outbox;
-    probes.push({ name: "nats", check: async () => outbox.connected });
-    outbox.start().catch((err: unknown) => log.error({ err }, "outbox relay could not connect to NATS"));
-    jobs.push(everyInterval("outbox_relay", 250, log, () => outbox.relayOnce()));
+  const relay = config.natsUrl ? new OutboxRelay(deps, config.natsUrl) : undefined;
+  if (relay) {
+    probes.push({ name: "nats", check: async () => relay.connected });
+    relay.start().catch((err: unknown) => log.error({ err }, "outbox relay could not connect to NATS"));
+    jobs.push(everyInterval("outbox_relay", 250, log, () => relay.relayOnce()));
   } else {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }

@@ -35,6 +35,8 @@ const timestamps = new TimestampsPlugin();
 
 // Any number of cores may start at once against one database: only one of
 // them applies migrations, the others wait for it and then find nothing to do.
+// The lock is held by this transaction while the migrator works on another
+// pooled connection, so the pool needs at least two connections.
 const MIGRATION_LOCK = 7_242_001;
 
 export async function migrate(orm: MikroORM): Promise<string[]> {

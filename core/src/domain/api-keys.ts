@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import type { Mode } from "../config.ts";
-import { db } from "../db/orm.ts";
+import { db, type Db } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { newId } from "./ids.ts";
@@ -11,7 +11,6 @@ const KEY_FORMAT = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 export interface Principal {
   merchantId: string;
   mode: Mode;
-  tradeName: string;
   currencies: string[];
   methods: string[];
 }
@@ -53,7 +52,7 @@ export async function authenticate(deps: CoreDeps, authorization: string | undef
   const row = await db(deps.orm.em.fork())
     .selectFrom("api_keys")
     .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
-    .select(["api_keys.merchant_id", "api_keys.mode", "api_keys.expires_at", "api_keys.revoked_at", "merchants.trade_name", "merchants.currencies", "merchants.methods"])
+    .select(["api_keys.merchant_id", "api_keys.mode", "api_keys.expires_at", "api_keys.revoked_at", "merchants.currencies", "merchants.methods"])
     .where("api_keys.digest", "=", key.digest)
     .where("api_keys.mode", "=", key.mode)
     .executeTakeFirst();
@@ -61,7 +60,6 @@ export async function authenticate(deps: CoreDeps, authorization: string | undef
   return {
     merchantId: row.merchant_id,
     mode: row.mode as Mode,
-    tradeName: row.trade_name,
     currencies: row.currencies,
     methods: row.methods,
   };
@@ -80,7 +78,7 @@ export function parseMode(value: string): Mode {
 }
 
 /** Inserts a key through `executor` (a transaction when called with a merchant being created). */
-export async function insertApiKey(executor: ReturnType<typeof db>, merchantId: string, mode: Mode, expiresAt: Date | null, now: Date): Promise<IssuedApiKey> {
+export async function insertApiKey(executor: Db, merchantId: string, mode: Mode, expiresAt: Date | null, now: Date): Promise<IssuedApiKey> {
   const apiKey = generateApiKey(mode);
   const id = newId("key");
   await executor

@@ -4,8 +4,8 @@ import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { signEmbedToken, verifyEmbedToken } from "./embed-token.ts";
 import { isId } from "./ids.ts";
-import { expire, isPayable, notPayableReason, type PaymentStatus } from "./payment-states.ts";
-import { transitionPayment } from "./payment-transitions.ts";
+import { isPayable, notPayableReason, type PaymentStatus } from "./payment-states.ts";
+import { expireIfPayable } from "./payment-transitions.ts";
 
 // The public payment id is the credential for checkout (spec 4.4/4.5): these
 // operations need no API key, and reveal only what the customer may see.
@@ -25,7 +25,8 @@ export interface HostedPayment {
   mode: string;
 }
 
-async function loadCheckoutPayment(deps: CoreDeps, paymentId: string): Promise<HostedPayment> {
+/** What the hosted payment page shows, and whether the payment still accepts an attempt. */
+export async function getHostedPayment(deps: CoreDeps, paymentId: string): Promise<HostedPayment> {
   if (!isId("pay", paymentId)) fail("unknown_payment", "No such payment.");
   const row = await db(deps.orm.em.fork())
     .selectFrom("payments")
@@ -40,7 +41,7 @@ async function loadCheckoutPayment(deps: CoreDeps, paymentId: string): Promise<H
   let status = row.status as PaymentStatus;
   if (isPayable(status) && row.expires_at <= deps.now()) {
     // The expiry job may not have run yet; the customer must never pay an expired charge.
-    status = (await expireIfStillPayable(deps, row.id)) ?? status;
+    status = (await expireIfPayable(deps, row.id)) ?? status;
   }
   const reason = notPayableReason(status);
   return {
@@ -50,19 +51,9 @@ async function loadCheckoutPayment(deps: CoreDeps, paymentId: string): Promise<H
   };
 }
 
-async function expireIfStillPayable(deps: CoreDeps, paymentId: string): Promise<PaymentStatus | undefined> {
-  try {
-    return (await transitionPayment(deps, paymentId, [expire])).status as PaymentStatus;
-  } catch (error) {
-    // Another request resolved it first; report what it is now.
-    if (error instanceof DomainError && error.code === "payment_not_payable") return undefined;
-    throw error;
-  }
-}
-
 /** GET /v1/checkout/{id}: where the customer's browser goes, or why it cannot pay. */
 export async function resolveCheckout(deps: CoreDeps, paymentId: string): Promise<string> {
-  const payment = await loadCheckoutPayment(deps, paymentId);
+  const payment = await getHostedPayment(deps, paymentId);
   if (!payment.payable) fail("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
   return `${deps.config.publicBaseUrl}/pay/${payment.payment_id}`;
 }
@@ -80,14 +71,10 @@ function embedSecret(deps: CoreDeps): string {
 
 /** GET /v1/payments/{id}/checkout_session. */
 export async function getCheckoutSession(deps: CoreDeps, paymentId: string): Promise<CheckoutSession> {
-  const payment = await loadCheckoutPayment(deps, paymentId);
+  const payment = await getHostedPayment(deps, paymentId);
   if (!payment.payable) return { payment_id: payment.payment_id, payable: false, reason: payment.reason! };
   const token = signEmbedToken(embedSecret(deps), payment.payment_id, deps.now(), deps.config.embedTokenTtlMs);
   return { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` };
-}
-
-export async function getHostedPayment(deps: CoreDeps, paymentId: string): Promise<HostedPayment> {
-  return loadCheckoutPayment(deps, paymentId);
 }
 
 export function checkEmbedToken(deps: CoreDeps, paymentId: string, token: string): boolean {

@@ -1,8 +1,8 @@
-import { db, type EntityManager } from "../db/orm.ts";
+import { db } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { enqueueEvent } from "./outbox.ts";
-import type { PaymentStateFields, PaymentStatus, TransitionResult } from "./payment-states.ts";
+import { expire, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 
 /** A step returns null when the payment is already where the step would take it. */
@@ -12,8 +12,8 @@ export type TransitionStep = (payment: PaymentStateFields, at: Date) => Transiti
  * Applies `steps` to one payment under a row lock, in one transaction that
  * also records the events they raise. Nothing else writes a payment's status.
  */
-export async function transitionPayment(deps: CoreDeps, paymentId: string, steps: readonly TransitionStep[], em: EntityManager = deps.orm.em.fork()): Promise<PaymentView> {
-  return em.transactional(async (tx) => {
+export async function transitionPayment(deps: CoreDeps, paymentId: string, steps: readonly TransitionStep[]): Promise<PaymentView> {
+  return deps.orm.em.fork().transactional(async (tx) => {
     const trx = db(tx);
     const payment = await trx
       .selectFrom("payments")
@@ -41,4 +41,17 @@ export async function transitionPayment(deps: CoreDeps, paymentId: string, steps
     }
     return view;
   });
+}
+
+/**
+ * Expires a payment whose TTL has passed. Returns its new status, or undefined
+ * when it was paid, canceled or expired by someone else in the meantime.
+ */
+export async function expireIfPayable(deps: CoreDeps, paymentId: string): Promise<PaymentStatus | undefined> {
+  try {
+    return (await transitionPayment(deps, paymentId, [expire])).status as PaymentStatus;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "payment_not_payable") return undefined;
+    throw error;
+  }
 }

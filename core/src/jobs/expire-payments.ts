@@ -1,8 +1,7 @@
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { DomainError } from "../domain/errors.ts";
-import { expire, PAYABLE_STATUSES } from "../domain/payment-states.ts";
-import { transitionPayment } from "../domain/payment-transitions.ts";
+import { PAYABLE_STATUSES } from "../domain/payment-states.ts";
+import { expireIfPayable } from "../domain/payment-transitions.ts";
 import { jobRuns } from "../metrics.ts";
 
 /** Expires payable payments whose PAYMENT_TTL has passed. Safe with many cores: each payment is locked while it moves. */
@@ -16,13 +15,7 @@ export async function expireDuePayments(deps: CoreDeps, batch = 200): Promise<nu
     .execute();
   let expired = 0;
   for (const { id } of due) {
-    try {
-      await transitionPayment(deps, id, [expire]);
-      expired++;
-    } catch (error) {
-      // Paid or canceled in the meantime: nothing to expire.
-      if (!(error instanceof DomainError && error.code === "payment_not_payable")) throw error;
-    }
+    if (await expireIfPayable(deps, id)) expired++;
   }
   jobRuns.inc({ job: "expire_payments", outcome: "expired" }, expired);
   return expired;
