@@ -1,5 +1,6 @@
 // Port selection for the dev stack. There is an unavoidable race between probing a port and the
 // child binding it; we keep the window small and never hand out the same port twice per process.
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 const handedOut = new Set<number>();
@@ -42,4 +43,10 @@ export async function preferredOrFreePort(preferred: number | undefined): Promis
     return preferred;
   }
   return freePort();
+}
+
+// The port an earlier run recorded in `portFile` (PostgreSQL, NATS) when it is still free, so
+// URLs survive restarts; otherwise any free port.
+export function savedOrFreePort(portFile: string): Promise<number> {
+  return preferredOrFreePort(existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : undefined);
 }

@@ -1,11 +1,11 @@
 // A private nats-server with JetStream under $PAYTAMI_HOME/nats (store, log, pid file), listening
 // on loopback only.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { preferredOrFreePort } from "./free-port.ts";
-import { isProcessAlive, startChild, waitUntilReady, type Child } from "./processes.ts";
+import { savedOrFreePort } from "./free-port.ts";
+import { isProcessAlive, livePidFromFile, startChild, waitUntilReady, type Child } from "./processes.ts";
 import { say, SetupError } from "./report.ts";
 import { aptInstall, findExecutable } from "./system-packages.ts";
 
@@ -29,16 +29,8 @@ async function ensureNatsServer(): Promise<string> {
 
 // A server left behind by a run that was killed hard still holds the JetStream store lock.
 async function stopLeftover(pidFile: string, storeDir: string): Promise<void> {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, "utf8").trim());
-  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return;
-  let cmdline = "";
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    return;
-  }
-  if (!cmdline.includes("nats-server") || !cmdline.includes(storeDir)) return;
+  const pid = livePidFromFile(pidFile, ["nats-server", storeDir]);
+  if (pid === null) return;
   say(`stopping a nats-server left running by an earlier run (pid ${pid})`);
   process.kill(pid, "SIGTERM");
   for (let i = 0; i < 100 && isProcessAlive(pid); i++) await sleep(100);
@@ -72,8 +64,7 @@ export async function startNats(home: string): Promise<NatsHandle> {
   const logFile = join(dir, "nats.log");
   await stopLeftover(pidFile, dir);
 
-  const savedPort = existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : undefined;
-  const port = await preferredOrFreePort(savedPort);
+  const port = await savedOrFreePort(portFile);
   // -sd: JetStream keeps its streams in $PAYTAMI_HOME/nats/jetstream.
   const child = startChild("nats", bin, ["-js", "-sd", dir, "-a", "127.0.0.1", "-p", String(port), "-P", pidFile], {
     output: logFile,

@@ -3,7 +3,7 @@
 // defaults because this is a payment service and dev data should behave like production data.
 import { appendFileSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { preferredOrFreePort } from "./free-port.ts";
+import { savedOrFreePort } from "./free-port.ts";
 import { runCommand, type CommandResult } from "./processes.ts";
 import { say, SetupError, warn } from "./report.ts";
 import { chooseRunAs, ownedDirectory, type RunAs } from "./run-as.ts";
@@ -134,8 +134,7 @@ export async function startPostgres(home: string): Promise<PostgresHandle> {
     }
   }
 
-  const savedPort = existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : undefined;
-  const port = await preferredOrFreePort(savedPort);
+  const port = await savedOrFreePort(portFile);
   const settings = [
     `listen_addresses = '127.0.0.1'`,
     `port = ${port}`,

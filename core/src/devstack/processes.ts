@@ -1,7 +1,7 @@
 // Child-process plumbing shared by the dev stack: long-running children with prefixed log lines,
 // orderly stop with a SIGKILL fallback, one-shot commands, and readiness polling.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { linePrefix, SetupError, warn } from "./report.ts";
@@ -168,5 +168,18 @@ export function isProcessAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+// The pid recorded in `pidFile` when that process is still alive and its command line contains
+// every one of `markers` (so a recycled pid is not mistaken for ours); null otherwise.
+export function livePidFromFile(pidFile: string, markers: string[]): number | null {
+  try {
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return null;
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return markers.every((marker) => cmdline.includes(marker)) ? pid : null;
+  } catch {
+    return null;
   }
 }
