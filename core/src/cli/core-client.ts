@@ -3,7 +3,7 @@
 import { credentials, Metadata, status, type CallOptions, type ClientUnaryCall, type ServiceError } from "@grpc/grpc-js";
 import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, type ErrorCode } from "../../../proto/error-catalog.ts";
 import { AdminServiceClient } from "../../../proto/gen/paytami/v1/admin.ts";
-import { PaymentServiceClient } from "../../../proto/gen/paytami/v1/payment.ts";
+import { PaymentServiceClient, type AuthenticateResponse } from "../../../proto/gen/paytami/v1/payment.ts";
 
 export class CoreError extends Error {
   override name = "CoreError";
@@ -22,8 +22,7 @@ type UnaryMethod<Req, Res> = (
 ) => ClientUnaryCall;
 
 function toCoreError(error: ServiceError, address: string): CoreError {
-  const trailer = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
-  const code = typeof trailer === "string" ? trailer : trailer?.toString();
+  const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
   // grpc-js appends an empty "Resolution note:" to connection failures; it only adds noise.
   const message = (error.details || error.message).replace(/\s*Resolution note:\s*$/, "");
   if (isErrorCode(code)) return new CoreError(code, message);
@@ -34,36 +33,39 @@ function toCoreError(error: ServiceError, address: string): CoreError {
   return new CoreError("internal_error", message);
 }
 
+const TIMEOUT_MS = 15_000;
+
 export class CoreConnection {
-  readonly address: string;
   readonly admin: AdminServiceClient;
-  readonly payments: PaymentServiceClient;
-  private readonly internalToken: string | undefined;
+  readonly #payments: PaymentServiceClient;
+  readonly #address: string;
+  readonly #internalToken: string | undefined;
 
   constructor(address: string, internalToken: string | undefined) {
-    this.address = address;
-    this.internalToken = internalToken;
+    this.#address = address;
+    this.#internalToken = internalToken;
     this.admin = new AdminServiceClient(address, credentials.createInsecure());
-    this.payments = new PaymentServiceClient(address, credentials.createInsecure());
+    this.#payments = new PaymentServiceClient(address, credentials.createInsecure());
   }
 
-  internalMetadata(): Metadata {
+  /** An AdminService call with the internal token: `core.internal(core.admin.createMerchant, {…})`. */
+  internal<Req, Res>(method: UnaryMethod<Req, Res>, request: Req): Promise<Res> {
     const metadata = new Metadata();
-    if (this.internalToken) metadata.set(INTERNAL_TOKEN_METADATA_KEY, this.internalToken);
-    return metadata;
+    if (this.#internalToken) metadata.set(INTERNAL_TOKEN_METADATA_KEY, this.#internalToken);
+    return this.#call(this.admin, method, request, metadata);
   }
 
-  bearerMetadata(apiKey: string): Metadata {
+  /** Which merchant and mode `apiKey` belongs to; fails with `unauthorized` when it is not valid. */
+  authenticate(apiKey: string): Promise<AuthenticateResponse> {
     const metadata = new Metadata();
     metadata.set("authorization", `Bearer ${apiKey}`);
-    return metadata;
+    return this.#call(this.#payments, this.#payments.authenticate, {}, metadata);
   }
 
-  // `method` must be bound to its client, e.g. `conn.admin.createMerchant.bind(conn.admin)`.
-  call<Req, Res>(method: UnaryMethod<Req, Res>, request: Req, metadata: Metadata, timeoutMs = 15_000): Promise<Res> {
+  #call<Req, Res>(client: object, method: UnaryMethod<Req, Res>, request: Req, metadata: Metadata): Promise<Res> {
     return new Promise((resolve, reject) => {
-      method(request, metadata, { deadline: new Date(Date.now() + timeoutMs) }, (error, response) => {
-        if (error) reject(toCoreError(error, this.address));
+      method.call(client, request, metadata, { deadline: new Date(Date.now() + TIMEOUT_MS) }, (error, response) => {
+        if (error) reject(toCoreError(error, this.#address));
         else resolve(response);
       });
     });
@@ -71,6 +73,6 @@ export class CoreConnection {
 
   close(): void {
     this.admin.close();
-    this.payments.close();
+    this.#payments.close();
   }
 }

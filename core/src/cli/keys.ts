@@ -18,11 +18,7 @@ export const keys: CommandGroup = {
       const merchantId = required(values.merchant, "--merchant");
       const mode = oneOf(values.mode, MODES, "--mode");
       const core = context.core();
-      const created = await core.call(
-        core.admin.createApiKey.bind(core.admin),
-        { merchantId, mode, expiresAt: values["expires-at"] },
-        core.internalMetadata(),
-      );
+      const created = await core.internal(core.admin.createApiKey, { merchantId, mode, expiresAt: values["expires-at"] });
       const expiresAt = created.expiresAt ?? null;
       return {
         json: { id: created.id, api_key: created.apiKey, mode: created.mode, expires_at: expiresAt },
@@ -32,7 +28,7 @@ export const keys: CommandGroup = {
     if (sub === "revoke") {
       const [id] = expectPositionals(parseCommand(rest, {}).positionals, ["KEY_ID"]);
       const core = context.core();
-      const revoked = await core.call(core.admin.revokeApiKey.bind(core.admin), { id: id! }, core.internalMetadata());
+      const revoked = await core.internal(core.admin.revokeApiKey, { id: id! });
       return { json: { id: revoked.id, revoked: revoked.revoked }, text: `Revoked key ${revoked.id}` };
     }
     throw new UsageError(`unknown keys command "${sub ?? ""}"`);

@@ -14,11 +14,11 @@ export const merchants: CommandGroup = {
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const core = context.core();
-    const created = await core.call(
-      core.admin.createMerchant.bind(core.admin),
-      { name: required(values.name, "--name"), currencies: commaList(values.currencies), methods: commaList(values.methods) },
-      core.internalMetadata(),
-    );
+    const created = await core.internal(core.admin.createMerchant, {
+      name: required(values.name, "--name"),
+      currencies: commaList(values.currencies),
+      methods: commaList(values.methods),
+    });
     return {
       json: { merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey },
       text: [`Created merchant ${created.merchantId}`, `  test key: ${created.testApiKey}`, `  live key: ${created.liveApiKey}`].join("\n"),

@@ -15,11 +15,7 @@ export const simulate: CommandGroup = {
       const [paymentId, stepArg] = expectPositionals(parseCommand(rest, {}).positionals, ["PAY_ID", "STEP"]);
       const step = oneOf(stepArg, PAYMENT_STEPS, "STEP");
       const core = context.core();
-      const result = await core.call(
-        core.admin.simulatePayment.bind(core.admin),
-        { paymentId: paymentId!, step },
-        core.internalMetadata(),
-      );
+      const result = await core.internal(core.admin.simulatePayment, { paymentId: paymentId!, step });
       if (!result.payment) throw new CoreError("internal_error", "core returned no payment");
       const view = paymentJson(result.payment);
       return { json: view, text: `${view.id} is now ${view.status}\n${describeObject(view)}` };
