@@ -20,7 +20,7 @@ function tryListen(port: number, host?: string): Promise<number | null> {
 
 // A port counts as free only when nothing listens on it on any interface (the wildcard bind) nor
 // on loopback specifically (a process bound to 127.0.0.1 alone does not always block "::").
-export async function isPortFree(port: number): Promise<boolean> {
+async function isPortFree(port: number): Promise<boolean> {
   if (handedOut.has(port)) return false;
   return (await tryListen(port)) !== null && (await tryListen(port, "127.0.0.1")) !== null;
 }

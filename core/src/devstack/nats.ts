@@ -11,7 +11,6 @@ import { aptInstall, findExecutable } from "./system-packages.ts";
 
 export interface NatsHandle {
   url: string;
-  port: number;
   child: Child;
   stop(): Promise<void>;
 }
@@ -78,10 +77,9 @@ export async function startNats(home: string): Promise<NatsHandle> {
   writeFileSync(portFile, `${port}\n`);
   return {
     url: `nats://127.0.0.1:${port}`,
-    port,
     child,
     async stop() {
-      await child.stop(15_000);
+      await child.stop();
     },
   };
 }

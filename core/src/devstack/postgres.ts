@@ -11,15 +11,13 @@ import { aptInstall, findExecutable, isExecutable } from "./system-packages.ts";
 
 // The cluster's bootstrap superuser. Superuser because the test harness creates a database per
 // test run on this server.
-export const ROLE = "paytami";
-export const DATABASE = "paytami";
+const ROLE = "paytami";
+const DATABASE = "paytami";
 const MIN_MAJOR = 15;
 const TOOLS = ["initdb", "pg_ctl", "postgres", "psql"];
 
 export interface PostgresHandle {
   url: string;
-  port: number;
-  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -39,7 +37,7 @@ function candidateBinDirs(): string[] {
   return dirs;
 }
 
-export function findPostgresBinDir(): string | null {
+function findPostgresBinDir(): string | null {
   for (const dir of candidateBinDirs()) {
     if (TOOLS.every((tool) => isExecutable(join(dir, tool)))) return dir;
   }
@@ -163,7 +161,7 @@ export async function startPostgres(home: string): Promise<PostgresHandle> {
     await stop();
     throw error;
   }
-  return { url: `postgres://${ROLE}@127.0.0.1:${port}/${DATABASE}`, port, dataDir, stop };
+  return { url: `postgres://${ROLE}@127.0.0.1:${port}/${DATABASE}`, stop };
 }
 
 async function ensureDatabase(bindir: string, port: number): Promise<void> {

@@ -16,15 +16,13 @@ export interface Child {
   process: ChildProcess;
   exited: Promise<Exit>;
   hasExited(): boolean;
-  // SIGTERM (or `signal`), then SIGKILL after `timeoutMs`. Resolves once the process is gone.
-  stop(timeoutMs?: number, signal?: NodeJS.Signals): Promise<Exit>;
+  // SIGTERM, then SIGKILL after `timeoutMs`. Resolves once the process is gone.
+  stop(timeoutMs?: number): Promise<Exit>;
 }
 
 export interface ChildOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  uid?: number;
-  gid?: number;
   // Where output goes: "prefix" streams lines to our stdout as `name | line`, a string is a log
   // file path (appended), "inherit" passes our stdio through.
   output: "prefix" | "inherit" | string;
@@ -40,8 +38,6 @@ export function startChild(name: string, command: string, args: string[], option
   const spawnOptions: SpawnOptions = {
     env: options.env ?? process.env,
     cwd: options.cwd,
-    uid: options.uid,
-    gid: options.gid,
     // Own process group: a terminal Ctrl-C reaches only the orchestrator, which then stops the
     // children in dependency order instead of all of them dying at once.
     detached: true,
@@ -77,9 +73,9 @@ export function startChild(name: string, command: string, args: string[], option
     process: proc,
     exited,
     hasExited: () => done,
-    async stop(timeoutMs = 15_000, signal: NodeJS.Signals = "SIGTERM") {
+    async stop(timeoutMs = 15_000) {
       if (done) return exited;
-      proc.kill(signal);
+      proc.kill("SIGTERM");
       const timer = setTimeout(() => {
         if (!done) {
           warn(`${name} did not stop within ${timeoutMs} ms, killing it`);
