@@ -14,9 +14,9 @@ const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 export class Lifecycle {
   reason: StopReason | null = null;
   private readonly cleanups: { name: string; run: () => Promise<void> }[] = [];
-  private readonly listeners: ((reason: StopReason) => void)[] = [];
-  private resolveStopped!: () => void;
-  readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
+  private resolveStopped!: (reason: StopReason) => void;
+  // Resolves with the reason once a stop is requested.
+  readonly stopped = new Promise<StopReason>((resolve) => (this.resolveStopped = resolve));
   private lastSignalAt = 0;
 
   constructor() {
@@ -40,15 +40,11 @@ export class Lifecycle {
     else if (!duplicate) say("still stopping, please wait");
   }
 
+  // Only the first request counts; later ones (a child dying during shutdown) are ignored.
   requestStop(reason: StopReason): void {
     if (this.reason) return;
     this.reason = reason;
-    for (const listener of this.listeners) listener(reason);
-    this.resolveStopped();
-  }
-
-  onStopRequested(listener: (reason: StopReason) => void): void {
-    this.listeners.push(listener);
+    this.resolveStopped(reason);
   }
 
   onCleanup(name: string, run: () => Promise<void>): void {

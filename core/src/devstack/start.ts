@@ -15,9 +15,13 @@ import { describeError, say, SetupError } from "./report.ts";
 import { seedSandboxMerchant } from "./seed.ts";
 import { buildServices, REPO_ROOT, serviceCommand, type ServiceName } from "./services.ts";
 
-
 const CORE_READY_MS = 120_000; // first start runs every migration
 const EDGE_READY_MS = 60_000;
+
+// Any child exiting before we stop it takes the whole stack down.
+function stopWhenExits(life: Lifecycle, name: string, child: Child): void {
+  void child.exited.then((exit) => life.requestStop({ kind: "failure", message: `${name} exited unexpectedly (${describeExit(exit)})` }));
+}
 
 const envPort = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 
@@ -41,9 +45,7 @@ async function run(life: Lifecycle): Promise<void> {
   const infra = await provisionInfra(home);
   life.onCleanup("PostgreSQL and NATS", () => infra.stop());
   life.throwIfStopping();
-  infra.nats?.child.exited.then((exit) => {
-    if (!life.reason) life.requestStop({ kind: "failure", message: `nats-server exited unexpectedly (${describeExit(exit)})` });
-  });
+  if (infra.nats) stopWhenExits(life, "nats-server", infra.nats.child);
 
   // Defaults (4000/4001/50051/4002) when free, so URLs stay familiar; otherwise any free port.
   const port = envPort("PORT") ?? (await preferredOrFreePort(4000));
@@ -71,9 +73,7 @@ async function run(life: Lifecycle): Promise<void> {
     const { command, args } = serviceCommand(name);
     const child = startChild(name, command, args, { env, cwd: REPO_ROOT, output: "prefix" });
     life.onCleanup(name, async () => void (await child.stop()));
-    child.exited.then((exit) => {
-      if (!life.reason) life.requestStop({ kind: "failure", message: `${name} exited unexpectedly (${describeExit(exit)})` });
-    });
+    stopWhenExits(life, name, child);
     return child;
   };
 

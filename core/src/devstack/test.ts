@@ -52,7 +52,7 @@ async function main(): Promise<number> {
       output: "inherit",
     });
     // vitest runs in its own process group, so it hears about Ctrl-C only from us, once.
-    life.onStopRequested((reason) => {
+    void life.stopped.then((reason) => {
       if (reason.kind === "signal") vitest.process.kill(reason.signal);
     });
     const exit = await vitest.exited;
