@@ -3,19 +3,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
-export interface DevJson {
-  base_url: string;
-  core_grpc: string;
-  core_http: string;
-  merchant_id: string;
-  test_api_key: string;
-  live_api_key: string;
-  internal_token: string;
-  database_url: string;
-  nats_url: string;
-}
-
-const KEYS: (keyof DevJson)[] = [
+// The documented keys (DESIGN §3), in the documented order; every value is a string.
+const KEYS = [
   "base_url",
   "core_grpc",
   "core_http",
@@ -25,7 +14,9 @@ const KEYS: (keyof DevJson)[] = [
   "internal_token",
   "database_url",
   "nats_url",
-];
+] as const;
+
+export type DevJson = Record<(typeof KEYS)[number], string>;
 
 export const DEV_JSON = "dev.json";
 
