@@ -8,19 +8,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import pg from "pg";
 import { AdminServiceClient } from "../../proto/gen/paytami/v1/admin.ts";
 import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
-import { INTERNAL_TOKEN_METADATA_KEY } from "../../proto/error-catalog.ts";
-import { serviceCommand } from "../../core/src/devstack/services.ts";
+import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY } from "../../proto/error-catalog.ts";
+import { preferredOrFreePort } from "../../core/src/devstack/free-port.ts";
+import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
 import { HttpClient } from "./http.ts";
-
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 export type ProcessName = "core" | "facade" | "dispatcher";
 
@@ -165,31 +162,10 @@ export function launchCommand(name: ProcessName): { command: string; args: strin
   return { command: Number(process.versions.node.split(".")[0]) >= 24 ? cmd.command : nodeBinary(), args: cmd.args };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      if (addr === null || typeof addr === "string") {
-        srv.close();
-        reject(new Error("no port"));
-        return;
-      }
-      const port = addr.port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Distinct free ports (the OS could hand back the same one twice in a row). */
-export async function freePorts(n: number): Promise<number[]> {
+/** Distinct free ports (free-port.ts never hands out the same port twice in a process). */
+async function freePorts(n: number): Promise<number[]> {
   const out: number[] = [];
-  while (out.length < n) {
-    const p = await freePort();
-    if (!out.includes(p)) out.push(p);
-  }
+  for (let i = 0; i < n; i++) out.push(await preferredOrFreePort(undefined));
   return out;
 }
 
@@ -255,7 +231,7 @@ function grpcCall<Req, Res>(
   return new Promise((resolve, reject) => {
     fn(req, md, { deadline: new Date(Date.now() + 15_000) }, (err, res) => {
       if (err) {
-        const code = err.metadata?.get("paytami-error-code")?.[0];
+        const code = err.metadata?.get(ERROR_CODE_METADATA_KEY)?.[0];
         reject(new Error(`admin gRPC call failed: ${err.message}${code ? ` (paytami-error-code=${String(code)})` : ""}`));
       } else resolve(res);
     });
