@@ -4,21 +4,18 @@
 // instances, and what one instance writes the others read.
 
 import { beforeAll, describe, expect, test } from "vitest";
-import type { Instance, Merchant } from "./support/stack.ts";
-import type { HttpClient } from "./support/http.ts";
-import { newIdemKey } from "./support/http.ts";
+import type { Merchant } from "./support/stack.ts";
+import { newIdemKey, type HttpClient } from "./support/http.ts";
 import { expectError, expectPaymentShape, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack();
 let m: Merchant;
-let second: Instance;
 let clients: HttpClient[];
 
 beforeAll(async () => {
   const s = stack();
   m = await s.admin.createMerchant({ name: "Tienda Multi" });
-  second = await s.addInstance();
-  clients = [s.http, second.http];
+  clients = [s.http, await s.addInstance()];
 });
 
 describe("two instances, one database", () => {

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import pg from "pg";
 import { AdminServiceClient } from "../../proto/gen/paytami/v1/admin.ts";
@@ -26,8 +27,6 @@ export interface StackOptions {
   dispatcher?: boolean;
   /** Extra environment for every process. */
   env?: Record<string, string>;
-  /** Extra environment per process (wins over `env`). */
-  processEnv?: Partial<Record<ProcessName, Record<string, string>>>;
   /**
    * PUBLIC_BASE_URL for the facade and core. Defaults to the facade's own
    * loopback URL, so that the URLs it hands out can be followed.
@@ -37,8 +36,6 @@ export interface StackOptions {
   embedBaseUrl?: string;
   /** LOG_LEVEL for every process (default "info"). */
   logLevel?: string;
-  /** How long to wait for /healthz (ms). */
-  startTimeoutMs?: number;
 }
 
 export interface Merchant {
@@ -76,14 +73,9 @@ export interface Stack {
   baseUrl: string;
   /** PUBLIC_BASE_URL given to the processes. */
   publicBaseUrl: string;
-  embedBaseUrl: string;
   coreGrpcAddr: string;
   coreHttpUrl: string;
   dispatcherHttpUrl?: string;
-  databaseUrl: string;
-  databaseName: string;
-  natsUrl?: string;
-  internalToken: string;
   logDir: string;
   admin: Admin;
   http: HttpClient;
@@ -95,22 +87,14 @@ export interface Stack {
   restart(which: ProcessName): Promise<{ exit: ExitInfo }>;
   stopProcess(which: ProcessName): Promise<ExitInfo>;
   startProcess(which: ProcessName): Promise<void>;
-  logTail(which: ProcessName, lines?: number): string;
   logText(which: ProcessName): string;
   printLogTails(lines?: number): void;
   /**
    * Starts one more core + facade pair on new ports against the same database and
    * with the same configuration (PUBLIC_BASE_URL included), as a second instance
-   * behind a load balancer would run. Stopped by stop() at the latest.
+   * behind a load balancer would run; returns a client for its facade. Stopped by stop().
    */
-  addInstance(): Promise<Instance>;
-  stop(): Promise<void>;
-}
-
-export interface Instance {
-  baseUrl: string;
-  coreGrpcAddr: string;
-  http: HttpClient;
+  addInstance(): Promise<HttpClient>;
   stop(): Promise<void>;
 }
 
@@ -133,7 +117,7 @@ function installExitHook(): void {
 }
 
 /** Node 24 binary: the current one if new enough, else the pinned npm `node` package. */
-export function nodeBinary(): string {
+function nodeBinary(): string {
   const major = Number(process.versions.node.split(".")[0]);
   if (major >= 24) return process.execPath;
   const candidates = [
@@ -159,7 +143,7 @@ export function launchCommand(name: ProcessName): { command: string; args: strin
   if (!fs.existsSync(entry)) {
     throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does), or set PAYTAMI_TEST_FROM_SOURCE=1`);
   }
-  return { command: Number(process.versions.node.split(".")[0]) >= 24 ? cmd.command : nodeBinary(), args: cmd.args };
+  return { command: nodeBinary(), args: cmd.args };
 }
 
 /** Distinct free ports (free-port.ts never hands out the same port twice in a process). */
@@ -169,7 +153,7 @@ async function freePorts(n: number): Promise<number[]> {
   return out;
 }
 
-export function requireEnv(name: string): string {
+function requireEnv(name: string): string {
   const v = process.env[name];
   if (v === undefined || v === "") {
     throw new Error(
@@ -180,36 +164,31 @@ export function requireEnv(name: string): string {
   return v;
 }
 
-export function withDatabase(url: string, dbName: string): string {
+function withDatabase(url: string, dbName: string): string {
   const u = new URL(url);
   u.pathname = "/" + dbName;
   return u.toString();
 }
 
-export async function createDatabase(adminUrl: string, prefix = "paytami_t_"): Promise<{ name: string; url: string }> {
-  const name = prefix + randomBytes(6).toString("hex");
+/** One statement on the server as the DATABASE_URL role (which may create databases). */
+async function adminStatement(adminUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}"`);
+    await client.query(statement);
   } finally {
     await client.end();
   }
+}
+
+async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
+  const name = "paytami_t_" + randomBytes(6).toString("hex");
+  await adminStatement(adminUrl, `CREATE DATABASE "${name}"`);
   return { name, url: withDatabase(adminUrl, name) };
 }
 
-export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  return adminStatement(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
 function tailOf(file: string, lines: number): string {
@@ -324,25 +303,28 @@ async function stopProc(p: Proc, graceMs = 20_000): Promise<ExitInfo> {
   const t0 = Date.now();
   p.stopping = true;
   child.kill("SIGTERM");
-  const timer = sleep(graceMs).then(() => "timeout" as const);
-  const r = await Promise.race([p.exited, timer]);
-  let info: ExitInfo;
-  if (r === "timeout") {
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
     child.kill("SIGKILL");
-    const e = await p.exited;
-    info = { ...e, killed: true, ms: Date.now() - t0 };
-  } else {
-    info = { ...r, ms: Date.now() - t0 };
-  }
+  }, graceMs);
+  const e = await p.exited;
+  clearTimeout(timer);
   p.child = undefined;
-  return info;
+  return { ...e, killed, ms: Date.now() - t0 };
 }
 
+async function startProc(p: Proc, timeoutMs = 60_000): Promise<void> {
+  spawnProc(p);
+  await waitHealthy(p, timeoutMs);
+}
+
+/** This process's environment without what must not leak into a service (PORT is the facade's alone), plus `extra`. */
 function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (k.startsWith("VITEST") || k === "NODE_OPTIONS" || k === "TEST" || k === "NODE_V8_COVERAGE") continue;
+    if (k.startsWith("VITEST") || k === "NODE_OPTIONS" || k === "TEST" || k === "NODE_V8_COVERAGE" || k === "PORT") continue;
     env[k] = v;
   }
   return { ...env, ...extra };
@@ -391,31 +373,18 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     ...(natsUrl ? { NATS_URL: natsUrl } : {}),
     ...opts.env,
   };
-  // PORT must only reach the facade.
+  /** One process; `extra` wins over the common environment; health is checked on `healthPort`. */
+  const proc = (name: ProcessName, logName: string, healthPort: number, extra: Record<string, string> = {}): Proc => ({
+    name,
+    env: childEnv({ ...common, ...extra }),
+    healthUrl: `http://127.0.0.1:${healthPort}/healthz`,
+    logFile: path.join(logDir, `${logName}.log`),
+  });
   const procs: Record<ProcessName, Proc> = {
-    core: {
-      name: "core",
-      env: childEnv({ ...common, ...opts.processEnv?.core }),
-      healthUrl: `http://127.0.0.1:${coreHttpPort}/healthz`,
-      logFile: path.join(logDir, "core.log"),
-    },
-    facade: {
-      name: "facade",
-      env: childEnv({ ...common, PORT: String(facadePort), ...opts.processEnv?.facade }),
-      healthUrl: `${baseUrl}/healthz`,
-      logFile: path.join(logDir, "facade.log"),
-    },
-    dispatcher: {
-      name: "dispatcher",
-      env: childEnv({ ...common, DISPATCHER_HTTP_PORT: String(dispatcherPort), ...opts.processEnv?.dispatcher }),
-      healthUrl: `http://127.0.0.1:${dispatcherPort}/healthz`,
-      logFile: path.join(logDir, "dispatcher.log"),
-    },
+    core: proc("core", "core", coreHttpPort),
+    facade: proc("facade", "facade", facadePort, { PORT: String(facadePort) }),
+    dispatcher: proc("dispatcher", "dispatcher", dispatcherPort, { DISPATCHER_HTTP_PORT: String(dispatcherPort) }),
   };
-  for (const p of Object.values(procs)) delete p.env.PORT;
-  procs.facade.env.PORT = String(facadePort);
-
-  const startTimeout = opts.startTimeoutMs ?? 60_000;
   const enabled: ProcessName[] = ["core", "facade", ...(opts.dispatcher ? (["dispatcher"] as const) : [])];
 
   const pool = new pg.Pool({ connectionString: db.url, max: 3 });
@@ -426,38 +395,16 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let stopped = false;
 
   const extraProcs: Proc[] = [];
-  const addInstance = async (): Promise<Instance> => {
+  const addInstance = async (): Promise<HttpClient> => {
     const n = extraProcs.length / 2 + 2;
     const [fPort, gPort, hPort] = (await freePorts(3)) as [number, number, number];
-    const grpcAddr = `127.0.0.1:${gPort}`;
-    const env = { ...common, CORE_GRPC_ADDR: grpcAddr, CORE_HTTP_PORT: String(hPort) };
-    const core: Proc = {
-      name: "core",
-      env: childEnv({ ...env, ...opts.processEnv?.core }),
-      healthUrl: `http://127.0.0.1:${hPort}/healthz`,
-      logFile: path.join(logDir, `core-${n}.log`),
-    };
-    const facade: Proc = {
-      name: "facade",
-      env: childEnv({ ...env, ...opts.processEnv?.facade, PORT: String(fPort) }),
-      healthUrl: `http://127.0.0.1:${fPort}/healthz`,
-      logFile: path.join(logDir, `facade-${n}.log`),
-    };
-    delete core.env.PORT;
+    const own = { CORE_GRPC_ADDR: `127.0.0.1:${gPort}`, CORE_HTTP_PORT: String(hPort) };
+    const core = proc("core", `core-${n}`, hPort, own);
+    const facade = proc("facade", `facade-${n}`, fPort, { ...own, PORT: String(fPort) });
     extraProcs.push(core, facade);
-    spawnProc(core);
-    await waitHealthy(core, startTimeout);
-    spawnProc(facade);
-    await waitHealthy(facade, startTimeout);
-    return {
-      baseUrl: `http://127.0.0.1:${fPort}`,
-      coreGrpcAddr: grpcAddr,
-      http: new HttpClient(`http://127.0.0.1:${fPort}`),
-      stop: async () => {
-        await stopProc(facade);
-        await stopProc(core);
-      },
-    };
+    await startProc(core);
+    await startProc(facade);
+    return new HttpClient(`http://127.0.0.1:${fPort}`);
   };
 
   const stop = async (): Promise<void> => {
@@ -475,14 +422,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   };
 
   try {
-    spawnProc(procs.core);
-    await waitHealthy(procs.core, startTimeout);
-    spawnProc(procs.facade);
-    if (opts.dispatcher) spawnProc(procs.dispatcher);
-    await Promise.all([
-      waitHealthy(procs.facade, startTimeout),
-      ...(opts.dispatcher ? [waitHealthy(procs.dispatcher, startTimeout)] : []),
-    ]);
+    await startProc(procs.core);
+    await Promise.all(enabled.filter((n) => n !== "core").map((n) => startProc(procs[n])));
   } catch (e) {
     await stop().catch(() => undefined);
     throw e;
@@ -510,14 +451,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const stack: Stack = {
     baseUrl,
     publicBaseUrl,
-    embedBaseUrl,
     coreGrpcAddr,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
-    databaseUrl: db.url,
-    databaseName: db.name,
-    ...(natsUrl ? { natsUrl } : {}),
-    internalToken,
     logDir,
     admin,
     http: new HttpClient(baseUrl),
@@ -538,17 +474,12 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
       return Number(r.rows[0]?.n);
     },
     stopProcess: (which) => stopProc(procs[which]),
-    startProcess: async (which) => {
-      spawnProc(procs[which]);
-      await waitHealthy(procs[which], startTimeout);
-    },
+    startProcess: (which) => startProc(procs[which]),
     restart: async (which) => {
       const exit = await stopProc(procs[which]);
-      spawnProc(procs[which]);
-      await waitHealthy(procs[which], startTimeout);
+      await startProc(procs[which]);
       return { exit };
     },
-    logTail: (which, lines = 40) => tailOf(procs[which].logFile, lines),
     logText: (which) => {
       try {
         return fs.readFileSync(procs[which].logFile, "utf8");
