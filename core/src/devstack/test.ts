@@ -1,17 +1,18 @@
 // `npm test`: a throw-away PostgreSQL + NATS, then `vitest run` with any extra arguments
 // (`npm test -- test/foo.test.ts`), then teardown, exiting with vitest's code. The test harness
 // starts its own core/facade processes; it gets DATABASE_URL (role may CREATE DATABASE), NATS_URL
-// and PAYTAMI_TEST_HOME (a scratch directory removed afterwards).
+// and PAYTAMI_TEST_HOME (a scratch directory removed afterwards). Run through launch.mjs.
 import { chmodSync, lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { constants, tmpdir } from "node:os";
+import { join } from "node:path";
 import { provisionInfra } from "./infra.ts";
 import { Interrupted, Lifecycle } from "./lifecycle.ts";
 import { startChild } from "./processes.ts";
 import { describeError, warn } from "./report.ts";
+import { REPO_ROOT } from "./services.ts";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
-const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGKILL: 137, SIGTERM: 143 };
+// The shell's convention for "killed by a signal".
+const signalExitCode = (signal: NodeJS.Signals) => 128 + constants.signals[signal];
 
 // The cluster directory may have been relocated out of the home (see run-as.ts); remove both.
 function removeHome(home: string): void {
@@ -37,18 +38,11 @@ async function main(): Promise<number> {
     life.onCleanup("PostgreSQL and NATS", () => infra.stop());
     life.throwIfStopping();
 
-    const nodeDir = dirname(process.execPath);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATABASE_URL: infra.databaseUrl,
-      NATS_URL: infra.natsUrl,
-      PAYTAMI_TEST_HOME: home,
-      // Anything the tests spawn as `node` must be Node 24, as in npm scripts.
-      PATH: [join(ROOT, "node_modules", ".bin"), nodeDir, process.env.PATH ?? ""].join(delimiter),
-    };
-    const vitest = startChild("vitest", process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)], {
+    // PATH already starts with node_modules/.bin (launch.mjs), so `node` is the pinned Node 24.
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, PAYTAMI_TEST_HOME: home };
+    const vitest = startChild("vitest", process.execPath, [join(REPO_ROOT, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)], {
       env,
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       output: "inherit",
     });
     // vitest runs in its own process group, so it hears about Ctrl-C only from us, once.
@@ -56,10 +50,10 @@ async function main(): Promise<number> {
       if (reason.kind === "signal") vitest.process.kill(reason.signal);
     });
     const exit = await vitest.exited;
-    code = exit.code ?? (exit.signal ? (SIGNAL_EXIT[exit.signal] ?? 1) : 1);
+    code = exit.code ?? (exit.signal ? signalExitCode(exit.signal) : 1);
   } catch (error) {
     if (!(error instanceof Interrupted)) warn(describeError(error));
-    code = life.reason?.kind === "signal" ? (SIGNAL_EXIT[life.reason.signal] ?? 1) : 1;
+    code = life.reason?.kind === "signal" ? signalExitCode(life.reason.signal) : 1;
   }
   await life.cleanup();
   return code;
