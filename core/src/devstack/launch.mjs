@@ -19,17 +19,20 @@ if (!entry) {
 }
 
 const node24 = join(root, "node_modules", ".bin", "node");
-if (!existsSync(join(root, "node_modules")) || !existsSync(node24)) {
+if (!existsSync(node24)) {
   console.log("paytami    | dependencies missing; running npm ci");
   // Under `npm start` npm tells us which npm it is; otherwise use the one on PATH.
   const npmCli = process.env.npm_execpath;
-  const [npmCommand, npmArgs] = npmCli && npmCli.endsWith(".js") ? [process.execPath, [npmCli, "ci"]] : ["npm", ["ci"]];
-  let install = spawnSync(npmCommand, npmArgs, { cwd: root, stdio: "inherit" });
+  const npm = (...npmArgs) =>
+    npmCli && npmCli.endsWith(".js")
+      ? spawnSync(process.execPath, [npmCli, ...npmArgs], { cwd: root, stdio: "inherit" })
+      : spawnSync("npm", npmArgs, { cwd: root, stdio: "inherit" });
+  let install = npm("ci");
   if (install.status !== 0) {
     // npm ci rejects lock files without other platforms' optional packages (which some registry
     // mirrors do not serve); npm install resolves the same locked versions.
     console.log("paytami    | npm ci failed; trying npm install");
-    install = spawnSync(npmCommand, [...npmArgs.slice(0, -1), "install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+    install = npm("install", "--no-audit", "--no-fund");
   }
   if (install.status !== 0 || !existsSync(node24)) {
     console.error("paytami    | installing dependencies failed; fix the error above and run it again");
