@@ -1,14 +1,15 @@
 // Shared expectations and fixtures for the HTTP suites.
 
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
 import { ERROR_CODES } from "../../proto/error-catalog.ts";
 import { serverErrors, type Res } from "./http.ts";
-import { startStack, type Stack, type StackOptions } from "./stack.ts";
+import { startStack, type SimulateStep, type Stack, type StackOptions } from "./stack.ts";
 
 export const PAYMENT_ID_RE = /^pay_[0-9a-f]{24}$/;
 export const CREATED_AT_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-export const MONEY_RE = /^(0|[1-9][0-9]*)$/;
+const MONEY_RE = /^(0|[1-9][0-9]*)$/;
 
 export const PAYABLE_STATES = ["created", "processing", "authorized"] as const;
 export const RESOLVED_STATES = [
@@ -51,20 +52,11 @@ export function validBody(overrides: Record<string, unknown> = {}): Record<strin
 }
 
 export function randomHex(n: number): string {
-  let s = "";
-  while (s.length < n) s += Math.floor(Math.random() * 16).toString(16);
-  return s;
+  return randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
 }
 
 export function randomPaymentId(): string {
   return "pay_" + randomHex(24);
-}
-
-const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-export function randomBase62(n: number): string {
-  let s = "";
-  for (let i = 0; i < n; i++) s += BASE62[Math.floor(Math.random() * 62)];
-  return s;
 }
 
 function describeRes(res: Res): string {
@@ -126,18 +118,15 @@ export function useStack(opts: StackOptions & { allow503?: boolean } = {}): () =
       (e) =>
         !(opts.allow503 && e.status === 503 && (e.body.includes('"processor_unavailable"') || e.url.endsWith("/healthz"))),
     );
+    await stack.stop();
+    if (failures > 0 || unexpected.length > 0) console.error(`[paytami tests] process logs kept in ${stack.logDir}`);
+    else fs.rmSync(stack.logDir, { recursive: true, force: true });
     if (unexpected.length > 0) {
-      failures++;
-      await stack.stop();
-      console.error(`[paytami tests] process logs kept in ${stack.logDir}`);
       throw new Error(
         `${unexpected.length} request(s) got a 5xx:\n` +
           unexpected.slice(0, 10).map((e) => `  ${e.method} ${e.url} → ${e.status} ${e.body}`).join("\n"),
       );
     }
-    await stack.stop();
-    if (failures > 0) console.error(`[paytami tests] ${failures} failing test(s); process logs kept in ${stack.logDir}`);
-    else fs.rmSync(stack.logDir, { recursive: true, force: true });
   });
   beforeEach(() => {
     onTestFailed(() => {
@@ -151,71 +140,29 @@ export function useStack(opts: StackOptions & { allow503?: boolean } = {}): () =
   };
 }
 
-let idColumnCache: string | undefined;
-
-/** The column of `payments` that holds the public id (found by looking for a known id). */
-export async function paymentIdColumn(stack: Stack, publicId: string): Promise<string> {
-  if (idColumnCache) return idColumnCache;
-  const cols = await stack.sql<{ column_name: string }>(
-    `SELECT column_name FROM information_schema.columns
-      WHERE table_name = 'payments' AND table_schema = current_schema()
-        AND data_type IN ('text', 'character varying', 'character')
-      ORDER BY (column_name IN ('public_id', 'id')) DESC, ordinal_position`,
-  );
-  for (const { column_name } of cols) {
-    const found = await stack.sql(`SELECT 1 FROM payments WHERE "${column_name}"::text = $1`, [publicId]);
-    if (found.length === 1) {
-      idColumnCache = column_name;
-      return column_name;
-    }
-  }
-  throw new Error(`could not find payment ${publicId} in table payments`);
-}
+/** Sandbox steps that bring a fresh payment to each state they can reach. */
+const SANDBOX_STEPS: Partial<Record<string, SimulateStep[]>> = {
+  created: [],
+  processing: ["process"],
+  authorized: ["authorize"],
+  captured: ["succeed"],
+  failed: ["fail"],
+  canceled: ["cancel"],
+  expired: ["expire"],
+  available_to_merchant: ["succeed", "settle"],
+};
 
 /**
- * Sets `payments.status` directly in SQL, for states no sandbox step reaches yet
- * (pending_settlement, settled_to_paytami, partially_refunded, refunded,
- * chargeback).
+ * Brings a freshly created payment to `state` through sandbox steps; states no step
+ * reaches yet (pending_settlement, settled_to_paytami, partially_refunded, refunded,
+ * chargeback) are set in SQL after capture.
  */
-export async function setStatusSql(stack: Stack, publicId: string, status: string): Promise<void> {
-  const col = await paymentIdColumn(stack, publicId);
-  await stack.sql(`UPDATE payments SET status = $1 WHERE "${col}"::text = $2`, [status, publicId]);
-  const check = await stack.sql(`SELECT 1 FROM payments WHERE "${col}"::text = $1 AND status::text = $2`, [publicId, status]);
-  if (check.length !== 1) throw new Error(`could not set ${publicId} to ${status}`);
-}
-
-/** Brings a freshly created payment to `state` through sandbox steps, or SQL where none exists. */
 export async function driveToState(stack: Stack, id: string, state: string): Promise<void> {
-  switch (state) {
-    case "created":
-      return;
-    case "processing":
-      await stack.admin.simulate(id, "process");
-      return;
-    case "authorized":
-      await stack.admin.simulate(id, "authorize");
-      return;
-    case "captured":
-      await stack.admin.simulate(id, "succeed");
-      return;
-    case "failed":
-      await stack.admin.simulate(id, "fail");
-      return;
-    case "canceled":
-      await stack.admin.simulate(id, "cancel");
-      return;
-    case "expired":
-      await stack.admin.simulate(id, "expire");
-      return;
-    case "available_to_merchant":
-      await stack.admin.simulate(id, "succeed");
-      await stack.admin.simulate(id, "settle");
-      return;
-    default:
-      // pending_settlement, settled_to_paytami, partially_refunded, refunded, chargeback
-      await stack.admin.simulate(id, "succeed");
-      await setStatusSql(stack, id, state);
-  }
+  const steps = SANDBOX_STEPS[state];
+  for (const step of steps ?? ["succeed"]) await stack.admin.simulate(id, step);
+  if (steps) return;
+  const rows = await stack.sql("UPDATE payments SET status = $1 WHERE id = $2 RETURNING id", [state, id]);
+  if (rows.length !== 1) throw new Error(`could not set ${id} to ${state}`);
 }
 
 export function sleep(ms: number): Promise<void> {

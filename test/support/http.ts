@@ -13,8 +13,6 @@ export interface Res {
   text: string;
   /** Parsed JSON body, or undefined when the body is not JSON. */
   json: any;
-  /** Raw body bytes. */
-  raw: Buffer;
   /** Round-trip time in ms. */
   ms: number;
 }
@@ -68,7 +66,6 @@ export function rawRequest(
           },
           text,
           json,
-          raw,
           ms: performance.now() - t0,
         });
       });
