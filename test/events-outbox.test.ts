@@ -17,19 +17,19 @@ afterAll(async () => {
   await nc?.drain();
 });
 
-/** The events on `subject` whose data is the payment `paymentId` (the stream is shared by parallel test files). */
+/**
+ * The events on `subject` whose data is the payment `paymentId` (the stream is shared by
+ * parallel test files): one ordered consumer filtered to the subject, read until `want`
+ * were found; each fetch waits up to a second for new messages.
+ */
 async function eventsFor(subject: string, paymentId: string, want: number, timeoutMs = 15_000): Promise<JsMsg[]> {
   const deadline = Date.now() + timeoutMs;
+  const consumer = await jetstream(nc).consumers.get(EVENT_STREAM, { filter_subjects: subject });
   const found: JsMsg[] = [];
-  while (Date.now() < deadline && found.length < want) {
-    // An ordered consumer over the whole stream (server 2.9 has no multi-subject filters); filter here.
-    const consumer = await jetstream(nc).consumers.get(EVENT_STREAM);
-    const batch = await consumer.fetch({ max_messages: 1_000, expires: 1_000 });
-    found.length = 0;
-    for await (const msg of batch) {
-      if (msg.subject === subject && (msg.json() as { data?: { id?: string } }).data?.id === paymentId) found.push(msg);
+  while (found.length < want && Date.now() < deadline) {
+    for await (const msg of await consumer.fetch({ max_messages: 1_000, expires: 1_000 })) {
+      if ((msg.json() as { data?: { id?: string } }).data?.id === paymentId) found.push(msg);
     }
-    if (found.length < want) await new Promise((r) => setTimeout(r, 250));
   }
   return found;
 }

@@ -5,10 +5,10 @@
 import { randomUUID } from "node:crypto";
 import { credentials, makeGenericClientConstructor } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
-import { randomPaymentId, sleep, useStack, validBody } from "./support/expect.ts";
+import { randomPaymentId, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack({ logLevel: "debug" });
 let m: Merchant;
@@ -76,16 +76,14 @@ describe("Request-Id", () => {
     const rid = "trace-" + randomUUID();
     const created = await s.http.createPayment(m.testApiKey, validBody(), { headers: { "request-id": rid } });
     expect(created.status).toBe(201);
-    // Logs are written asynchronously (the facade logs once the response is sent).
-    let inCore = false;
-    let inFacade = false;
-    for (let i = 0; i < 25 && !(inCore && inFacade); i++) {
-      inCore = s.logText("core").includes(rid);
-      inFacade = s.logText("facade").includes(rid);
-      if (!(inCore && inFacade)) await sleep(200);
-    }
-    expect(inCore, "core log mentions the request id").toBe(true);
-    expect(inFacade, "facade log mentions the request id").toBe(true);
+    // The facade logs once the response is sent, so its line may land after we have the response.
+    await vi.waitFor(
+      () => {
+        expect(s.logText("core").includes(rid), "core log mentions the request id").toBe(true);
+        expect(s.logText("facade").includes(rid), "facade log mentions the request id").toBe(true);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
   });
 
   test("logs are JSON lines and never contain API keys", async () => {
@@ -97,8 +95,16 @@ describe("Request-Id", () => {
     await s.http.listPayments(k.apiKey, "limit=abc");
     await s.http.getPayment(k.apiKey + "x", randomPaymentId()); // 401 with a near-key
     await s.admin.revokeKey(k.id);
-    await s.http.listPayments(k.apiKey); // 401 with a revoked key
-    await sleep(500);
+    const last = "last-" + randomUUID();
+    await s.http.listPayments(k.apiKey, {}, { headers: { "request-id": last } }); // 401 with a revoked key
+    // Read the logs once both have the last request's lines (the facade logs after responding).
+    await vi.waitFor(
+      () => {
+        expect(s.logText("core")).toContain(last);
+        expect(s.logText("facade")).toContain(last);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
     for (const name of ["core", "facade"] as const) {
       const text = s.logText(name);
       expect(text.length, `${name} logs something`).toBeGreaterThan(0);

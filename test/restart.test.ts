@@ -2,6 +2,7 @@
 // the facade; SIGTERM is a clean exit; the facade answers 503 processor_unavailable
 // (quickly) while the core is down.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
@@ -98,20 +99,16 @@ describe("restart safety", () => {
       await s.startProcess("core");
     }
     // The facade reconnects by itself.
-    let ok = false;
-    for (let i = 0; i < 50 && !ok; i++) {
-      const r = await s.http.getPayment(m.testApiKey, created.json.id);
-      ok = r.status === 200;
-      if (!ok) await new Promise((res) => setTimeout(res, 200));
-    }
-    expect(ok).toBe(true);
+    await expect
+      .poll(async () => (await s.http.getPayment(m.testApiKey, created.json.id)).status, { timeout: 10_000, interval: 200 })
+      .toBe(200);
   });
 
   test("in-flight requests complete when the facade gets SIGTERM, and it then exits promptly with code 0", async () => {
     const s = stack();
     const inflight = Array.from({ length: 20 }, () => s.http.createPayment(m.testApiKey, validBody()));
     // Let the requests reach the facade before it is told to stop.
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     const t0 = Date.now();
     const exit = s.stopProcess("facade");
     const results = await Promise.allSettled(inflight);

@@ -2,10 +2,10 @@
 // (created, processing and authorized → expired; resolved ones stay), and an
 // Idempotency-Key is reusable once IDEMPOTENCY_TTL has passed.
 
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
-import { expectError, sleep, useStack, validBody } from "./support/expect.ts";
+import { expectError, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack({ env: { PAYMENT_TTL: "3s", IDEMPOTENCY_TTL: "3s" } });
 let m: Merchant;
@@ -13,16 +13,6 @@ let m: Merchant;
 beforeAll(async () => {
   m = await stack().admin.createMerchant({ name: "Tienda TTL" });
 });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
 
 describe("PAYMENT_TTL", () => {
   test("payable payments expire after PAYMENT_TTL; a captured one does not", { timeout: 90_000 }, async () => {
@@ -41,15 +31,12 @@ describe("PAYMENT_TTL", () => {
     await s.admin.simulate(captured, "succeed");
 
     for (const id of [created, processing, authorized]) {
-      await waitFor(
-        `${id} to expire`,
-        async () => {
+      await expect
+        .poll(async () => {
           const g = await s.http.getPayment(m.testApiKey, id);
-          expect(g.status).toBe(200);
-          return g.json.status === "expired" ? true : undefined;
-        },
-        75_000,
-      );
+          return [g.status, g.json?.status];
+        }, { timeout: 75_000, interval: 500, message: `${id} to expire` })
+        .toEqual([200, "expired"]);
       expectError(await s.http.get(`/v1/checkout/${id}`), 409, "payment_not_payable");
       const session = await s.http.get(`/v1/payments/${id}/checkout_session`);
       expect(session.json).toEqual({ payment_id: id, payable: false, reason: "expired" });
@@ -70,14 +57,13 @@ describe("IDEMPOTENCY_TTL", () => {
     // Within the TTL: bound.
     expectError(await s.http.createPayment(m.testApiKey, validBody({ amount: "61001" }), { idem }), 409, "idempotency_key_reused");
     // After it (the purge job may run up to a minute later): free again.
-    const second = await waitFor(
-      "the key to be released",
+    const second = await vi.waitFor(
       async () => {
         const r = await s.http.createPayment(m.testApiKey, validBody({ amount: "61001" }), { idem });
-        if (r.status === 409) return undefined;
+        expect(r.status, "the key is still bound").not.toBe(409);
         return r;
       },
-      80_000,
+      { timeout: 80_000, interval: 500 },
     );
     expect(second.status, second.text).toBe(201);
     expect(second.header("idempotent-replayed")).not.toBe("true");

@@ -164,7 +164,3 @@ export async function driveToState(stack: Stack, id: string, state: string): Pro
   const rows = await stack.sql("UPDATE payments SET status = $1 WHERE id = $2 RETURNING id", [state, id]);
   if (rows.length !== 1) throw new Error(`could not set ${id} to ${state}`);
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
