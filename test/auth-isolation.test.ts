@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import type { Res } from "./support/http.ts";
-import { expectError, randomPaymentId, useStack, validBody } from "./support/expect.ts";
+import { createOk, expectError, randomPaymentId, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack();
 let a: Merchant;
@@ -152,11 +152,7 @@ describe("isolation", () => {
     const m2 = await s.admin.createMerchant({ name: "List Iso 2" });
     const create = async (key: string, n: number) => {
       const ids: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const r = await s.http.createPayment(key, validBody());
-        expect(r.status, r.text).toBe(201);
-        ids.push(r.json.id);
-      }
+      for (let i = 0; i < n; i++) ids.push((await createOk(s.http, key)).id);
       return ids;
     };
     const m1test = await create(m1.testApiKey, 3);

@@ -10,16 +10,9 @@ import { ERROR_CODES } from "../proto/error-catalog.ts";
 
 const stack = useStack();
 let m: Merchant;
-let other: Merchant;
-let otherPaymentId: string;
 
 beforeAll(async () => {
-  const s = stack();
-  m = await s.admin.createMerchant({ name: "Tienda Bad Input" });
-  other = await s.admin.createMerchant({ name: "Other" });
-  const r = await s.http.createPayment(other.testApiKey, validBody());
-  expect(r.status, r.text).toBe(201);
-  otherPaymentId = r.json.id;
+  m = await stack().admin.createMerchant({ name: "Tienda Bad Input" });
 });
 
 interface Case {
@@ -130,7 +123,6 @@ const CREATE_CASES: Case[] = [
   { name: "Idempotency-Key with a tab", body: validBody(), idem: "abcd\tefgh-1234", status: 400, code: "validation_error" },
   { name: "Idempotency-Key non-ASCII", body: validBody(), idem: "clave-\u00e9\u00e9\u00e9-1234", status: 400, code: "validation_error" },
   { name: "Idempotency-Key missing", body: validBody(), idem: null, status: 400, code: "idempotency_key_required" },
-  { name: "Idempotency-Key 7 chars", body: validBody(), idem: "1234567", status: 400, code: "idempotency_key_required" },
 ];
 
 describe("POST /v1/payments with malformed input", () => {
@@ -164,27 +156,29 @@ describe("POST /v1/payments with malformed input", () => {
 });
 
 describe("GET /v1/payments with bad query parameters", () => {
-  const cases: Array<[string, () => string]> = [
-    ["limit=0", () => "limit=0"],
-    ["limit=101", () => "limit=101"],
-    ["limit=abc", () => "limit=abc"],
-    ["limit=1.5", () => "limit=1.5"],
-    ["limit=-1", () => "limit=-1"],
-    ["limit empty", () => "limit="],
-    ["limit=1e2", () => "limit=1e2"],
-    ["limit twice", () => "limit=1&limit=2"],
-    ["status unknown", () => "status=paid"],
-    ["status uppercase", () => "status=CAPTURED"],
-    ["status empty", () => "status="],
-    ["status twice", () => "status=created&status=failed"],
-    ["starting_after unknown id", () => `starting_after=${randomPaymentId()}`],
-    ["starting_after malformed", () => "starting_after=garbage"],
-    ["starting_after empty", () => "starting_after="],
-    ["starting_after another merchant's payment", () => `starting_after=${otherPaymentId}`],
+  const cases: Array<[string, string]> = [
+    ["limit=0", "limit=0"],
+    ["limit=101", "limit=101"],
+    ["limit=abc", "limit=abc"],
+    ["limit=1.5", "limit=1.5"],
+    ["limit=-1", "limit=-1"],
+    ["limit empty", "limit="],
+    ["limit=1e2", "limit=1e2"],
+    ["limit=0x10", "limit=0x10"],
+    ["limit of 22 digits", "limit=9999999999999999999999"],
+    ["limit twice", "limit=1&limit=2"],
+    ["status unknown", "status=paid"],
+    ["status uppercase", "status=CAPTURED"],
+    ["status empty", "status="],
+    ["status twice", "status=created&status=failed"],
+    ["starting_after unknown id", `starting_after=${randomPaymentId()}`],
+    ["starting_after malformed", "starting_after=garbage"],
+    ["starting_after empty", "starting_after="],
+    // Another merchant's or mode's id: auth-isolation.test.ts.
   ];
   test.each(cases)("%s → 400 validation_error", async (_name, q) => {
     const s = stack();
-    const res = await s.http.listPayments(m.testApiKey, q());
+    const res = await s.http.listPayments(m.testApiKey, q);
     expectError(res, 400, "validation_error");
   });
 

@@ -5,7 +5,7 @@ import { jetstream, type JsMsg } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EVENT_STREAM, eventSubject } from "../proto/event-stream.ts";
-import { CREATED_AT_RE, useStack, validBody } from "./support/expect.ts";
+import { CREATED_AT_RE, createOk, useStack } from "./support/expect.ts";
 
 const getStack = useStack({ dispatcher: true });
 let nc: NatsConnection;
@@ -35,9 +35,7 @@ async function eventsFor(subject: string, paymentId: string, want: number, timeo
 }
 
 async function newPayment(key: string): Promise<string> {
-  const res = await getStack().http.createPayment(key, validBody());
-  expect(res.status).toBe(201);
-  return (res.json as { id: string }).id;
+  return (await createOk(getStack().http, key)).id;
 }
 
 describe("payment events through the outbox and JetStream", () => {

@@ -3,7 +3,7 @@
 // never leaking the embed token, and framable only as the embed.
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
-import { useStack, validBody } from "./support/expect.ts";
+import { createOk, useStack } from "./support/expect.ts";
 
 const stack = useStack();
 let m: Merchant;
@@ -12,10 +12,8 @@ beforeAll(async () => {
   m = await stack().admin.createMerchant({ name: "Café & Té <Antigua>" });
 });
 
-async function newPayment(overrides: Record<string, unknown> = {}): Promise<{ id: string }> {
-  const res = await stack().http.createPayment(m.testApiKey, validBody({ amount: "123456", currency: "GTQ", description: "Libra de café", ...overrides }));
-  expect(res.status, res.text).toBe(201);
-  return res.json;
+function newPayment(overrides: Record<string, unknown> = {}): Promise<{ id: string }> {
+  return createOk(stack().http, m.testApiKey, { amount: "123456", currency: "GTQ", description: "Libra de café", ...overrides });
 }
 
 describe("payment page /pay/{id}", () => {

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant, Stack } from "./support/stack.ts";
 import { newIdemKey, type Res } from "./support/http.ts";
-import { expectError, expectPaymentShape, useStack, validBody } from "./support/expect.ts";
+import { expectError, expectPaymentShape, useStack, validBody, walkPages } from "./support/expect.ts";
 
 const stack = useStack();
 let m: Merchant;
@@ -18,22 +18,9 @@ function expectReplay(first: Res, again: Res): void {
   expect(again.header("idempotent-replayed")).toBe("true");
 }
 
-/** Rows in `payments` whose public id is among the given ids, via the API's view of them. */
+/** How many of the merchant's payments (every page of the list) have `amount`, which is unique per test below. */
 async function countByAmount(s: Stack, amount: string): Promise<number> {
-  // Amount is unique per test below; count through the API (all pages) to stay schema-agnostic,
-  // and cross-check with the raw row count.
-  let n = 0;
-  let after: string | undefined;
-  for (;;) {
-    const q: Record<string, string> = { limit: "100" };
-    if (after) q.starting_after = after;
-    const page = await s.http.listPayments(m.testApiKey, q);
-    expect(page.status, page.text).toBe(200);
-    n += page.json.data.filter((p: any) => p.amount === amount).length;
-    if (!page.json.has_more) break;
-    after = page.json.data[page.json.data.length - 1].id;
-  }
-  return n;
+  return (await walkPages(s.http, m.testApiKey, 100)).flat().filter((p) => p.amount === amount).length;
 }
 
 describe("replay", () => {

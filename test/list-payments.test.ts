@@ -2,14 +2,7 @@
 
 import { describe, expect, test } from "vitest";
 import type { Stack } from "./support/stack.ts";
-import {
-  ALL_STATES,
-  driveToState,
-  expectError,
-  expectPaymentShape,
-  useStack,
-  validBody,
-} from "./support/expect.ts";
+import { ALL_STATES, createOk, driveToState, expectPaymentShape, useStack, walkPages } from "./support/expect.ts";
 
 const stack = useStack();
 
@@ -19,32 +12,11 @@ async function createMany(s: Stack, key: string, n: number, parallel = 1, amount
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const r = await s.http.createPayment(key, validBody({ amount }));
-      expect(r.status, r.text).toBe(201);
-      ids[i] = r.json.id;
+      ids[i] = (await createOk(s.http, key, { amount })).id;
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
   return ids;
-}
-
-async function walk(s: Stack, key: string, limit: number, extra: Record<string, string> = {}, between?: () => Promise<void>) {
-  const pages: any[][] = [];
-  let after: string | undefined;
-  for (let guard = 0; guard < 1000; guard++) {
-    const q: Record<string, string> = { limit: String(limit), ...extra };
-    if (after) q.starting_after = after;
-    const r = await s.http.listPayments(key, q);
-    expect(r.status, r.text).toBe(200);
-    expect(Object.keys(r.json)).toEqual(["data", "has_more"]);
-    expect(r.json.data.length).toBeLessThanOrEqual(limit);
-    pages.push(r.json.data);
-    if (!r.json.has_more) break;
-    expect(r.json.data.length, "has_more true implies a full page").toBe(limit);
-    after = r.json.data[r.json.data.length - 1].id;
-    if (between) await between();
-  }
-  return pages;
 }
 
 describe("GET /v1/payments", () => {
@@ -107,22 +79,6 @@ describe("GET /v1/payments", () => {
     expect(after.json).toEqual({ data: [], has_more: false });
   });
 
-  test.each([
-    ["0"],
-    ["101"],
-    ["abc"],
-    ["1.5"],
-    ["-1"],
-    [""],
-    ["1e1"],
-    ["0x10"],
-    ["9999999999999999999999"],
-  ])("limit=%j → 400 validation_error", async (limit) => {
-    const s = stack();
-    const m = await s.admin.createMerchant();
-    expectError(await s.http.listPayments(m.testApiKey, `limit=${encodeURIComponent(limit)}`), 400, "validation_error");
-  });
-
   test("walking every page with starting_after while payments are created concurrently returns each pre-existing payment exactly once", async () => {
     const s = stack();
     const m = await s.admin.createMerchant();
@@ -133,19 +89,13 @@ describe("GET /v1/payments", () => {
     let walking = true;
     const createdDuring: string[] = [];
     const creator = (async () => {
-      while (walking) {
-        const r = await s.http.createPayment(m.testApiKey, validBody({ amount: "777" }));
-        expect(r.status, r.text).toBe(201);
-        createdDuring.push(r.json.id);
-      }
+      while (walking) createdDuring.push((await createOk(s.http, m.testApiKey, { amount: "777" })).id);
     })();
     let pages: any[][];
     try {
-      pages = await walk(s, m.testApiKey, 7, {}, async () => {
+      pages = await walkPages(s.http, m.testApiKey, 7, {}, async () => {
         // Make sure some inserts land between page fetches.
-        const r = await s.http.createPayment(m.testApiKey, validBody({ amount: "778" }));
-        expect(r.status).toBe(201);
-        createdDuring.push(r.json.id);
+        createdDuring.push((await createOk(s.http, m.testApiKey, { amount: "778" })).id);
       });
     } finally {
       walking = false;
@@ -179,14 +129,14 @@ describe("GET /v1/payments", () => {
     const ids = await createMany(s, m.testApiKey, 23, 4);
     await s.sql("UPDATE payments SET created_at = $1 WHERE id = ANY($2)", ["2026-01-15T10:00:00.123Z", ids]);
     for (const limit of [1, 3, 5, 22]) {
-      const seen = (await walk(s, m.testApiKey, limit)).flat();
+      const seen = (await walkPages(s.http, m.testApiKey, limit)).flat();
       expect(seen.length).toBe(23);
       expect(new Set(seen.map((p) => p.id))).toEqual(new Set(ids));
       for (const p of seen) expect(p.created_at).toBe("2026-01-15T10:00:00.123Z");
     }
     // The order is stable between walks.
-    const w1 = (await walk(s, m.testApiKey, 4)).flat().map((p) => p.id);
-    const w2 = (await walk(s, m.testApiKey, 6)).flat().map((p) => p.id);
+    const w1 = (await walkPages(s.http, m.testApiKey, 4)).flat().map((p) => p.id);
+    const w2 = (await walkPages(s.http, m.testApiKey, 6)).flat().map((p) => p.id);
     expect(w2).toEqual(w1);
   });
 
@@ -208,7 +158,7 @@ describe("GET /v1/payments", () => {
       expect(got, `status=${state}`).toEqual([...(byState[state] ?? [])].sort());
       for (const p of r.json.data) expect(p.status).toBe(state);
     }
-    const pages = await walk(s, m.testApiKey, 1, { status: "captured" });
+    const pages = await walkPages(s.http, m.testApiKey, 1, { status: "captured" });
     const seen = pages.flat().map((p) => p.id);
     expect(seen).toEqual([...byState.captured!].reverse());
   });

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey, type HttpClient } from "./support/http.ts";
-import { expectError, expectPaymentShape, useStack, validBody } from "./support/expect.ts";
+import { createOk, expectError, expectPaymentShape, useStack, validBody, walkPages } from "./support/expect.ts";
 
 const stack = useStack();
 let m: Merchant;
@@ -76,22 +76,8 @@ describe("two instances, one database", () => {
     const s = stack();
     const mm = await s.admin.createMerchant({ name: "Multi List" });
     const ids: string[] = [];
-    for (let i = 0; i < 23; i++) {
-      const r = await clients[i % 2]!.createPayment(mm.testApiKey, validBody());
-      expect(r.status).toBe(201);
-      ids.push(r.json.id);
-    }
-    const seen: string[] = [];
-    let after: string | undefined;
-    for (let page = 0; page < 50; page++) {
-      const q: Record<string, string> = { limit: "4" };
-      if (after) q.starting_after = after;
-      const r = await clients[page % 2]!.listPayments(mm.testApiKey, q);
-      expect(r.status, r.text).toBe(200);
-      seen.push(...r.json.data.map((p: any) => p.id));
-      if (!r.json.has_more) break;
-      after = r.json.data[r.json.data.length - 1].id;
-    }
+    for (let i = 0; i < 23; i++) ids.push((await createOk(clients[i % 2]!, mm.testApiKey)).id);
+    const seen = (await walkPages(clients, mm.testApiKey, 4)).flat().map((p) => p.id);
     expect(seen).toEqual([...ids].reverse());
   });
 });

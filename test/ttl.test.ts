@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
-import { expectError, useStack, validBody } from "./support/expect.ts";
+import { createOk, expectError, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack({ env: { PAYMENT_TTL: "3s", IDEMPOTENCY_TTL: "3s" } });
 let m: Merchant;
@@ -17,11 +17,7 @@ beforeAll(async () => {
 describe("PAYMENT_TTL", () => {
   test("payable payments expire after PAYMENT_TTL; a captured one does not", { timeout: 90_000 }, async () => {
     const s = stack();
-    const make = async () => {
-      const r = await s.http.createPayment(m.testApiKey, validBody());
-      expect(r.status, r.text).toBe(201);
-      return r.json.id as string;
-    };
+    const make = async (): Promise<string> => (await createOk(s.http, m.testApiKey)).id;
     const created = await make();
     const processing = await make();
     const authorized = await make();

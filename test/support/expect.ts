@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
 import { ERROR_CODES } from "../../proto/error-catalog.ts";
-import { serverErrors, type Res } from "./http.ts";
+import { serverErrors, type HttpClient, type Res } from "./http.ts";
 import { startStack, type SimulateStep, type Stack, type StackOptions } from "./stack.ts";
 
 export const PAYMENT_ID_RE = /^pay_[0-9a-f]{24}$/;
@@ -49,6 +49,42 @@ export function validBody(overrides: Record<string, unknown> = {}): Record<strin
     cancel_url: "https://shop.example.com/cart",
     ...overrides,
   };
+}
+
+/** POST /v1/payments with validBody(overrides); expects 201 and returns the Payment. */
+export async function createOk(http: HttpClient, key: string, overrides: Record<string, unknown> = {}): Promise<any> {
+  const res = await http.createPayment(key, validBody(overrides));
+  expect(res.status, res.text).toBe(201);
+  return res.json;
+}
+
+/**
+ * Every page of GET /v1/payments?limit=… following starting_after, with the list
+ * shape checked on each page. Given several clients (instances), page i goes to
+ * clients[i % n]. `between` runs after each page that has more.
+ */
+export async function walkPages(
+  clients: HttpClient | HttpClient[],
+  key: string,
+  limit: number,
+  query: Record<string, string> = {},
+  between?: () => Promise<void>,
+): Promise<any[][]> {
+  const all = Array.isArray(clients) ? clients : [clients];
+  const pages: any[][] = [];
+  let after: string | undefined;
+  for (let i = 0; i < 1000; i++) {
+    const r = await all[i % all.length]!.listPayments(key, { limit: String(limit), ...query, ...(after ? { starting_after: after } : {}) });
+    expect(r.status, r.text).toBe(200);
+    expect(Object.keys(r.json)).toEqual(["data", "has_more"]);
+    expect(r.json.data.length).toBeLessThanOrEqual(limit);
+    pages.push(r.json.data);
+    if (!r.json.has_more) return pages;
+    expect(r.json.data.length, "has_more true implies a full page").toBe(limit);
+    after = r.json.data[r.json.data.length - 1].id;
+    if (between) await between();
+  }
+  throw new Error("more than 1000 pages");
 }
 
 export function randomHex(n: number): string {
