@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey, rawRequest } from "./support/http.ts";
 import { expectError, randomPaymentId, useStack, validBody } from "./support/expect.ts";
-import { ERROR_CODES } from "../proto/error-catalog.ts";
 
 const stack = useStack();
 let m: Merchant;
@@ -126,10 +125,6 @@ const CREATE_CASES: Case[] = [
 ];
 
 describe("POST /v1/payments with malformed input", () => {
-  test("the table is big enough", () => {
-    expect(CREATE_CASES.length).toBeGreaterThanOrEqual(40);
-  });
-
   test.each(CREATE_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const s = stack();
     const before = await s.paymentCount();
@@ -189,33 +184,30 @@ describe("GET /v1/payments with bad query parameters", () => {
 });
 
 describe("nothing a client sends yields a 500", () => {
-  const odd: Array<[string, string, string, Record<string, string>, string | undefined]> = [
-    ["unknown route", "GET", "/v1/nothing", {}, undefined],
-    ["unknown version", "GET", "/v2/payments", {}, undefined],
-    ["root", "GET", "/", {}, undefined],
-    ["PUT on payments", "PUT", "/v1/payments", {}, "{}"],
-    ["DELETE a payment", "DELETE", `/v1/payments/${"pay_" + "a".repeat(24)}`, {}, undefined],
-    ["POST to a payment id", "POST", `/v1/payments/${"pay_" + "a".repeat(24)}`, {}, "{}"],
-    ["bad percent-encoding in id", "GET", "/v1/payments/%E0%A4%A", {}, undefined],
-    ["bad percent-encoding in checkout", "GET", "/v1/checkout/%E0%A4%A", {}, undefined],
-    ["bad percent-encoding in session", "GET", "/v1/payments/%ZZ/checkout_session", {}, undefined],
-    ["bad percent-encoding in query", "GET", "/v1/payments?limit=%ZZ", {}, undefined],
-    ["very long path", "GET", "/v1/payments/" + "a".repeat(6000), {}, undefined],
-    ["JSON with deep nesting", "POST", "/v1/payments", { "content-type": "application/json" }, "[".repeat(5000) + "]".repeat(5000)],
-    ["JSON __proto__", "POST", "/v1/payments", { "content-type": "application/json" }, '{"__proto__":{"amount":"1000"},"constructor":{"prototype":{}}}'],
-    ["content-type json with gzip encoding lie", "POST", "/v1/payments", { "content-type": "application/json", "content-encoding": "gzip" }, JSON.stringify(validBody())],
+  const json = { "content-type": "application/json" };
+  const PAY = "/v1/payments/pay_" + "a".repeat(24);
+  // Unknown routes and methods answer validation_error with 404/405 (DESIGN §4 Validation, README).
+  const odd: Array<[string, number, string, string, string, Record<string, string>, string | undefined]> = [
+    ["unknown route", 404, "validation_error", "GET", "/v1/nothing", {}, undefined],
+    ["unknown version", 404, "validation_error", "GET", "/v2/payments", {}, undefined],
+    ["root", 404, "validation_error", "GET", "/", {}, undefined],
+    ["PUT on payments", 405, "validation_error", "PUT", "/v1/payments", {}, "{}"],
+    ["DELETE a payment", 405, "validation_error", "DELETE", PAY, {}, undefined],
+    ["POST to a payment id", 405, "validation_error", "POST", PAY, {}, "{}"],
+    ["bad percent-encoding in id", 404, "unknown_payment", "GET", "/v1/payments/%E0%A4%A", {}, undefined],
+    ["bad percent-encoding in checkout", 404, "unknown_payment", "GET", "/v1/checkout/%E0%A4%A", {}, undefined],
+    ["bad percent-encoding in session", 404, "unknown_payment", "GET", "/v1/payments/%ZZ/checkout_session", {}, undefined],
+    ["bad percent-encoding in query", 400, "validation_error", "GET", "/v1/payments?limit=%ZZ", {}, undefined],
+    ["very long path", 404, "unknown_payment", "GET", "/v1/payments/" + "a".repeat(6000), {}, undefined],
+    ["JSON with deep nesting", 400, "validation_error", "POST", "/v1/payments", json, "[".repeat(5000) + "]".repeat(5000)],
+    ["JSON __proto__", 400, "validation_error", "POST", "/v1/payments", json, '{"__proto__":{"amount":"1000"},"constructor":{"prototype":{}}}'],
+    ["content-type json with gzip encoding lie", 400, "validation_error", "POST", "/v1/payments", { ...json, "content-encoding": "gzip" }, JSON.stringify(validBody())],
   ];
-  test.each(odd)("%s → 4xx", async (_name, method, path, headers, body) => {
+  test.each(odd)("%s → %i %s", async (_name, status, code, method, path, headers, body) => {
     const s = stack();
     const before = await s.paymentCount();
-    const h: Record<string, string> = { authorization: `Bearer ${m.testApiKey}`, "idempotency-key": newIdemKey(), ...headers };
-    const res = await rawRequest(`${s.baseUrl}${path}`, method, h, body === undefined ? undefined : Buffer.from(body));
-    expect(res.status, res.text).toBeGreaterThanOrEqual(400);
-    expect(res.status, res.text).toBeLessThan(500);
-    if (res.json?.error) {
-      expect(ERROR_CODES as readonly string[]).toContain(res.json.error.code);
-      expect(typeof res.json.error.message).toBe("string");
-    }
+    const res = await s.http.request(method, path, { key: m.testApiKey, idem: newIdemKey(), headers, body });
+    expectError(res, status, code);
     expect(await s.paymentCount()).toBe(before);
   });
 

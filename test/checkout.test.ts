@@ -78,9 +78,8 @@ describe("GET /v1/checkout/{id}", () => {
     expect(page.header("content-type")).toMatch(/^text\/html/);
     expectNoStore(page);
     expect(page.text).toContain(p.id);
-    // Amount 12345 minor units: shown raw or as 123.45.
-    expect(page.text.includes("123.45") || page.text.includes("12345")).toBe(true);
-    expect(page.text.includes("GTQ") || /Q\s?123\.45/.test(page.text)).toBe(true);
+    // Amount 12345 minor units of GTQ.
+    expect(page.text).toContain("Q 123.45");
   });
 
   test("needs no credentials and ignores a bogus Authorization header", async () => {
@@ -104,8 +103,7 @@ describe("GET /v1/checkout/{id}", () => {
     const usdPage = await s.http.get(`/pay/${usd.id}`);
     expect(usdPage.status).toBe(200);
     expect(usdPage.text).toContain(usd.id);
-    expect(usdPage.text.includes("15.00") || usdPage.text.includes("1500")).toBe(true);
-    expect(usdPage.text).toMatch(/USD|\$/);
+    expect(usdPage.text).toContain("US$ 15.00");
   });
 
   test.each(RESOLVED_STATES)("%s → 409 payment_not_payable with no-store", async (state) => {

@@ -9,6 +9,7 @@ import {
   expectError,
   expectPaymentShape,
   PAYMENT_ID_RE,
+  randomHex,
   randomPaymentId,
   useStack,
   validBody,
@@ -128,9 +129,6 @@ describe("POST /v1/payments", () => {
   ])("accepted at the boundary: %s", async (_label, change) => {
     const s = stack();
     const extra = change();
-    if ("success_url" in extra && typeof extra.success_url === "string" && extra.success_url.includes("aaaa")) {
-      expect(extra.success_url.length).toBe(2048);
-    }
     const res = await s.http.createPayment(m.testApiKey, validBody(extra));
     expect(res.status, res.text).toBe(201);
     expectPaymentShape(res.json, { publicBaseUrl: s.publicBaseUrl, withDescription: "description" in extra });
@@ -276,9 +274,7 @@ describe("validation order (spec §7, DESIGN Idempotency)", () => {
 
   test("exactly 8 characters is long enough", async () => {
     const s = stack();
-    const idem = Math.random().toString(36).slice(2, 10).padEnd(8, "x");
-    expect(idem.length).toBe(8);
-    const res = await s.http.createPayment(m.testApiKey, validBody(), { idem });
+    const res = await s.http.createPayment(m.testApiKey, validBody(), { idem: randomHex(8) });
     expect(res.status, res.text).toBe(201);
   });
 
