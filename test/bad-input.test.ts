@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
-import { newIdemKey, rawRequest } from "./support/http.ts";
+import { newIdemKey } from "./support/http.ts";
 import { expectError, randomPaymentId, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack();
@@ -18,9 +18,10 @@ interface Case {
   name: string;
   /** JSON-able body (sent as application/json) */
   body?: unknown;
-  /** raw body, sent as is */
+  /** raw body, sent as is, with `contentType` if given */
   raw?: string | Buffer;
-  contentType?: string | null;
+  contentType?: string;
+  /** Idempotency-Key; a fresh one when absent, none when null */
   idem?: string | null;
   status: number;
   code: string;
@@ -114,7 +115,7 @@ const CREATE_CASES: Case[] = [
   { name: "invalid UTF-8 in body", raw: Buffer.concat(JSON.stringify(validBody({ description: "@@" })).split("@@").flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [Buffer.from([0xff, 0xfe]), Buffer.from(part)]))), contentType: "application/json", status: 400, code: "validation_error" },
   { name: "valid JSON as text/plain", raw: JSON.stringify(validBody()), contentType: "text/plain", status: 400, code: "validation_error" },
   { name: "form-urlencoded", raw: "amount=1000&currency=GTQ&method_type=card", contentType: "application/x-www-form-urlencoded", status: 400, code: "validation_error" },
-  { name: "no Content-Type", raw: JSON.stringify(validBody()), contentType: null, status: 400, code: "validation_error" },
+  { name: "no Content-Type", raw: JSON.stringify(validBody()), status: 400, code: "validation_error" },
   { name: "body over 64 KiB", raw: JSON.stringify(validBody({ description: long(70 * 1024) })), contentType: "application/json", status: 400, code: "validation_error" },
   { name: "body of 1 MiB", raw: JSON.stringify({ junk: long(1024 * 1024) }), contentType: "application/json", status: 400, code: "validation_error" },
   // Idempotency-Key
@@ -128,17 +129,12 @@ describe("POST /v1/payments with malformed input", () => {
   test.each(CREATE_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const s = stack();
     const before = await s.paymentCount();
-    const headers: Record<string, string> = { authorization: `Bearer ${m.testApiKey}` };
-    if (c.idem !== null) headers["idempotency-key"] = c.idem ?? newIdemKey();
-    let body: Buffer;
-    if (c.raw !== undefined) {
-      body = Buffer.isBuffer(c.raw) ? c.raw : Buffer.from(c.raw, "utf8");
-      if (c.contentType) headers["content-type"] = c.contentType;
-    } else {
-      body = Buffer.from(JSON.stringify(c.body), "utf8");
-      headers["content-type"] = c.contentType ?? "application/json";
-    }
-    const res = await rawRequest(`${s.baseUrl}/v1/payments`, "POST", headers, body);
+    const res = await s.http.post("/v1/payments", {
+      key: m.testApiKey,
+      idem: c.idem === null ? undefined : (c.idem ?? newIdemKey()),
+      body: c.raw ?? c.body,
+      headers: c.contentType ? { "content-type": c.contentType } : {},
+    });
     expectError(res, c.status, c.code);
     expect(await s.paymentCount()).toBe(before);
   });
@@ -220,12 +216,12 @@ describe("nothing a client sends yields a 500", () => {
   ])("Content-Type %s → %i (JSON is UTF-8; another declared charset is refused, never reinterpreted)", async (contentType, status) => {
     const s = stack();
     const before = await s.paymentCount();
-    const res = await rawRequest(
-      `${s.baseUrl}/v1/payments`,
-      "POST",
-      { authorization: `Bearer ${m.testApiKey}`, "idempotency-key": newIdemKey(), "content-type": contentType },
-      Buffer.from(JSON.stringify(validBody())),
-    );
+    const res = await s.http.post("/v1/payments", {
+      key: m.testApiKey,
+      idem: newIdemKey(),
+      headers: { "content-type": contentType },
+      body: JSON.stringify(validBody()),
+    });
     if (status === 201) {
       expect(res.status, res.text).toBe(201);
       expect(await s.paymentCount()).toBe(before + 1);

@@ -33,7 +33,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 /** Every 5xx any test in this worker received (checked after each file by useStack). */
 export const serverErrors: Array<{ method: string; url: string; status: number; body: string }> = [];
 
-export function rawRequest(
+function rawRequest(
   url: string,
   method: string,
   headers: Record<string, string>,
