@@ -11,12 +11,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import pg from "pg";
-import { AdminServiceClient } from "../../proto/gen/paytami/v1/admin.ts";
 import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
-import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY } from "../../proto/error-catalog.ts";
-import { preferredOrFreePort } from "../../core/src/devstack/free-port.ts";
+import { CoreConnection } from "../../core/src/cli/core-client.ts";
+import { freePort } from "../../core/src/devstack/free-port.ts";
 import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
 import { HttpClient } from "./http.ts";
 
@@ -149,7 +147,7 @@ export function launchCommand(name: ProcessName): { command: string; args: strin
 /** Distinct free ports (free-port.ts never hands out the same port twice in a process). */
 async function freePorts(n: number): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(await preferredOrFreePort(undefined));
+  for (let i = 0; i < n; i++) out.push(await freePort());
   return out;
 }
 
@@ -198,23 +196,6 @@ function tailOf(file: string, lines: number): string {
   } catch {
     return "(no log)";
   }
-}
-
-function grpcCall<Req, Res>(
-  fn: (req: Req, md: Metadata, opts: { deadline: Date }, cb: (err: ServiceError | null, res: Res) => void) => unknown,
-  req: Req,
-  token: string,
-): Promise<Res> {
-  const md = new Metadata();
-  md.set(INTERNAL_TOKEN_METADATA_KEY, token);
-  return new Promise((resolve, reject) => {
-    fn(req, md, { deadline: new Date(Date.now() + 15_000) }, (err, res) => {
-      if (err) {
-        const code = err.metadata?.get(ERROR_CODE_METADATA_KEY)?.[0];
-        reject(new Error(`admin gRPC call failed: ${err.message}${code ? ` (paytami-error-code=${String(code)})` : ""}`));
-      } else resolve(res);
-    });
-  });
 }
 
 interface Proc {
@@ -391,7 +372,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   pool.on("error", () => {
     /* connections die when the database is dropped */
   });
-  let adminClient: AdminServiceClient | undefined;
+  // Admin calls go through the CLI's core client (internal token, deadline, catalog errors); it connects lazily.
+  const coreClient = new CoreConnection(coreGrpcAddr, internalToken);
   let stopped = false;
 
   const extraProcs: Proc[] = [];
@@ -410,7 +392,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    adminClient?.close();
+    coreClient.close();
     for (const p of extraProcs.filter((x) => x.name === "facade")) await stopProc(p);
     for (const p of extraProcs.filter((x) => x.name === "core")) await stopProc(p);
     // facade first, so no request reaches a core that is going away
@@ -429,20 +411,18 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     throw e;
   }
 
-  adminClient = new AdminServiceClient(coreGrpcAddr, credentials.createInsecure());
-  const ac = adminClient;
   const admin: Admin = {
     createMerchant: (req = {}) =>
-      grpcCall(ac.createMerchant.bind(ac), {
+      coreClient.internal(coreClient.admin.createMerchant, {
         name: req.name ?? `Test Merchant ${randomBytes(3).toString("hex")}`,
         currencies: req.currencies ?? [],
         methods: req.methods ?? [],
-      }, internalToken),
+      }),
     createKey: (merchantId, mode, expiresAt) =>
-      grpcCall(ac.createApiKey.bind(ac), { merchantId, mode, ...(expiresAt !== undefined ? { expiresAt } : {}) }, internalToken),
-    revokeKey: (id) => grpcCall(ac.revokeApiKey.bind(ac), { id }, internalToken),
+      coreClient.internal(coreClient.admin.createApiKey, { merchantId, mode, ...(expiresAt !== undefined ? { expiresAt } : {}) }),
+    revokeKey: (id) => coreClient.internal(coreClient.admin.revokeApiKey, { id }),
     simulate: async (paymentId, step) => {
-      const res = await grpcCall(ac.simulatePayment.bind(ac), { paymentId, step }, internalToken);
+      const res = await coreClient.internal(coreClient.admin.simulatePayment, { paymentId, step });
       if (!res.payment) throw new Error("SimulatePayment returned no payment");
       return res.payment;
     },
