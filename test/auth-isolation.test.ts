@@ -88,19 +88,20 @@ describe("API keys", () => {
     expect(await s.paymentCount()).toBe(before);
   });
 
-  test.each([
-    ["missing", undefined],
-    ["lowercase scheme only", "bearer"],
-    ["Bearer with no key", "Bearer"],
-    ["wrong prefix", "Bearer rk_test_" + "A".repeat(32)],
-    ["too short", "Bearer sk_test_" + "A".repeat(31)],
-    ["too long", "Bearer sk_test_" + "A".repeat(33)],
-    ["non-base62", "Bearer sk_test_" + "A".repeat(31) + "-"],
-    ["unknown", "Bearer sk_test_" + "9".repeat(32)],
-    ["two keys", "__TWO__"],
+  // Headers as functions: the merchants' keys exist only once beforeAll ran.
+  test.each<[string, () => string | undefined]>([
+    ["missing", () => undefined],
+    ["lowercase scheme only", () => "bearer"],
+    ["Bearer with no key", () => "Bearer"],
+    ["wrong prefix", () => "Bearer rk_test_" + "A".repeat(32)],
+    ["too short", () => "Bearer sk_test_" + "A".repeat(31)],
+    ["too long", () => "Bearer sk_test_" + "A".repeat(33)],
+    ["non-base62", () => "Bearer sk_test_" + "A".repeat(31) + "-"],
+    ["unknown", () => "Bearer sk_test_" + "9".repeat(32)],
+    ["two keys", () => `Bearer ${a.testApiKey} ${b.testApiKey}`],
   ])("GET endpoints with a %s key → 401", async (_label, auth) => {
     const s = stack();
-    const header = auth === "__TWO__" ? `Bearer ${a.testApiKey} ${b.testApiKey}` : auth;
+    const header = auth();
     const headers = header === undefined ? {} : { authorization: header };
     expectError(await s.http.get("/v1/payments", { headers }), 401, "unauthorized");
     expectError(await s.http.get(`/v1/payments/${randomPaymentId()}`, { headers }), 401, "unauthorized");

@@ -278,22 +278,21 @@ describe("validation order (spec §7, DESIGN Idempotency)", () => {
     expect(res.status, res.text).toBe(201);
   });
 
-  test.each([
-    ["no Authorization header", undefined],
-    ["empty bearer", "Bearer "],
-    ["not a bearer", "Basic dXNlcjpwYXNz"],
-    ["malformed key", "Bearer sk_test_short"],
-    ["unknown well-formed test key", "Bearer sk_test_" + "A".repeat(32)],
-    ["unknown well-formed live key", "Bearer sk_live_" + "b".repeat(32)],
-    ["publishable-looking key", "Bearer pk_test_" + "A".repeat(32)],
-    ["key with a trailing character", "__APPEND__"],
-    ["key without the Bearer scheme", "__RAW__"],
+  // Headers as functions: the merchant's key exists only once beforeAll ran.
+  test.each<[string, () => string | undefined]>([
+    ["no Authorization header", () => undefined],
+    ["empty bearer", () => "Bearer "],
+    ["not a bearer", () => "Basic dXNlcjpwYXNz"],
+    ["malformed key", () => "Bearer sk_test_short"],
+    ["unknown well-formed test key", () => "Bearer sk_test_" + "A".repeat(32)],
+    ["unknown well-formed live key", () => "Bearer sk_live_" + "b".repeat(32)],
+    ["publishable-looking key", () => "Bearer pk_test_" + "A".repeat(32)],
+    ["key with a trailing character", () => `Bearer ${m.testApiKey}x`],
+    ["key without the Bearer scheme", () => m.testApiKey],
   ])("valid Idempotency-Key with %s → 401 unauthorized", async (_label, auth) => {
     const s = stack();
     const before = await s.paymentCount();
-    let header = auth;
-    if (auth === "__APPEND__") header = `Bearer ${m.testApiKey}x`;
-    if (auth === "__RAW__") header = m.testApiKey;
+    const header = auth();
     const res = await s.http.post("/v1/payments", {
       idem: newIdemKey(),
       body: validBody(),
