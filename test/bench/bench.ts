@@ -137,7 +137,6 @@ const mb = (kb: number | undefined) => (kb === undefined ? "–" : `${(kb / 1024
 interface RunResult {
   label: string;
   concurrency: number;
-  seconds: number;
   rps: number;
   p50: number;
   p99: number;
@@ -181,7 +180,6 @@ async function cannon(opts: {
   return {
     label: opts.label,
     concurrency: opts.concurrency,
-    seconds: opts.seconds,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -236,7 +234,6 @@ async function preciseGet(label: string, url: string, headers: Record<string, st
   return {
     label,
     concurrency,
-    seconds,
     rps: (lat.length + non2xx) / elapsed,
     p50: percentile(lat, 50),
     p99: percentile(lat, 99),
