@@ -3,9 +3,9 @@
 // core's logs; API keys never appear in logs. Also /healthz on facade and core.
 
 import { randomUUID } from "node:crypto";
-import { credentials, makeGenericClientConstructor } from "@grpc/grpc-js";
-import { service as healthService } from "grpc-health-check";
+import { credentials, Metadata } from "@grpc/grpc-js";
 import { beforeAll, describe, expect, test, vi } from "vitest";
+import { HealthCheckResponse_ServingStatus, HealthClient, type HealthCheckResponse } from "../proto/gen/grpc/health/v1/health.ts";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
 import { randomPaymentId, useStack, validBody } from "./support/expect.ts";
@@ -138,15 +138,14 @@ describe("/healthz", () => {
 
   test("the core serves the standard gRPC health-checking service", async () => {
     const s = stack();
-    const Health = makeGenericClientConstructor(healthService, "grpc.health.v1.Health");
-    const client = new Health(s.coreGrpcAddr, credentials.createInsecure()) as any;
+    const client = new HealthClient(s.coreGrpcAddr, credentials.createInsecure());
     try {
-      const res = await new Promise<any>((resolve, reject) =>
-        client.check({ service: "" }, { deadline: new Date(Date.now() + 5_000) }, (err: Error | null, r: unknown) =>
+      const res = await new Promise<HealthCheckResponse>((resolve, reject) =>
+        client.check({ service: "" }, new Metadata(), { deadline: new Date(Date.now() + 5_000) }, (err, r) =>
           err ? reject(err) : resolve(r),
         ),
       );
-      expect(res.status).toBe("SERVING");
+      expect(res.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     } finally {
       client.close();
     }
