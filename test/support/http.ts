@@ -118,20 +118,15 @@ export class HttpClient {
 
   /** POST /v1/payments with a fresh Idempotency-Key unless one is given. */
   createPayment(key: string | undefined, body: unknown, opts: Omit<ReqOptions, "body" | "key"> = {}): Promise<Res> {
-    return this.post("/v1/payments", {
-      ...opts,
-      body,
-      ...(key !== undefined ? { key } : {}),
-      idem: opts.idem ?? newIdemKey(),
-    });
+    return this.post("/v1/payments", { ...opts, body, key, idem: opts.idem ?? newIdemKey() });
   }
 
   getPayment(key: string | undefined, id: string, opts: ReqOptions = {}): Promise<Res> {
-    return this.get(`/v1/payments/${id}`, { ...opts, ...(key !== undefined ? { key } : {}) });
+    return this.get(`/v1/payments/${id}`, { ...opts, key });
   }
 
   listPayments(key: string | undefined, query: Record<string, string> | string = {}, opts: ReqOptions = {}): Promise<Res> {
     const qs = typeof query === "string" ? query : new URLSearchParams(query).toString();
-    return this.get(`/v1/payments${qs ? "?" + qs : ""}`, { ...opts, ...(key !== undefined ? { key } : {}) });
+    return this.get(`/v1/payments${qs ? "?" + qs : ""}`, { ...opts, key });
   }
 }
