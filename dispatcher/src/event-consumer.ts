@@ -1,6 +1,6 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { DISPATCHER_CONSUMER, EVENT_STREAM, EVENT_STREAM_CONFIG } from "../../proto/event-stream.ts";
+import { DISPATCHER_CONSUMER, EVENT_STREAM, ensureEventStream } from "../../proto/event-stream.ts";
 
 /**
  * Ensures the event stream and the dispatcher's durable pull consumer exist.
@@ -9,8 +9,7 @@ import { DISPATCHER_CONSUMER, EVENT_STREAM, EVENT_STREAM_CONFIG } from "../../pr
  */
 export async function ensureEventConsumer(nc: NatsConnection): Promise<JetStreamManager> {
   const jsm = await jetstreamManager(nc);
-  await jsm.streams.info(EVENT_STREAM).catch(() =>
-    jsm.streams.add({ ...EVENT_STREAM_CONFIG, subjects: [...EVENT_STREAM_CONFIG.subjects] }));
+  await ensureEventStream(jsm);
   await jsm.consumers.info(EVENT_STREAM, DISPATCHER_CONSUMER).catch(() =>
     jsm.consumers.add(EVENT_STREAM, {
       durable_name: DISPATCHER_CONSUMER,

@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { sql } from "kysely";
-import { EVENT_STREAM_CONFIG, eventSubject } from "../../../proto/event-stream.ts";
+import { ensureEventStream, eventSubject } from "../../../proto/event-stream.ts";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { jobRuns } from "../metrics.ts";
@@ -24,7 +24,8 @@ export class OutboxRelay {
   #deps: CoreDeps;
   #url: string;
   #nc: NatsConnection | undefined;
-  #js: JetStreamClient | undefined;
+  /** One connection attempt shared by every caller (start() and the first relay pass may race). */
+  #js: Promise<JetStreamClient> | undefined;
 
   constructor(deps: CoreDeps, natsUrl: string) {
     this.#deps = deps;
@@ -40,15 +41,19 @@ export class OutboxRelay {
     await this.#client();
   }
 
-  async #client(): Promise<JetStreamClient> {
-    if (this.#js && this.connected) return this.#js;
-    this.#nc = await connect({ servers: this.#url, name: "paytami-core-relay", maxReconnectAttempts: -1, waitOnFirstConnect: true });
-    const jsm = await jetstreamManager(this.#nc);
-    await jsm.streams.add({ ...EVENT_STREAM_CONFIG, subjects: [...EVENT_STREAM_CONFIG.subjects] }).catch(async () => {
-      await jsm.streams.update(EVENT_STREAM_CONFIG.name, { subjects: [...EVENT_STREAM_CONFIG.subjects] });
+  #client(): Promise<JetStreamClient> {
+    this.#js ??= this.#connect().catch((error: unknown) => {
+      this.#js = undefined;
+      throw error;
     });
-    this.#js = jetstream(this.#nc);
     return this.#js;
+  }
+
+  // The connection reconnects forever on its own (maxReconnectAttempts -1), so it is made once.
+  async #connect(): Promise<JetStreamClient> {
+    this.#nc = await connect({ servers: this.#url, name: "paytami-core-relay", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+    await ensureEventStream(await jetstreamManager(this.#nc));
+    return jetstream(this.#nc);
   }
 
   async #claim(batch: number): Promise<ClaimedEvent[]> {
