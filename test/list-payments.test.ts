@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from "vitest";
 import type { Stack } from "./support/stack.ts";
-import { ALL_STATES, createOk, driveToState, expectPaymentShape, useStack, walkPages } from "./support/expect.ts";
+import { ALL_STATES, createOk, driveToState, expectError, expectPaymentShape, useStack, walkPages } from "./support/expect.ts";
 
 const stack = useStack();
 
@@ -20,6 +20,17 @@ async function createMany(s: Stack, key: string, n: number, parallel = 1, amount
 }
 
 describe("GET /v1/payments", () => {
+  test.each(["limit=abc", "colour=blue", "limit=1&limit=2", "status=nope"])(
+    "a bad query (%s) is checked after the API key: 401 without a valid key, validation_error with one",
+    async (query) => {
+      const s = stack();
+      const m = await s.admin.createMerchant({ name: "Consulta" });
+      expectError(await s.http.get(`/v1/payments?${query}`), 401, "unauthorized");
+      expectError(await s.http.get(`/v1/payments?${query}`, { key: "sk_test_" + "B".repeat(32) }), 401, "unauthorized");
+      expectError(await s.http.get(`/v1/payments?${query}`, { key: m.testApiKey }), 400, "validation_error");
+    },
+  );
+
   test("a merchant with no payments gets {data: [], has_more: false}", async () => {
     const s = stack();
     const m = await s.admin.createMerchant();

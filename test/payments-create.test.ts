@@ -256,6 +256,23 @@ describe("validation order (spec §7, DESIGN Idempotency)", () => {
     expectError(res, 400, "idempotency_key_required");
   });
 
+  // An unreadable request is a body-shape error: it comes after the API key, so a client without a
+  // valid key learns nothing about its body, and one with a valid key learns what is wrong with it.
+  test.each([
+    ["malformed JSON", { body: "{not json", headers: { "content-type": "application/json" } }],
+    ["wrong Content-Type", { body: JSON.stringify(validBody()), headers: { "content-type": "text/plain" } }],
+    ["unknown field", { body: validBody({ ammount: "1000" }) }],
+    ["amount as a number", { body: validBody({ amount: 10000 }) }],
+  ])("%s: 401 without a valid key, validation_error with one, nothing created", async (_label, request) => {
+    const s = stack();
+    const before = await s.paymentCount();
+    for (const key of [undefined, "sk_test_" + "A".repeat(32)]) {
+      expectError(await s.http.post("/v1/payments", { ...request, idem: newIdemKey(), ...(key ? { key } : {}) }), 401, "unauthorized");
+    }
+    expectError(await s.http.post("/v1/payments", { ...request, idem: newIdemKey(), key: m.testApiKey }), 400, "validation_error");
+    expect(await s.paymentCount()).toBe(before);
+  });
+
   test.each([
     ["empty", ""],
     ["1 character", "a"],
