@@ -14,7 +14,7 @@ import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
 
 /** The core's answer in the pages' terms: the one place that knows the wire field names. */
-export function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
+function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
   return {
     id: res.paymentId,
     amount: res.amount,
