@@ -73,6 +73,8 @@ export interface Stack {
   publicBaseUrl: string;
   coreGrpcAddr: string;
   coreHttpUrl: string;
+  /** PAYTAMI_INTERNAL_TOKEN of every process of this stack. */
+  internalToken: string;
   dispatcherHttpUrl?: string;
   logDir: string;
   admin: Admin;
@@ -430,6 +432,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     publicBaseUrl,
     coreGrpcAddr,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
+    internalToken,
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
     admin,
