@@ -3,36 +3,34 @@ import { authenticate } from "../domain/api-keys.ts";
 import { createPayment } from "../domain/create-payment.ts";
 import { getPayment, listPayments } from "../domain/payments.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
-import type { Customer, Payment, PaymentServiceServer } from "../../../proto/gen/paytami/v1/payment.ts";
+import { currencyCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
+import type { Payment, PaymentServiceServer } from "../../../proto/gen/paytami/v1/payment.ts";
 import { unary } from "./unary.ts";
 
+/** The one mapping from the domain's Payment to its gRPC message (the facade and CLI map it on to JSON). */
 export function toPaymentMessage(view: PaymentView): Payment {
   return {
-    id: view.id, status: view.status, currency: view.currency, amount: view.amount, serviceFee: view.service_fee,
-    netAmount: view.net_amount, description: view.description, checkoutUrl: view.checkout_url, createdAt: view.created_at,
+    ...view,
+    status: paymentStatusCodec.fromWire(view.status),
+    currency: currencyCodec.fromWire(view.currency),
   };
 }
 
-function customerBody(customer: Customer | undefined) {
-  return customer === undefined ? undefined : { email: customer.email, name: customer.name };
-}
-
 export function paymentService(deps: CoreDeps): PaymentServiceServer {
-  const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps.log, method, fn);
+  const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps, method, fn);
   return {
     authenticate: handle("Authenticate", async (_request, ctx) => {
       const principal = await authenticate(deps, ctx.authorization);
-      return { merchantId: principal.merchantId, mode: principal.mode };
+      return { merchant_id: principal.merchantId, mode: modeCodec.fromWire(principal.mode) };
     }),
     createPayment: handle("CreatePayment", async (request, ctx) => {
+      // The request's fields are the public body's: the domain's input schema reads them as they are.
+      const { idempotency_key, malformed_request, ...body } = request;
       const result = await createPayment(deps, {
         authorization: ctx.authorization,
-        idempotencyKey: request.idempotencyKey === "" ? undefined : request.idempotencyKey,
-        body: {
-          amount: request.amount, currency: request.currency, method_type: request.methodType, success_url: request.successUrl,
-          cancel_url: request.cancelUrl, description: request.description, customer: customerBody(request.customer),
-        },
-        malformed: request.malformedRequest,
+        idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
+        body,
+        malformed: malformed_request,
       });
       return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
     }),
@@ -41,9 +39,12 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
     })),
     listPayments: handle("ListPayments", async (request, ctx) => {
       const page = await listPayments(deps, ctx.authorization, {
-        limit: request.limit, starting_after: request.startingAfter, status: request.status, malformed: request.malformedRequest,
+        limit: request.limit,
+        starting_after: request.starting_after,
+        status: request.status === undefined ? undefined : paymentStatusCodec.requestText(request.status),
+        malformed: request.malformed_request,
       });
-      return { data: page.data.map(toPaymentMessage), hasMore: page.has_more };
+      return { data: page.data.map(toPaymentMessage), has_more: page.has_more };
     }),
   };
 }

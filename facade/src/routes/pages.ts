@@ -1,9 +1,8 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import type { CoreClient } from "../core-client.ts";
+import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
 import { pickLocale, TEXT } from "../pages/locale.ts";
 import { messagePage, paymentPage } from "../pages/payment-page.ts";
-import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
 
 /** Hosted pages: HTML for people, so failures are pages too, never JSON. */
@@ -23,16 +22,16 @@ export function pageRoutes(router: Router, core: CoreClient): void {
     try {
       if (embedded) {
         const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
-        const { valid } = await core.verifyEmbedToken(id, token, callMeta(ctx));
+        const { valid } = await core.checkout.verifyEmbedToken({ payment_id: id, token }, callMeta(ctx));
         if (!valid) {
           ctx.status = 403;
           ctx.body = messagePage(locale, t.linkExpiredTitle, t.linkExpired);
           return;
         }
       }
-      ctx.body = paymentPage(await core.getHostedPayment(id, callMeta(ctx)), locale);
+      ctx.body = paymentPage(await core.checkout.getHostedPayment({ payment_id: id }, callMeta(ctx)), locale);
     } catch (error) {
-      if (error instanceof PublicError && error.code === "unknown_payment") {
+      if (error instanceof CoreError && error.code === "unknown_payment") {
         ctx.status = 404;
         ctx.body = messagePage(locale, t.notFoundTitle, t.notFound);
         return;
