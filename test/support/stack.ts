@@ -77,6 +77,8 @@ export interface Stack {
   dispatcherHttpUrl?: string;
   logDir: string;
   admin: Admin;
+  /** The core's gRPC services, called with the internal token as the facade calls them. */
+  core: CoreClient;
   http: HttpClient;
   pids(): Partial<Record<ProcessName, number>>;
   sql<T extends Record<string, unknown> = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
@@ -391,6 +393,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
     admin,
+    core: coreClient,
     http: new HttpClient(baseUrl),
     pids: () => {
       const out: Partial<Record<ProcessName, number>> = {};
