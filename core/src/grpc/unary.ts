@@ -1,8 +1,9 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
+import { resolveOperator } from "../domain/operator.ts";
 import type { Logger } from "../logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { toServiceError } from "./errors.ts";
@@ -15,8 +16,6 @@ export interface CallContext {
   /** The `authorization` metadata value, e.g. "Bearer sk_test_…". */
   authorization: string | undefined;
 }
-
-const digest = (text: string) => createHash("sha256").update(text).digest();
 
 function firstString(metadata: Metadata, key: string): string | undefined {
   const value = metadata.get(key)[0];
@@ -33,7 +32,7 @@ export function unary<Req, Res>(
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   const base = deps.log;
-  const tokenDigest = digest(deps.config.internalToken);
+  const { internalToken } = deps.config;
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
     let child: Logger | undefined;
@@ -50,7 +49,7 @@ export function unary<Req, Res>(
     const started = performance.now();
     Promise.resolve()
       .then(() => {
-        requireInternalToken(call.metadata, tokenDigest);
+        resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
         return handler(call.request, context);
       })
       .then(
@@ -71,11 +70,4 @@ export function unary<Req, Res>(
         },
       );
   };
-}
-
-/** Only Paytami's own processes (facade, dispatcher, CLI) hold the token; any other caller is unauthorized. */
-function requireInternalToken(metadata: Metadata, tokenDigest: Buffer): void {
-  const given = firstString(metadata, INTERNAL_TOKEN_METADATA_KEY) ?? "";
-  // Digests have equal length, so the comparison takes the same time whatever was sent.
-  if (!timingSafeEqual(digest(given), tokenDigest)) throw new DomainError("unauthorized", "A valid internal token is required.");
 }
