@@ -89,9 +89,9 @@ async function insertOnce(deps: CoreDeps, key: PresentedKey, idempotencyKey: str
         and ${charge.currency}::text = any(currencies) and ${charge.methodType}::text = any(methods)
     ), claim as (${claim}), created as (
       insert into payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount,
-        refunded_amount, description, customer_email, customer_name, success_url, cancel_url, created_at, updated_at, expires_at)
+        description, customer_email, customer_name, success_url, cancel_url, created_at, updated_at, expires_at)
       select ${payment.id}, allowed.merchant_id, allowed.mode, ${payment.status}, ${charge.currency}, ${charge.methodType},
-        ${payment.amount}::bigint, ${payment.service_fee}::bigint, ${payment.net_amount}::bigint, 0, ${payment.description}::text,
+        ${payment.amount}::bigint, ${payment.service_fee}::bigint, ${payment.net_amount}::bigint, ${payment.description}::text,
         ${input.customer?.email ?? null}::text, ${input.customer?.name ?? null}::text, ${input.success_url}, ${input.cancel_url},
         ${now}::timestamptz, ${now}::timestamptz, ${new Date(now.getTime() + deps.config.paymentTtlMs)}::timestamptz
       from allowed join claim on claim.scope = allowed.scope
