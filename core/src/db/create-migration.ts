@@ -2,14 +2,9 @@
 // committed snapshot (the schema the existing migrations produce) to what the entities declare,
 // updates the snapshot, and appends the migration to MIGRATIONS. Works offline: no database is
 // read. A development command; nothing at run time writes migrations or snapshots.
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { MikroORM } from "@mikro-orm/postgresql";
-import { ormConfig } from "./orm.ts";
-
-const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
-const SNAPSHOT_NAME = "schema-snapshot";
+import { MIGRATIONS_DIR, openSnapshotOrm, SNAPSHOT_FILE } from "./migration-snapshot.ts";
 
 const name = process.argv[2];
 if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
@@ -17,24 +12,12 @@ if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
   process.exit(2);
 }
 // Without the snapshot the migrator would diff against whatever database DATABASE_URL points at.
-if (!existsSync(join(MIGRATIONS_DIR, `${SNAPSHOT_NAME}.json`))) {
-  console.error(`${join(MIGRATIONS_DIR, SNAPSHOT_NAME)}.json is missing; restore it from git`);
+if (!existsSync(SNAPSHOT_FILE)) {
+  console.error(`${SNAPSHOT_FILE} is missing; restore it from git`);
   process.exit(1);
 }
 
-const base = ormConfig({ databaseUrl: "postgres://offline/paytami", poolSize: 1 });
-const orm = await MikroORM.init({
-  ...base,
-  migrations: {
-    ...base.migrations,
-    snapshot: true,
-    snapshotName: SNAPSHOT_NAME,
-    path: MIGRATIONS_DIR,
-    pathTs: MIGRATIONS_DIR,
-    emit: "ts",
-    fileName: (timestamp: string, label?: string) => `${timestamp}-${label}`,
-  },
-});
+const orm = await openSnapshotOrm();
 try {
   const created = await orm.migrator.create(undefined, false, false, name);
   if (!created.fileName) {
