@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { isInternalToken } from "../domain/internal-token.ts";
 import { registry } from "../metrics.ts";
 
 export interface HealthProbe {
@@ -24,6 +25,12 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
       return;
     }
     if (req.method === "GET" && req.url === "/metrics") {
+      // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
+      if (!isInternalToken(/^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1], deps.config.internalToken)) {
+        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+        res.end(JSON.stringify({ error: { code: "unauthorized", message: "A valid internal token is required." } }));
+        return;
+      }
       res.writeHead(200, { "content-type": registry.contentType });
       res.end(await registry.metrics());
       return;
