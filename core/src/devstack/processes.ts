@@ -4,6 +4,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { createWriteStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
+import { logLinesFor } from "./log-lines.ts";
 import { linePrefix, SetupError, warn } from "./report.ts";
 
 export interface Exit {
@@ -23,15 +24,18 @@ export interface Child {
 export interface ChildOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  // Where output goes: "prefix" streams lines to our stdout as `name | line`, a string is a log
-  // file path (appended), "inherit" passes our stdio through.
+  // Where output goes: "prefix" streams lines to our stdout as `name | line` (log lines
+  // human-readable when that is a terminal, see log-lines.ts), a string is a log file path
+  // (appended), "inherit" passes our stdio through.
   output: "prefix" | "inherit" | string;
 }
 
-function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: NodeJS.WritableStream): void {
+// Each line formatted, then every resulting line prefixed (a pretty error spans several lines).
+function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: NodeJS.WriteStream): void {
   if (!stream) return;
+  const format = logLinesFor(sink);
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  lines.on("line", (line) => sink.write(`${prefix}${line}\n`));
+  lines.on("line", (line) => sink.write(`${prefix}${format(line).replaceAll("\n", `\n${prefix}`)}\n`));
 }
 
 export function startChild(name: string, command: string, args: string[], options: ChildOptions): Child {
