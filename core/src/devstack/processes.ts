@@ -1,7 +1,7 @@
 // Child-process plumbing shared by the dev stack: long-running children with prefixed log lines,
 // orderly stop with a SIGKILL fallback, one-shot commands, and readiness polling.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, createWriteStream, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { logLinesFor } from "./log-lines.ts";
@@ -99,20 +99,27 @@ export interface CommandResult {
   stderr: string;
 }
 
-// Runs a command to completion, capturing its output (used for initdb, pg_ctl, psql, apt-get).
+// Runs a command to completion, capturing its output (used for initdb, pg_ctl, psql), or appending
+// it to `logFile` under a header line (apt-get, whose output is long and rarely interesting).
 export function runCommand(
   command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number; inherit?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number; logFile?: string } = {},
 ): Promise<CommandResult> {
+  let log: number | undefined;
+  if (options.logFile) {
+    appendFileSync(options.logFile, `\n===== ${new Date().toISOString()} $ ${command} ${args.join(" ")}\n`);
+    log = openSync(options.logFile, "a");
+  }
   return new Promise((resolve) => {
     const proc = spawn(command, args, {
       env: options.env ?? process.env,
       cwd: options.cwd,
       uid: options.uid,
       gid: options.gid,
-      stdio: options.inherit ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+      stdio: log === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", log, log],
     });
+    if (log !== undefined) closeSync(log);
     let stdout = "";
     let stderr = "";
     proc.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
