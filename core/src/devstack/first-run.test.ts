@@ -2,7 +2,7 @@
 // $PAYTAMI_HOME/install.log and reaches the terminal only as the tail of a failed step.
 // Real processes with stand-ins for npm and apt-get on PATH (no network, nothing installed).
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -81,6 +81,17 @@ describe("npm start on a fresh clone", () => {
     // Only the failed attempt's lines, bounded.
     expect(run.stderr).not.toContain("npm ci [--install-strategy");
     expect(err.length).toBeLessThanOrEqual(41);
+  });
+
+  test("a linked node_modules without Node 24 (a shared install) is left alone, with a one-line instruction", () => {
+    const { root, bin } = freshClone(false);
+    const shared = mkdtempSync(join(scratch, "shared-modules-"));
+    symlinkSync(shared, join(root, "node_modules"));
+    const run = launch(root, bin);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(`paytami    | node_modules links to ${shared}, which has no node_modules/.bin/node; install dependencies there and run this again\n`);
+    expect(existsSync(join(root, ".paytami", "install.log")), "npm was not run").toBe(false);
   });
 });
 

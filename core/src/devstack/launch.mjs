@@ -4,7 +4,7 @@
 // then re-runs the real TypeScript entry with it, passing arguments, stdio, signals and the exit
 // code through.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,7 +20,25 @@ if (!entry) {
 }
 
 const node24 = join(root, "node_modules", ".bin", "node");
-if (!existsSync(node24)) installDependencies();
+if (!existsSync(node24)) {
+  const modules = join(root, "node_modules");
+  // A linked node_modules is an install shared with other checkouts (git worktrees): npm ci would
+  // delete it under every process using it, and in the middle of someone else's install we would
+  // start a second one. Only our own (or none yet) is ours to install.
+  if (lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    console.error(`paytami    | node_modules links to ${realpathOr(modules)}, which has no node_modules/.bin/node; install dependencies there and run this again`);
+    process.exit(1);
+  }
+  installDependencies();
+}
+
+function realpathOr(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return readlinkSync(path);
+  }
+}
 
 // A fresh clone: `npm ci` (falling back to `npm install`), its output (usage dumps, engine warnings
 // from the older Node running us) in $PAYTAMI_HOME/install.log, and only its tail on the terminal
