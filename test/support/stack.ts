@@ -178,13 +178,13 @@ async function adminStatement(adminUrl: string, statement: string): Promise<void
   }
 }
 
-async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
+export async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
   const name = "paytami_t_" + randomBytes(6).toString("hex");
   await adminStatement(adminUrl, `CREATE DATABASE "${name}"`);
   return { name, url: withDatabase(adminUrl, name) };
 }
 
-function dropDatabase(adminUrl: string, name: string): Promise<void> {
+export function dropDatabase(adminUrl: string, name: string): Promise<void> {
   return adminStatement(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
