@@ -1,10 +1,10 @@
 // The claim mechanism against a real PostgreSQL (a throw-away database on the
 // server of DATABASE_URL, which `npm test` provides). Two claimers here are two
 // transactions on two pooled connections, as two cores would be.
-import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase } from "../../../test/support/stack.ts";
 import { loadConfig } from "../config.ts";
 import { db, migrate, openOrm } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
@@ -15,34 +15,23 @@ import { unpublishedEvents } from "./outbox-relay.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./purge-idempotency-keys.ts";
 
 const adminUrl = process.env.DATABASE_URL;
-const dbName = "paytami_claim_" + randomBytes(6).toString("hex");
+if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
+
+let database: { name: string; url: string };
 let orm: MikroORM;
 let clock = new Date("2026-11-21T12:00:00.000Z");
 let deps: CoreDeps;
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
-  if (!adminUrl) throw new Error("DATABASE_URL is not set: run with `npm test`");
-  await admin(`create database "${dbName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = "/" + dbName;
-  orm = await openOrm({ databaseUrl: url.toString(), poolSize: 6 });
+  database = await createDatabase(adminUrl);
+  orm = await openOrm({ databaseUrl: database.url, poolSize: 6 });
   await migrate(orm);
-  deps = { orm, config: loadConfig({ DATABASE_URL: url.toString() }), log: createLogger("claim-test"), now: () => clock };
+  deps = { orm, config: loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "claim-test-embed-token-secret-0123456789" }), log: createLogger("test"), now: () => clock };
 });
 
 afterAll(async () => {
   await orm?.close();
-  if (adminUrl) await admin(`drop database if exists "${dbName}" with (force)`);
+  if (database) await dropDatabase(adminUrl, database.name);
 });
 
 beforeEach(async () => {
@@ -98,9 +87,11 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
     const first = claimer("first", true);
     await firstHolds.promise;
     // The first claimer's transaction is still open here; without SKIP LOCKED the second would block on it.
-    await claimer("second");
+    const second = claimer("second");
+    const blocked = await Promise.race([second.then(() => false), sleep(10_000).then(() => true)]);
     releaseFirst.resolve();
-    await first;
+    await Promise.all([first, second]);
+    expect(blocked, "the second claimer waited for the first one's locks").toBe(false);
     expect(seen.first).toEqual(Array.from({ length: 10 }, (_, i) => `k${String(i).padStart(3, "0")}`));
     expect(seen.second).toEqual(Array.from({ length: 10 }, (_, i) => `k${String(i + 10).padStart(3, "0")}`));
   });
