@@ -127,8 +127,9 @@ function embedTokenSecretEnv(source: NodeJS.ProcessEnv): string {
 }
 
 function positiveDurationEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): number {
-  const ms = parseDuration(env(source, name, fallback));
-  if (ms <= 0) throw new Error(`${name} must be longer than 0`);
+  const text = env(source, name, fallback);
+  const ms = DURATION.test(text.trim()) ? parseDuration(text) : 0;
+  if (ms <= 0) throw new Error(`${name} must be a duration longer than 0 such as 250ms, 5s or 1m, got "${text}"`);
   return ms;
 }
 
