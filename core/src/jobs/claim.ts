@@ -63,7 +63,6 @@ function lockDue<T extends keyof DB & string, Row>(trx: Db, queue: WorkQueue<T, 
 }
 
 /** The lease statements name a table chosen by the queue; LeasedQueue has already checked its columns. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const anyTable = (trx: Db) => trx as unknown as Kysely<any>;
 
 function count(job: string, tally: Tally): void {
