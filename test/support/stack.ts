@@ -73,6 +73,8 @@ export interface Stack {
   publicBaseUrl: string;
   coreGrpcAddr: string;
   coreHttpUrl: string;
+  /** PAYTAMI_INTERNAL_TOKEN of every process of this stack. */
+  internalToken: string;
   dispatcherHttpUrl?: string;
   logDir: string;
   admin: Admin;
@@ -130,16 +132,13 @@ function nodeBinary(): string {
  * How a service is launched: like `npm run core|facade|dispatcher`, i.e. the
  * compiled JavaScript in dist/ with the services' V8 flags (see
  * core/src/devstack/services.ts; the suite's global setup builds dist/ once).
- * PAYTAMI_TEST_FROM_SOURCE=1 runs the TypeScript sources directly instead.
+ * There is no running from source: Node's type stripping cannot run the facade's .tsx pages.
  */
 export function launchCommand(name: ProcessName): { command: string; args: string[] } {
-  if (process.env.PAYTAMI_TEST_FROM_SOURCE === "1") {
-    return { command: nodeBinary(), args: [path.join(REPO_ROOT, name, "src", "main.ts")] };
-  }
   const cmd = serviceCommand(name);
   const entry = cmd.args[cmd.args.length - 1]!;
   if (!fs.existsSync(entry)) {
-    throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does), or set PAYTAMI_TEST_FROM_SOURCE=1`);
+    throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does)`);
   }
   return { command: nodeBinary(), args: cmd.args };
 }
@@ -179,13 +178,13 @@ async function adminStatement(adminUrl: string, statement: string): Promise<void
   }
 }
 
-async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
+export async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
   const name = "paytami_t_" + randomBytes(6).toString("hex");
   await adminStatement(adminUrl, `CREATE DATABASE "${name}"`);
   return { name, url: withDatabase(adminUrl, name) };
 }
 
-function dropDatabase(adminUrl: string, name: string): Promise<void> {
+export function dropDatabase(adminUrl: string, name: string): Promise<void> {
   return adminStatement(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
@@ -433,6 +432,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     publicBaseUrl,
     coreGrpcAddr,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
+    internalToken,
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
     admin,

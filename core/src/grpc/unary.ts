@@ -1,7 +1,9 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
+import type { OperatorCaller } from "../domain/caller.ts";
 import { DomainError } from "../domain/errors.ts";
+import { resolveOperator } from "../domain/operator.ts";
 import type { Logger } from "../logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { toServiceError } from "./errors.ts";
@@ -62,8 +64,6 @@ export function unary<Req, Res>(
 }
 
 /** Admin calls carry the operator token; anything else is unauthorized. */
-export function requireInternalToken(context: CallContext, token: string): void {
-  const given = firstString(context.metadata, INTERNAL_TOKEN_METADATA_KEY) ?? "";
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  if (!timingSafeEqual(digest(given), digest(token))) throw new DomainError("unauthorized", "A valid internal token is required.");
+export function requireInternalToken(context: CallContext, token: string): OperatorCaller {
+  return resolveOperator(token, firstString(context.metadata, INTERNAL_TOKEN_METADATA_KEY));
 }
