@@ -10,7 +10,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /**
  * Reads and parses the JSON body, or fails with the validation_error that says
  * why there is none: wrong Content-Type, charset or Content-Encoding, more than `limitBytes`,
- * bytes that are not UTF-8, or text that is not JSON.
+ * bytes that are not UTF-8, text that is not JSON, a key given twice or an unpaired surrogate.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
   if (!ctx.request.is("application/json")) throw new PublicError("validation_error", "Content-Type must be application/json.");
@@ -43,8 +43,8 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
 /**
  * JSON.parse, plus the two faults it lets through silently: an object with the
  * same key twice (it keeps the last, so `amount` twice would charge the second)
- * and a `\u` escape that leaves a surrogate unpaired (protobuf and PostgreSQL
- * would store U+FFFD in its place).
+ * and a `\u` escape that leaves a surrogate unpaired (protobuf cannot carry one:
+ * it would be stored as U+FFFD, silently altered).
  */
 export function parseJsonText(text: string): unknown {
   let value: unknown;
