@@ -13,6 +13,7 @@ export default defineConfig({
       "core/**/*.test.ts",
       "facade/**/*.test.ts",
       "dispatcher/**/*.test.ts",
+      "proto/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.paytami/**"],
     // Builds dist/ once; the harness launches the compiled services (test/support/stack.ts).

@@ -19,7 +19,7 @@ export const paymentsRouter = router({
     .query(({ ctx, input }) =>
       withoutTransaction(ctx.deps, (tx) =>
         listPayments(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), {
-          limit: input.limit === undefined ? undefined : String(input.limit),
+          limit: input.limit,
           starting_after: input.starting_after,
           status: input.status,
         }))),

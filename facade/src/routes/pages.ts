@@ -1,8 +1,9 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { h, type JSX } from "preact";
+import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
+import { currencyCodec, methodTypeCodec, modeCodec } from "../../../proto/enums.ts";
 import type { GetHostedPaymentResponse } from "../../../proto/gen/paytami/v1/checkout.ts";
-import type { CoreClient } from "../core-client.ts";
 import type { FacadeState } from "../middleware/request-context.ts";
 import { RESOLVED_REASONS, type HostedPayment, type ResolvedReason } from "../pages/hosted-payment.ts";
 import { pickLocale, TEXT, type Locale } from "../pages/locale.ts";
@@ -10,21 +11,20 @@ import { MessagePage } from "../pages/message-page.tsx";
 import { PaymentPage, ResolvedPaymentPage } from "../pages/payment-page.tsx";
 import { renderDocument } from "../pages/render-document.ts";
 import { STYLESHEET, STYLESHEET_PATH } from "../pages/stylesheet.ts";
-import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
 
 /** The core's answer in the pages' terms: the one place that knows the wire field names. */
 function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
   return {
-    id: res.paymentId,
+    id: res.payment_id,
     amount: res.amount,
-    currency: res.currency,
+    currency: currencyCodec.toWire(res.currency),
     description: res.description,
-    merchantName: res.merchantTradeName,
-    method: res.methodType === "bank_transfer" ? "bank_transfer" : "card",
-    mode: res.mode === "test" ? "test" : "live",
-    successUrl: res.successUrl,
-    cancelUrl: res.cancelUrl,
+    merchantName: res.merchant_trade_name,
+    method: methodTypeCodec.toWire(res.method_type),
+    mode: modeCodec.toWire(res.mode),
+    successUrl: res.success_url,
+    cancelUrl: res.cancel_url,
     resolved: res.payable ? undefined : resolvedReason(res.reason),
   };
 }
@@ -54,14 +54,14 @@ export function pageRoutes(router: Router, core: CoreClient): void {
     try {
       if (embedded) {
         const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
-        const { valid } = await core.verifyEmbedToken(id, token, callMeta(ctx));
+        const { valid } = await core.checkout.verifyEmbedToken({ payment_id: id, token }, callMeta(ctx));
         if (!valid) return send(403, message(locale, "linkExpired"));
       }
-      const payment = toHostedPayment(await core.getHostedPayment(id, callMeta(ctx)));
+      const payment = toHostedPayment(await core.checkout.getHostedPayment({ payment_id: id }, callMeta(ctx)));
       send(200, payment.resolved ? h(ResolvedPaymentPage, { payment, locale, reason: payment.resolved }) : h(PaymentPage, { payment, locale }));
     } catch (error) {
-      if (error instanceof PublicError && error.code === "unknown_payment") return send(404, message(locale, "notFound"));
-      if (error instanceof PublicError && error.code === "processor_unavailable") return send(503, message(locale, "unavailable"));
+      if (error instanceof CoreError && error.code === "unknown_payment") return send(404, message(locale, "notFound"));
+      if (error instanceof CoreError && error.code === "processor_unavailable") return send(503, message(locale, "unavailable"));
       // The detail goes to the log, never to the customer.
       (ctx.state as FacadeState).log.error({ err: error }, "hosted page failed");
       send(500, message(locale, "error"));
