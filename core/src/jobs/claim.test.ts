@@ -10,7 +10,7 @@ import { db, migrate, openOrm } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { createLogger } from "../logger.ts";
 import { jobRuns } from "../metrics.ts";
-import { claimLeased, completeLeased, handleClaimed, type Tally } from "./claim.ts";
+import { claimLeased, completeLeased, eachRow, handleClaimed, type Tally } from "./claim.ts";
 import { unpublishedEvents } from "./outbox-relay.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./purge-idempotency-keys.ts";
 
@@ -142,6 +142,17 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
     ).rejects.toThrow("boom");
     expect(await remainingKeys()).toHaveLength(5);
     expect(await purgeExpiredIdempotencyKeys(deps, { batch: 10 })).toEqual({ purged: 5 });
+  });
+
+  it("eachRow rolls a failing row back alone: the others commit, the failed one stays due", async () => {
+    await expiredKeys(4);
+    const tally = await handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, eachRow(deps, "test", async (tx, row) => {
+      await db(tx).deleteFrom("idempotency_keys").where("key", "=", row.key).execute();
+      if (row.key === "k001") throw new Error("broken row");
+      return { value: "purged", events: [] };
+    }));
+    expect(tally).toEqual({ purged: 3, failed: 1 });
+    expect(await remainingKeys()).toEqual(["k001"]);
   });
 
   it("records the events the work raised in the outbox, in the claiming transaction", async () => {

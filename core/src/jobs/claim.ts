@@ -90,15 +90,30 @@ export async function handleClaimed<T extends keyof DB & string, Row>(
   return tally;
 }
 
-/** Adapts a handler of one row (which answers its outcome) to `handleClaimed`, in claim order. */
-export function eachRow<Row>(handle: (tx: Tx, row: Row) => Promise<Changes<string>>): (tx: Tx, rows: Row[]) => Promise<Changes<Tally>> {
+/**
+ * Adapts a handler of one row (which answers its outcome) to `handleClaimed`,
+ * in claim order. Each row runs in its own savepoint: a row whose work throws
+ * is rolled back alone, logged and counted as "failed" (it stays due and is
+ * tried again next run), so one broken row never holds back the rest of its batch.
+ */
+export function eachRow<Row>(
+  deps: Pick<CoreDeps, "log">,
+  job: string,
+  handle: (tx: Tx, row: Row) => Promise<Changes<string>>,
+): (tx: Tx, rows: Row[]) => Promise<Changes<Tally>> {
   return async (tx, rows) => {
     const tally: Tally = {};
     const events: Changes<Tally>["events"] = [];
     for (const row of rows) {
-      const changes = await handle(tx, row);
-      tally[changes.value] = (tally[changes.value] ?? 0) + 1;
-      events.push(...changes.events);
+      let outcome = "failed";
+      try {
+        const changes = await tx.transactional((savepoint) => handle(savepoint, row));
+        outcome = changes.value;
+        events.push(...changes.events);
+      } catch (err) {
+        deps.log.error({ err, job, row }, "job item failed; rolled back alone, due again next run");
+      }
+      tally[outcome] = (tally[outcome] ?? 0) + 1;
     }
     return { value: tally, events };
   };

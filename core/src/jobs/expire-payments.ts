@@ -16,7 +16,7 @@ export const duePayments: WorkQueue<"payments", { id: string }> = {
  * payable (cannot happen while the claim holds the row lock; counted so it would show).
  */
 export function expireDuePayments(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
-  return handleClaimed(deps, duePayments, policy, eachRow(async (tx, payment) => {
+  return handleClaimed(deps, duePayments, policy, eachRow(deps, duePayments.job, async (tx, payment) => {
     const { value, events } = await expireIfPayable(deps, tx, payment.id);
     return { value: value ? "expired" : "not_payable", events };
   }));
