@@ -5,6 +5,7 @@ import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { resolveOperator } from "../domain/operator.ts";
 import { registry } from "../metrics.ts";
+import { bearerToken } from "./bearer-token.ts";
 import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
 
 export interface HealthProbe {
@@ -31,7 +32,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
     if (req.method === "GET" && req.url === "/metrics") {
       // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
       try {
-        resolveOperator(deps.config.internalToken, /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1]);
+        resolveOperator(deps.config.internalToken, bearerToken(req.headers.authorization));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });

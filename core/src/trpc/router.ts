@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { CoreDeps } from "../domain/deps.ts";
+import { bearerToken } from "../http/bearer-token.ts";
 import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
@@ -21,7 +22,7 @@ export function trpcHandler(deps: CoreDeps): (req: IncomingMessage, res: ServerR
   return createHTTPHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
-    createContext: ({ req }) => ({ deps, bearer: /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1] }),
+    createContext: ({ req }) => ({ deps, bearer: bearerToken(req.headers.authorization) }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") deps.log.error({ err: error.cause ?? error, path }, "tRPC call failed");
     },
