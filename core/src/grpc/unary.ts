@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
-import { OPERATOR, type OperatorCaller } from "../domain/caller.ts";
+import type { OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { resolveOperator } from "../domain/operator.ts";
@@ -13,7 +13,6 @@ export interface CallContext {
   requestId: string;
   /** A child logger with the request id, made on first use (most calls log nothing). */
   readonly log: Logger;
-  metadata: Metadata;
   /** The `authorization` metadata value, e.g. "Bearer sk_test_…". */
   authorization: string | undefined;
   /** The internal caller every Paytami method requires (the internal token), resolved before the handler runs. */
@@ -39,23 +38,21 @@ export function unary<Req, Res>(
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
     let child: Logger | undefined;
-    const context: CallContext = {
-      requestId,
-      get log() {
-        child ??= base.child({ request_id: requestId, method });
-        return child;
-      },
-      metadata: call.metadata,
-      authorization: firstString(call.metadata, "authorization"),
-      operator: OPERATOR,
-    };
-    const log = () => context.log;
+    const log = () => (child ??= base.child({ request_id: requestId, method }));
     const started = performance.now();
-    Promise.resolve()
-      .then(() => {
-        context.operator = resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
-        return handler(call.request, context);
-      })
+    const run = async () => {
+      // Before the handler sees anything: a refused token is answered like any other error below.
+      const operator = resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
+      return handler(call.request, {
+        requestId,
+        get log() {
+          return log();
+        },
+        authorization: firstString(call.metadata, "authorization"),
+        operator,
+      });
+    };
+    run()
       .then(
         (response) => {
           grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
