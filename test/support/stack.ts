@@ -15,6 +15,7 @@ import { currencyCodec, methodTypeCodec, modeCodec } from "../../proto/enums.ts"
 import { paymentJson, type PaymentJson } from "../../proto/payment-json.ts";
 import { freePort } from "../../core/src/devstack/free-port.ts";
 import { startChild, waitForHttp, type Child } from "../../core/src/devstack/processes.ts";
+import { tailOf } from "../../core/src/devstack/report.ts";
 import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
 import { HttpClient } from "./http.ts";
 
@@ -191,15 +192,6 @@ export async function createDatabase(adminUrl: string): Promise<{ name: string; 
 
 export function dropDatabase(adminUrl: string, name: string): Promise<void> {
   return adminStatement(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-}
-
-function tailOf(file: string, lines: number): string {
-  try {
-    const text = fs.readFileSync(file, "utf8");
-    return text.split("\n").slice(-lines).join("\n");
-  } catch {
-    return "(no log)";
-  }
 }
 
 interface Proc {
