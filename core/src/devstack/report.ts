@@ -24,23 +24,22 @@ export function displayPath(path: string): string {
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
-export function tailOf(path: string, lines = 20): string {
+function readLog(path: string): string {
   try {
-    return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+    return readFileSync(path, "utf8");
   } catch {
     return "(no log)";
   }
 }
 
+export function tailOf(path: string, lines = 20): string {
+  return readLog(path).trimEnd().split("\n").slice(-lines).join("\n");
+}
+
 // When a step failed: the end of its log from the last command's header line (see runCommand's
 // logFile), each line under the step's name.
 export function showTail(name: string, path: string, lines = 40): void {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    text = "(no log)";
-  }
+  const text = readLog(path);
   const last = text.slice(text.lastIndexOf("\n===== ") + 1).trimEnd().split("\n").slice(-lines);
   for (const line of last) process.stderr.write(`${linePrefix(name)}${line}\n`);
 }
