@@ -1,11 +1,8 @@
 // Merchant and key administration through the EntityManager, against a real migrated database.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDatabase, dropDatabase } from "../../../test/support/stack.ts";
-import { loadConfig } from "../config.ts";
+import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { ApiKey, Merchant } from "../db/entities/index.ts";
-import { migrate, openOrm } from "../db/orm.ts";
-import { createLogger } from "../logger.ts";
 import * as apiKeys from "./api-keys.ts";
 import { digestApiKey } from "./api-keys.ts";
 import { OPERATOR } from "./caller.ts";
@@ -14,25 +11,17 @@ import { DomainError } from "./errors.ts";
 import * as merchants from "./merchants.ts";
 import { inTransaction } from "./unit-of-work.ts";
 
-const adminUrl = process.env.DATABASE_URL;
-if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
-
-let database: { name: string; url: string };
+let database: MigratedDatabase | undefined;
 let orm: MikroORM;
 let deps: CoreDeps;
 let clock = new Date("2026-11-21T12:00:00.000Z");
 
 beforeAll(async () => {
-  database = await createDatabase(adminUrl);
-  orm = await openOrm({ databaseUrl: database.url, poolSize: 2 });
-  await migrate(orm);
-  deps = { orm, config: loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "merchants-test-embed-token-secret-0123456789" }), log: createLogger("test"), now: () => clock };
+  database = await openMigratedDatabase({ poolSize: 2, now: () => clock });
+  ({ orm, deps } = database);
 });
 
-afterAll(async () => {
-  await orm?.close();
-  if (database) await dropDatabase(adminUrl, database.name);
-});
+afterAll(() => database?.close());
 
 // Each operation in its own transaction, as the transports run them.
 const createMerchant = (input: Parameters<typeof merchants.createMerchant>[3]) =>

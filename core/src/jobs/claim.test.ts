@@ -4,35 +4,25 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createDatabase, dropDatabase } from "../../../test/support/stack.ts";
-import { loadConfig } from "../config.ts";
-import { db, migrate, openOrm } from "../db/orm.ts";
+import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
+import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { createLogger } from "../logger.ts";
 import { jobRuns } from "../metrics.ts";
 import { claimLeased, completeLeased, eachRow, handleClaimed, type Tally } from "./claim.ts";
 import { unpublishedEvents } from "./outbox-relay.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./purge-idempotency-keys.ts";
 
-const adminUrl = process.env.DATABASE_URL;
-if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
-
-let database: { name: string; url: string };
+let database: MigratedDatabase | undefined;
 let orm: MikroORM;
 let clock = new Date("2026-11-21T12:00:00.000Z");
 let deps: CoreDeps;
 
 beforeAll(async () => {
-  database = await createDatabase(adminUrl);
-  orm = await openOrm({ databaseUrl: database.url, poolSize: 6 });
-  await migrate(orm);
-  deps = { orm, config: loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "claim-test-embed-token-secret-0123456789" }), log: createLogger("test"), now: () => clock };
+  database = await openMigratedDatabase({ poolSize: 6, now: () => clock });
+  ({ orm, deps } = database);
 });
 
-afterAll(async () => {
-  await orm?.close();
-  if (database) await dropDatabase(adminUrl, database.name);
-});
+afterAll(() => database?.close());
 
 beforeEach(async () => {
   clock = new Date("2026-11-21T12:00:00.000Z");

@@ -1,0 +1,34 @@
+// A migrated throw-away database for tests that call the core's domain and jobs in-process, on
+// the PostgreSQL server of DATABASE_URL (which `npm test` provides). Each test file opens its own,
+// so files can run in parallel.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { loadConfig } from "../../core/src/config.ts";
+import { migrate, openOrm } from "../../core/src/db/orm.ts";
+import type { CoreDeps } from "../../core/src/domain/deps.ts";
+import { createLogger } from "../../core/src/logger.ts";
+import { createDatabase, dropDatabase } from "./stack.ts";
+
+export interface MigratedDatabase {
+  orm: MikroORM;
+  /** The core's dependencies on this database, with the test's clock. */
+  deps: CoreDeps;
+  /** Closes the pool and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function openMigratedDatabase(options: { poolSize: number; now: () => Date }): Promise<MigratedDatabase> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
+  const database = await createDatabase(adminUrl);
+  const orm = await openOrm({ databaseUrl: database.url, poolSize: options.poolSize });
+  await migrate(orm);
+  const config = loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "test-embed-token-secret-0123456789abcdef" });
+  return {
+    orm,
+    deps: { orm, config, log: createLogger("test"), now: options.now },
+    close: async () => {
+      await orm.close();
+      await dropDatabase(adminUrl, database.name);
+    },
+  };
+}
