@@ -3,7 +3,7 @@ import { ERROR_CODE_METADATA_KEY, type ErrorCode } from "../../../proto/error-ca
 import { DomainError } from "../domain/errors.ts";
 
 /** gRPC status for each catalog code, so plain gRPC clients get a sensible status too. */
-const GRPC_STATUS = {
+export const GRPC_STATUS = {
   unauthorized: status.UNAUTHENTICATED,
   validation_error: status.INVALID_ARGUMENT,
   idempotency_key_required: status.INVALID_ARGUMENT,

@@ -12,7 +12,7 @@ export interface TrpcContext {
 }
 
 /** tRPC's code (and so its HTTP status) for each catalog code; the catalog code itself travels in `data.paytami_code`. */
-const TRPC_CODE = {
+export const TRPC_CODE = {
   unauthorized: "UNAUTHORIZED",
   validation_error: "BAD_REQUEST",
   idempotency_key_required: "BAD_REQUEST",
