@@ -110,3 +110,22 @@ describe("tRPC /trpc", () => {
     expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_000000000000000000000000", step: "fail" }))).toMatchObject({ code: "unknown_payment" });
   });
 });
+
+describe("tRPC's own refusals", () => {
+  test.each([
+    ["a mutation called with GET", "GET", "/trpc/keys.revoke?input=%7B%7D"],
+    ["a query called with POST", "POST", "/trpc/payments.list"],
+    ["an unknown procedure", "GET", "/trpc/payments.teleport"],
+  ])("%s is the caller's mistake: validation_error, never internal_error", async (_name, method, url) => {
+    const res = await fetch(`${stack().coreHttpUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${stack().internalToken}`, "content-type": "application/json" },
+      ...(method === "POST" ? { body: "{}" } : {}),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    const body = (await res.json()) as { error: { message: string; data: { paytami_code: string } } };
+    expect(body.error.data.paytami_code).toBe("validation_error");
+    expect(body.error.message).not.toBe("Internal error.");
+  });
+});

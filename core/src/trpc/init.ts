@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import type { OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
@@ -33,12 +34,12 @@ export const TRPC_CODE = {
   internal_error: "INTERNAL_SERVER_ERROR",
 } as const satisfies Record<ErrorCode, TRPC_ERROR_CODE_KEY>;
 
-/** The catalog code of any failure: a domain error keeps its own, bad input is validation_error, the rest internal_error. */
+/** The catalog code of any failure: a domain error keeps its own, the rest is tRPC's or a bug. */
 function catalogCode(error: TRPCError): ErrorCode {
   if (error.cause instanceof DomainError) return error.cause.code;
-  if (error.code === "BAD_REQUEST" || error.code === "PARSE_ERROR") return "validation_error";
-  if (error.code === "NOT_FOUND") return "validation_error";
-  return "internal_error";
+  // tRPC's own 4xx (bad input, unknown procedure, wrong HTTP method, …) is the caller's mistake:
+  // validation_error, the nearest catalog code, as the facade answers an unknown route (README).
+  return getHTTPStatusCodeFromError(error) < 500 ? "validation_error" : "internal_error";
 }
 
 const t = initTRPC.context<TrpcContext>().create({
