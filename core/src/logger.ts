@@ -19,7 +19,7 @@ const SECRET_SUFFIXES = ["secret", "token", "password", "passwd", "apikey", "pri
 
 const normalize = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "");
 
-export function isSecretKey(key: string, parentKey?: string): boolean {
+function isSecretKey(key: string, parentKey?: string): boolean {
   const name = normalize(key);
   if (SECRET_KEYS.has(name) || SECRET_SUFFIXES.some((suffix) => name.endsWith(suffix))) return true;
   // `{ card: { number } }`: a card's number is the card number.

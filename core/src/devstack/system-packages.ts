@@ -36,7 +36,7 @@ function aptListsPresent(): boolean {
   }
 }
 
-export const INSTALL_LOG = "install.log";
+const INSTALL_LOG = "install.log";
 
 // PostgreSQL and NATS are provisioned in parallel and apt-get holds the dpkg lock: whatever is asked
 // for in the same turn of the event loop is installed by one apt-get run, and a later request
