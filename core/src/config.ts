@@ -31,11 +31,12 @@ export interface CurrencyPolicy {
 /** How often a background job runs and how many rows it claims per run (core/src/jobs/claim.ts). */
 export interface JobPolicy {
   intervalMs: number;
+  /** At most this many rows per claim. */
   batch: number;
 }
 
-/** For jobs doing I/O outside a transaction: how long a claimed row stays away from other cores. */
 export interface LeasedJobPolicy extends JobPolicy {
+  /** For jobs doing I/O outside a transaction: how long a claimed row stays away from other cores; longer than the work ever takes. */
   leaseMs: number;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder, Updateable } from "kysely";
+import type { JobPolicy, LeasedJobPolicy } from "../config.ts";
 import { db, type DB, type Db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { inTransaction, type Changes, type Tx } from "../domain/unit-of-work.ts";
@@ -38,15 +39,9 @@ export interface LeasedQueue<T extends LeasedTable, K extends keyof DB[T] & stri
   key: K;
 }
 
-export interface ClaimPolicy {
-  /** At most this many rows per claim. */
-  batch: number;
-}
-
-export interface LeasePolicy extends ClaimPolicy {
-  /** How long a claimed row stays out of the pool; longer than the work ever takes. */
-  leaseMs: number;
-}
+/** What a claim reads of a job's policy (config.ts). */
+export type ClaimPolicy = Pick<JobPolicy, "batch">;
+export type LeasePolicy = Pick<LeasedJobPolicy, "batch" | "leaseMs">;
 
 /** Outcome label → number of rows with that outcome; every claimed row has exactly one. */
 export type Tally = Record<string, number>;
