@@ -4,7 +4,7 @@ import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../p
 import type { OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { resolveOperator } from "../domain/operator.ts";
+import { operatorCheck } from "../domain/operator.ts";
 import type { Logger } from "../logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { toServiceError } from "./errors.ts";
@@ -34,7 +34,7 @@ export function unary<Req, Res>(
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   const base = deps.log;
-  const { internalToken } = deps.config;
+  const resolveOperator = operatorCheck(deps.config.internalToken);
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
     let child: Logger | undefined;
@@ -42,7 +42,7 @@ export function unary<Req, Res>(
     const started = performance.now();
     const run = async () => {
       // Before the handler sees anything: a refused token is answered like any other error below.
-      const operator = resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
+      const operator = resolveOperator(firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
       return handler(call.request, {
         requestId,
         get log() {

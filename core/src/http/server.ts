@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { resolveOperator } from "../domain/operator.ts";
+import { operatorCheck } from "../domain/operator.ts";
 import { registry } from "../metrics.ts";
 import { bearerToken } from "./bearer-token.ts";
 import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
@@ -20,6 +20,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
     ...extraProbes,
   ];
   const trpc = trpcHandler(deps);
+  const resolveOperator = operatorCheck(deps.config.internalToken);
   const server = createServer(async (req, res) => {
     if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
     if (req.method === "GET" && req.url === "/healthz") {
@@ -32,7 +33,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
     if (req.method === "GET" && req.url === "/metrics") {
       // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
       try {
-        resolveOperator(deps.config.internalToken, bearerToken(req.headers.authorization));
+        resolveOperator(bearerToken(req.headers.authorization));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });

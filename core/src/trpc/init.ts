@@ -4,12 +4,13 @@ import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import type { OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { resolveOperator } from "../domain/operator.ts";
+import type { OperatorCheck } from "../domain/operator.ts";
 
 /** Per request: the core's dependencies and the credential as presented (resolved by `operatorProcedure`). */
 export interface TrpcContext {
   deps: CoreDeps;
   bearer: string | undefined;
+  resolveOperator: OperatorCheck;
 }
 
 /** tRPC's code (and so its HTTP status) for each catalog code; the catalog code itself travels in `data.paytami_code`. */
@@ -65,6 +66,6 @@ export const router = t.router;
 
 /** Every procedure so far is for operators: the internal token as `Authorization: Bearer …`. */
 export const operatorProcedure = t.procedure.use(domainErrors).use(({ ctx, next }) => {
-  const operator: OperatorCaller = resolveOperator(ctx.deps.config.internalToken, ctx.bearer);
+  const operator: OperatorCaller = ctx.resolveOperator(ctx.bearer);
   return next({ ctx: { ...ctx, operator } });
 });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { CoreDeps } from "../domain/deps.ts";
+import { operatorCheck } from "../domain/operator.ts";
 import { bearerToken } from "../http/bearer-token.ts";
 import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
@@ -19,10 +20,11 @@ export const TRPC_PATH = "/trpc";
 
 /** The HTTP handler for `${TRPC_PATH}/…` on the core's HTTP port. */
 export function trpcHandler(deps: CoreDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const resolveOperator = operatorCheck(deps.config.internalToken);
   return createHTTPHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
-    createContext: ({ req }) => ({ deps, bearer: bearerToken(req.headers.authorization) }),
+    createContext: ({ req }) => ({ deps, bearer: bearerToken(req.headers.authorization), resolveOperator }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") deps.log.error({ err: error.cause ?? error, path }, "tRPC call failed");
     },
