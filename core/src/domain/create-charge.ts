@@ -1,4 +1,4 @@
-import { sql, type QueryCreator, type SelectQueryBuilder } from "kysely";
+import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from "kysely";
 import { db, type DB } from "../db/orm.ts";
 import { isActiveKey, unauthorized } from "./api-keys.ts";
 import type { MerchantCaller, PresentedApiKey } from "./caller.ts";
@@ -28,7 +28,10 @@ export interface ChargeOwnerRow {
  */
 export type ChargeOwner = (qc: QueryCreator<DB>) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
 
-/** The owner of an API key that may be used now; idempotency keys are scoped to (merchant, mode). */
+/** The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode). */
+const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => sql<string>`${merchantId} || ':' || ${mode}`.as("scope");
+
+/** The owner of an API key that may be used now. */
 export function apiKeyOwner(key: PresentedApiKey, now: Date): ChargeOwner {
   return (qc) =>
     qc
@@ -36,7 +39,7 @@ export function apiKeyOwner(key: PresentedApiKey, now: Date): ChargeOwner {
       .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
       .select([
         "api_keys.merchant_id", "api_keys.mode", "merchants.currencies", "merchants.methods",
-        sql<string>`api_keys.merchant_id || ':' || api_keys.mode`.as("scope"),
+        merchantScope(sql.ref<string>("api_keys.merchant_id"), sql.ref<string>("api_keys.mode")),
       ])
       .where("api_keys.digest", "=", key.digest)
       .where("api_keys.mode", "=", key.mode)
@@ -50,7 +53,7 @@ export function merchantOwner(caller: MerchantCaller): ChargeOwner {
       .selectFrom("merchants")
       .select([
         "merchants.id as merchant_id", sql<string>`${caller.mode}::text`.as("mode"), "merchants.currencies", "merchants.methods",
-        sql<string>`merchants.id || ':' || ${caller.mode}::text`.as("scope"),
+        merchantScope(sql.ref<string>("merchants.id"), sql<string>`${caller.mode}::text`),
       ])
       .where("merchants.id", "=", caller.merchantId);
 }
