@@ -22,8 +22,9 @@ export function checkIdempotencyKeyShape(key: string): void {
   }
 }
 
-export function requestFingerprint(route: string, body: unknown): string {
-  return createHash("sha256").update(canonicalJson({ route, body })).digest("hex");
+/** `operation` names what is asked (not a transport route), so every caller of one operation shares its keys. */
+export function requestFingerprint(operation: string, body: unknown): string {
+  return createHash("sha256").update(canonicalJson({ operation, body })).digest("hex");
 }
 
 export interface IdempotentResult {
