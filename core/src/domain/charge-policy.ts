@@ -9,7 +9,7 @@ export interface MerchantPolicy {
 }
 
 /** A merchant that accepts everything Paytami offers (the default for new merchants). */
-export const EVERY_METHOD: MerchantPolicy = { currencies: CURRENCIES, methods: METHOD_TYPES };
+export const ACCEPTS_EVERYTHING: MerchantPolicy = { currencies: CURRENCIES, methods: METHOD_TYPES };
 
 export interface Charge {
   currency: Currency;

@@ -2,7 +2,7 @@ import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from
 import { db, type DB } from "../db/orm.ts";
 import { isActiveKey, unauthorized } from "./api-keys.ts";
 import type { MerchantCaller, PresentedApiKey } from "./caller.ts";
-import { EVERY_METHOD, type Charge, type MerchantPolicy } from "./charge-policy.ts";
+import { ACCEPTS_EVERYTHING, type Charge, type MerchantPolicy } from "./charge-policy.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { claimKey, replayOrConflict, type IdempotentResult } from "./idempotency.ts";
@@ -100,7 +100,7 @@ export interface ChargeRequest {
  * which authenticates first so the errors keep their order.
  */
 export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult> {
-  let policy = EVERY_METHOD;
+  let policy = ACCEPTS_EVERYTHING;
   let checked: CheckedCharge;
   try {
     checked = request.check(policy);
