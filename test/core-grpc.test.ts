@@ -2,7 +2,6 @@
 // service requires the internal token (the standard health service stays open), typed fields and
 // enums, and the same validation, error codes and check order as the REST API.
 
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CoreClient, CoreError } from "../proto/core-client.ts";
@@ -11,9 +10,8 @@ import { AdminServiceService } from "../proto/gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "../proto/gen/paytami/v1/checkout.ts";
 import { Currency, MethodType, Mode, PaymentStatus } from "../proto/gen/paytami/v1/enums.ts";
 import { PaymentServiceService, type CreatePaymentRequest } from "../proto/gen/paytami/v1/payment.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import type { Merchant } from "./support/stack.ts";
-import { launchCommand } from "./support/stack.ts";
+import { runUntilExit } from "./support/stack.ts";
 import { createOk, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack();
@@ -88,16 +86,9 @@ describe("the internal token", () => {
   });
 
   test.each(["facade", "dispatcher"] as const)("the %s refuses to start without PAYTAMI_INTERNAL_TOKEN", async (name) => {
-    const { command, args } = launchCommand(name);
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", DISPATCHER_HTTP_PORT: "0", CORE_GRPC_ADDR: stack().coreGrpcAddr };
     delete env.PAYTAMI_INTERNAL_TOKEN;
-    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
-    clearTimeout(timer);
+    const { code, output } = await runUntilExit(name, env, 20_000);
     expect(code, output).not.toBe(0);
     expect(code, output).not.toBeNull();
     expect(output).toContain("PAYTAMI_INTERNAL_TOKEN");

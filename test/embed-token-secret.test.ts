@@ -3,11 +3,10 @@
 // token minted by one core opens the embed page through any other core and after a
 // restart. A core without that secret refuses to start instead of inventing one.
 
-import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { HttpClient } from "./support/http.ts";
 import type { Merchant } from "./support/stack.ts";
-import { launchCommand } from "./support/stack.ts";
+import { runUntilExit } from "./support/stack.ts";
 import { createOk, useStack } from "./support/expect.ts";
 
 const stack = useStack({ allow503: true });
@@ -57,21 +56,7 @@ describe("embed tokens across cores and restarts", () => {
 });
 
 /** Runs the core with only `env` (no database is reached: configuration fails first); its exit code and output. */
-function runCore(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const { command, args } = launchCommand("core");
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+const runCore = (env: Record<string, string>) => runUntilExit("core", { PATH: process.env.PATH ?? "", ...env });
 
 describe("a core without a usable EMBED_TOKEN_SECRET", () => {
   // Port 1 on loopback: if configuration did not stop the core, it would fail on the database instead.

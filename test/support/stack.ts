@@ -5,6 +5,7 @@
 // Every test file gets its own database and its own processes, so files can run
 // in parallel without seeing each other's rows.
 
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -147,6 +148,27 @@ export function launchCommand(name: ProcessName): { command: string; args: strin
     throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does)`);
   }
   return { command: nodeBinary(), args: cmd.args };
+}
+
+/**
+ * Runs one service with exactly `env` until it exits on its own (as it must when it refuses its
+ * configuration); killed after `timeoutMs` so a service that starts after all fails the test
+ * instead of outliving it. Its exit code (null when killed) and its stdout and stderr together.
+ */
+export function runUntilExit(name: ProcessName, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<{ code: number | null; output: string }> {
+  const { command, args } = launchCommand(name);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
 }
 
 /** Distinct free ports (free-port.ts never hands out the same port twice in a process). */
