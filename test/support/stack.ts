@@ -348,7 +348,6 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let stopped = false;
 
   const extraProcs: Proc[] = [];
-  const extraCoreHttpUrls: string[] = [];
   const addInstance = async (): Promise<HttpClient> => {
     const n = extraProcs.length / 2 + 2;
     const [fPort, gPort, hPort] = (await freePorts(3)) as [number, number, number];
@@ -356,7 +355,6 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const core = proc("core", `core-${n}`, hPort, own);
     const facade = proc("facade", `facade-${n}`, fPort, { ...own, PORT: String(fPort) });
     extraProcs.push(core, facade);
-    extraCoreHttpUrls.push(`http://127.0.0.1:${hPort}`);
     await startProc(core);
     await startProc(facade);
     return new HttpClient(`http://127.0.0.1:${fPort}`);
@@ -411,7 +409,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     coreGrpcAddr,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
     internalToken,
-    coreHttpUrls: () => [`http://127.0.0.1:${coreHttpPort}`, ...extraCoreHttpUrls],
+    coreHttpUrls: () => [procs.core, ...extraProcs.filter((p) => p.name === "core")].map((p) => new URL(p.healthUrl).origin),
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
     admin,
