@@ -3,7 +3,7 @@ import type { Mode } from "../config.ts";
 // Who is asking, as the transport established it. Domain operations take one of
 // these and never see a transport credential (an Authorization header, an
 // internal token, a dashboard session cookie): the transport turns those into a
-// caller, and the operation checks that the caller may do what it asks.
+// caller, and an operation's parameter type says which callers may ask for it.
 
 /** A merchant acting in one mode: an API key's owner, or (later) a dashboard session. */
 export interface MerchantCaller {

@@ -117,7 +117,7 @@ export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeReques
     if (!result.owner) throw unauthorized();
     if (result.created) return { response: result.response, replayed: false };
     if (samePolicy(result.owner, policy)) return replayOrConflict(tx, result.owner.scope, request.idempotencyKey, checked.fingerprint);
-    // Priced against the wrong policy: price again against the merchant's own (throws its refusal).
+    // Priced against the wrong policy: price again against the merchant's own; it refuses, or the next pass inserts.
     policy = result.owner;
     checked = request.check(policy);
   }
