@@ -436,10 +436,10 @@ async function main(): Promise<void> {
     };
     const post = async (target: Target, concurrency: number, seconds: number): Promise<PostRun> => {
       const before = await cpuPids(target);
-      const startCpu = { ...cpuOf(before), "load generator": selfCpuMs() };
+      const startCpu: Record<string, number> = { ...cpuOf(before), "load generator": selfCpuMs() };
       const r = await cannon({ label: `POST /v1/payments (${target})`, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
       const after = await cpuPids(target);
-      const endCpu = { ...cpuOf(after), "load generator": selfCpuMs() };
+      const endCpu: Record<string, number> = { ...cpuOf(after), "load generator": selfCpuMs() };
       const cpuMsPerRequest: Record<string, number> = {};
       for (const name of Object.keys(endCpu)) {
         cpuMsPerRequest[name] = r.ok2xx > 0 ? (endCpu[name]! - (startCpu[name] ?? 0)) / r.ok2xx : NaN;
