@@ -34,6 +34,14 @@ const LIST_SIZES = (process.env.BENCH_LIST_SIZES ?? "10000,1000000").split(",").
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "info";
 /** Baseline/product pairs at concurrency 32; the ratios reported are their medians. */
 const PAIRS_C32 = Number(process.env.BENCH_PAIRS ?? 3);
+/** BENCH_PROBE=1: load probe.ts into facade, core and baseline (GC, event-loop delay) and report it per run. */
+const PROBE_DIR = process.env.BENCH_PROBE === "1" ? fs.mkdtempSync(path.join(os.tmpdir(), "paytami-probe-")) : undefined;
+/** NODE_OPTIONS for facade, core and baseline, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (profiling only). */
+const CHILD_NODE_OPTIONS = [process.env.BENCH_NODE_OPTIONS ?? "", PROBE_DIR ? `--import=${path.join(import.meta.dirname, "probe.ts")}` : ""].join(" ").trim();
+const CHILD_ENV: Record<string, string> = {
+  ...(CHILD_NODE_OPTIONS ? { NODE_OPTIONS: CHILD_NODE_OPTIONS } : {}),
+  ...(PROBE_DIR ? { BENCH_PROBE_DIR: PROBE_DIR } : {}),
+};
 
 function say(msg: string): void {
   process.stderr.write(`bench  | ${msg}\n`);
@@ -155,10 +163,30 @@ function cpuMs(pid: number): number | undefined {
   }
 }
 
-/** Total CPU milliseconds per group of processes. */
-function cpuOf(groups: Record<string, number[]>): Record<string, number> {
+/** CPU milliseconds of each process in each group. */
+function cpuOf(groups: Record<string, number[]>): Record<string, Map<number, number>> {
+  const out: Record<string, Map<number, number>> = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    out[name] = new Map();
+    for (const pid of pids) {
+      const ms = cpuMs(pid);
+      if (ms !== undefined) out[name].set(pid, ms);
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU milliseconds each group spent between two snapshots. A process that started in
+ * between counts from zero (a new pooled connection's backend); one that ended in
+ * between is lost, which undercounts PostgreSQL slightly when pools shrink.
+ */
+function cpuSpent(before: Record<string, Map<number, number>>, after: Record<string, Map<number, number>>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [name, pids] of Object.entries(groups)) out[name] = pids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0);
+  for (const [name, pids] of Object.entries(after)) {
+    out[name] = 0;
+    for (const [pid, ms] of pids) out[name] += ms - (before[name]?.get(pid) ?? 0);
+  }
   return out;
 }
 
@@ -187,7 +215,7 @@ function withDatabase(url: string, name: string): string {
 
 async function startBaseline(databaseUrl: string, publicBaseUrl: string): Promise<Baseline> {
   const child: ChildProcess = spawn(process.execPath, [path.join(import.meta.dirname, "baseline-server.ts")], {
-    env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: publicBaseUrl },
+    env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: publicBaseUrl, ...CHILD_ENV },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -230,6 +258,17 @@ interface PostRun extends RunResult {
   target: Target;
   /** CPU milliseconds per created payment, per process group (PostgreSQL: this database's backends). */
   cpuMsPerRequest: Record<string, number>;
+  /** What probe.ts saw in each Node process during the run (BENCH_PROBE=1). */
+  probes: Record<string, ProbeRecord>;
+}
+
+interface ProbeRecord {
+  seconds: number;
+  cpuMs: number;
+  eventLoopUtilization: number;
+  loopDelayMs: { p50: number; p99: number; max: number };
+  gc: Record<string, { count: number; ms: number; maxMs: number }>;
+  heapUsedMb: number;
 }
 
 async function cannon(opts: {
@@ -398,7 +437,7 @@ async function main(): Promise<void> {
   let baseline: Baseline | undefined;
   try {
     say(`starting core and facade (LOG_LEVEL=${LOG_LEVEL})`);
-    stack = await startStack({ logLevel: LOG_LEVEL });
+    stack = await startStack({ logLevel: LOG_LEVEL, env: CHILD_ENV });
     sampler = new MemSampler(stack);
     sampler.start();
     const s = stack;
@@ -436,15 +475,25 @@ async function main(): Promise<void> {
     };
     const post = async (target: Target, concurrency: number, seconds: number): Promise<PostRun> => {
       const before = await cpuPids(target);
-      const startCpu: Record<string, number> = { ...cpuOf(before), "load generator": selfCpuMs() };
+      const startCpu = cpuOf(before);
+      const startSelf = selfCpuMs();
+      const probed = Object.entries(before).filter(([name]) => name !== "postgres").map(([name, pids]) => [name, pids[0]!] as const);
+      if (PROBE_DIR) for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
       const r = await cannon({ label: `POST /v1/payments (${target})`, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
       const after = await cpuPids(target);
-      const endCpu: Record<string, number> = { ...cpuOf(after), "load generator": selfCpuMs() };
+      const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
       const cpuMsPerRequest: Record<string, number> = {};
-      for (const name of Object.keys(endCpu)) {
-        cpuMsPerRequest[name] = r.ok2xx > 0 ? (endCpu[name]! - (startCpu[name] ?? 0)) / r.ok2xx : NaN;
+      for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;
+      const probes: Record<string, ProbeRecord> = {};
+      if (PROBE_DIR) {
+        for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        for (const [name, pid] of probed) {
+          const lines = fs.readFileSync(path.join(PROBE_DIR, `${pid}.jsonl`), "utf8").trim().split("\n");
+          probes[name] = JSON.parse(lines[lines.length - 1]!) as ProbeRecord;
+        }
       }
-      return { ...r, target, cpuMsPerRequest };
+      return { ...r, target, cpuMsPerRequest, probes };
     };
 
     say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8, product then baseline`);
@@ -564,6 +613,23 @@ async function main(): Promise<void> {
       lines.push(`| ${c} | ${cpu("prod", "facade").toFixed(2)} | ${cpu("prod", "core").toFixed(2)} | ${cpu("prod", "postgres").toFixed(2)} | ${cpu("prod", "load generator").toFixed(2)} | ${total("prod").toFixed(2)} | ${cpu("base", "baseline").toFixed(2)} | ${cpu("base", "postgres").toFixed(2)} | ${cpu("base", "load generator").toFixed(2)} | ${total("base").toFixed(2)} |`);
     }
     lines.push("");
+    if (PROBE_DIR) {
+      lines.push("Inside the Node processes during each run (probe.ts: perf_hooks GC entries, monitorEventLoopDelay, event-loop utilization):");
+      lines.push("");
+      lines.push("| Run | Process | ELU | Loop delay p50 / p99 / max (ms) | Minor GCs | Major + incremental GCs | GC ms per s | Longest GC (ms) | GC ms per 1000 payments | Heap used at end (MB) |");
+      lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+      for (const r of postRuns) {
+        for (const [name, p] of Object.entries(r.probes)) {
+          const all = Object.values(p.gc);
+          const gcMs = all.reduce((n, k) => n + k.ms, 0);
+          const longest = all.reduce((n, k) => Math.max(n, k.maxMs), 0);
+          const major = (p.gc.major?.count ?? 0) + (p.gc.incremental?.count ?? 0);
+          const d = p.loopDelayMs;
+          lines.push(`| ${r.target} c=${r.concurrency} | ${name} | ${p.eventLoopUtilization.toFixed(2)} | ${d.p50.toFixed(1)} / ${d.p99.toFixed(1)} / ${d.max.toFixed(1)} | ${p.gc.minor?.count ?? 0} | ${major} | ${(gcMs / p.seconds).toFixed(1)} | ${longest.toFixed(1)} | ${((gcMs / Math.max(1, r.ok2xx)) * 1000).toFixed(0)} | ${p.heapUsedMb.toFixed(0)} |`);
+        }
+      }
+      lines.push("");
+    }
     lines.push("| Request | Concurrency | Requests/s | p50 (ms) | p99 (ms) | Requests | Non-2xx | Errors | Measured with |");
     lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const r of runs) {
