@@ -15,7 +15,9 @@
 // Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
 // baseline/product pairs at concurrency 32, BENCH_LIST_SECONDS (default 8) per list run,
 // BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL (default "info", what the
-// processes log at), BENCH_OUT (also write the report there).
+// processes log at), BENCH_OUT (also write the report there). Profiling: BENCH_PROBE=1,
+// BENCH_PROBE_V8_FLAGS (e.g. "--trace-gc", set by probe.ts), BENCH_NODE_OPTIONS,
+// BENCH_KEEP_LOGS=1 (keep the processes' logs).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -41,6 +43,7 @@ const CHILD_NODE_OPTIONS = [process.env.BENCH_NODE_OPTIONS ?? "", PROBE_DIR ? `-
 const CHILD_ENV: Record<string, string> = {
   ...(CHILD_NODE_OPTIONS ? { NODE_OPTIONS: CHILD_NODE_OPTIONS } : {}),
   ...(PROBE_DIR ? { BENCH_PROBE_DIR: PROBE_DIR } : {}),
+  ...(process.env.BENCH_PROBE_V8_FLAGS ? { BENCH_PROBE_V8_FLAGS: process.env.BENCH_PROBE_V8_FLAGS } : {}),
 };
 
 function say(msg: string): void {
@@ -220,10 +223,15 @@ async function startBaseline(databaseUrl: string, publicBaseUrl: string): Promis
   });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
+    // Anything else it prints (e.g. --trace-gc lines) is passed through to stderr.
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n")) resolve((JSON.parse(line!) as { port: number }).port);
+      const lines = out.split("\n");
+      out = lines.pop()!;
+      for (const line of lines) {
+        if (line.startsWith('{"port":')) resolve((JSON.parse(line) as { port: number }).port);
+        else if (process.env.BENCH_KEEP_LOGS === "1") process.stderr.write(`baseline | ${line}\n`);
+      }
     });
     child.once("exit", (code) => reject(new Error(`baseline exited during startup (code ${code})`)));
   });
@@ -664,7 +672,8 @@ async function main(): Promise<void> {
     agent.destroy();
     await baseline?.stop().catch(() => undefined);
     await stack?.stop().catch(() => undefined);
-    if (stack) fs.rmSync(stack.logDir, { recursive: true, force: true });
+    if (stack && process.env.BENCH_KEEP_LOGS === "1") say(`process logs kept in ${stack.logDir}`);
+    else if (stack) fs.rmSync(stack.logDir, { recursive: true, force: true });
     await infra.stop();
   }
 }

@@ -5,7 +5,11 @@
 
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { constants, monitorEventLoopDelay, PerformanceObserver, performance, type EventLoopUtilization } from "node:perf_hooks";
+
+// E.g. "--trace-gc" (not accepted in NODE_OPTIONS); the output goes to the process's log.
+if (process.env.BENCH_PROBE_V8_FLAGS) setFlagsFromString(process.env.BENCH_PROBE_V8_FLAGS);
 
 const KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
