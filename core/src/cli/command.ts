@@ -1,11 +1,11 @@
 // The shape every command group (merchants, keys, simulate, later links, webhooks, trigger,
 // listen) implements, plus argument parsing that turns mistakes into usage errors.
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import type { CoreConnection } from "./core-client.ts";
+import type { CoreClient } from "../../../proto/core-client.ts";
 
 export interface CommandContext {
   // Opened on first use, so usage errors never need a reachable core.
-  core(): CoreConnection;
+  core(): CoreClient;
 }
 
 export interface CommandOutput {

@@ -1,4 +1,5 @@
 // `paytami keys create|revoke`: extra API keys for a merchant, and revoking them.
+import { modeCodec } from "../../../proto/enums.ts";
 import { parseCommand, required, oneOf, expectPositionals, UsageError, type CommandGroup } from "./command.ts";
 
 const MODES = ["test", "live"] as const;
@@ -18,17 +19,18 @@ export const keys: CommandGroup = {
       const merchantId = required(values.merchant, "--merchant");
       const mode = oneOf(values.mode, MODES, "--mode");
       const core = context.core();
-      const created = await core.internal(core.admin.createApiKey, { merchantId, mode, expiresAt: values["expires-at"] });
-      const expiresAt = created.expiresAt ?? null;
+      const created = await core.admin.createApiKey({ merchant_id: merchantId, mode: modeCodec.fromWire(mode), expires_at: values["expires-at"] });
+      const expiresAt = created.expires_at ?? null;
+      const createdMode = modeCodec.toWire(created.mode);
       return {
-        json: { id: created.id, api_key: created.apiKey, mode: created.mode, expires_at: expiresAt },
-        text: `Created ${created.mode} key ${created.id}: ${created.apiKey} (${expiresAt ? `expires ${expiresAt}` : "does not expire"})`,
+        json: { id: created.id, api_key: created.api_key, mode: createdMode, expires_at: expiresAt },
+        text: `Created ${createdMode} key ${created.id}: ${created.api_key} (${expiresAt ? `expires ${expiresAt}` : "does not expire"})`,
       };
     }
     if (sub === "revoke") {
       const [id] = expectPositionals(parseCommand(rest, {}).positionals, ["KEY_ID"]);
       const core = context.core();
-      const revoked = await core.internal(core.admin.revokeApiKey, { id: id! });
+      const revoked = await core.admin.revokeApiKey({ id: id! });
       return { json: { id: revoked.id, revoked: revoked.revoked }, text: `Revoked key ${revoked.id}` };
     }
     throw new UsageError(`unknown keys command "${sub ?? ""}"`);

@@ -1,5 +1,14 @@
 // `paytami merchants create`: a merchant with one test and one live API key.
+import { currencyCodec, methodTypeCodec, type EnumCodec } from "../../../proto/enums.ts";
 import { parseCommand, required, commaList, UsageError, type CommandGroup } from "./command.ts";
+
+function enumList<E extends number>(value: string | undefined, codec: EnumCodec<E, string>, flag: string): E[] {
+  return commaList(value).map((item) => {
+    const parsed = codec.fromWire(item);
+    if (!codec.isKnown(parsed)) throw new UsageError(`${flag} takes ${codec.wireNames.join(", ")} (got "${item}")`);
+    return parsed;
+  });
+}
 
 export const merchants: CommandGroup = {
   name: "merchants",
@@ -14,14 +23,14 @@ export const merchants: CommandGroup = {
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const core = context.core();
-    const created = await core.internal(core.admin.createMerchant, {
+    const created = await core.admin.createMerchant({
       name: required(values.name, "--name"),
-      currencies: commaList(values.currencies),
-      methods: commaList(values.methods),
+      currencies: enumList(values.currencies, currencyCodec, "--currencies"),
+      methods: enumList(values.methods, methodTypeCodec, "--methods"),
     });
     return {
-      json: { merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey },
-      text: [`Created merchant ${created.merchantId}`, `  test key: ${created.testApiKey}`, `  live key: ${created.liveApiKey}`].join("\n"),
+      json: { merchant_id: created.merchant_id, test_api_key: created.test_api_key, live_api_key: created.live_api_key },
+      text: [`Created merchant ${created.merchant_id}`, `  test key: ${created.test_api_key}`, `  live key: ${created.live_api_key}`].join("\n"),
     };
   },
 };

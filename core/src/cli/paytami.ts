@@ -5,7 +5,7 @@
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import { HelpRequested, UsageError, type CommandGroup, type CommandOutput } from "./command.ts";
-import { CoreConnection, CoreError } from "./core-client.ts";
+import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { keys } from "./keys.ts";
 import { merchants } from "./merchants.ts";
 import { simulate } from "./simulate.ts";
@@ -23,11 +23,14 @@ function usage(groups: CommandGroup[]): string {
   ].join("\n");
 }
 
-function connect(): CoreConnection {
+/** Deadline of each core call. */
+const TIMEOUT_MS = 15_000;
+
+function connect(): CoreClient {
   const dev = readDevJson(findPaytamiHome());
   const address = process.env.CORE_GRPC_ADDR || dev?.core_grpc || "127.0.0.1:50051";
   const token = process.env.PAYTAMI_INTERNAL_TOKEN || dev?.internal_token;
-  return new CoreConnection(address, token);
+  return new CoreClient({ address, internalToken: token, timeoutMs: TIMEOUT_MS });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -38,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   const [groupName, ...rest] = args;
 
   const group = GROUPS.find((candidate) => candidate.name === groupName);
-  let connection: CoreConnection | undefined;
+  let connection: CoreClient | undefined;
   try {
     if (groupName === undefined || groupName === "help" || groupName === "--help" || groupName === "-h") {
       process.stdout.write(`${usage(GROUPS)}\n`);

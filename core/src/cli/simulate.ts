@@ -1,5 +1,5 @@
 // `paytami simulate …`: drive sandbox objects through their state machines from the outside.
-import { CoreError } from "./core-client.ts";
+import { CoreError } from "../../../proto/core-client.ts";
 import { parseCommand, oneOf, expectPositionals, UsageError, type CommandGroup } from "./command.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { describeObject } from "./views.ts";
@@ -15,8 +15,8 @@ export const simulate: CommandGroup = {
       const [paymentId, stepArg] = expectPositionals(parseCommand(rest, {}).positionals, ["PAY_ID", "STEP"]);
       const step = oneOf(stepArg, PAYMENT_STEPS, "STEP");
       const core = context.core();
-      const result = await core.internal(core.admin.simulatePayment, { paymentId: paymentId!, step });
-      if (!result.payment) throw new CoreError("internal_error", "core returned no payment");
+      const result = await core.admin.simulatePayment({ payment_id: paymentId!, step });
+      if (!result.payment) throw new CoreError("internal_error", "core returned no payment", true);
       const view = paymentJson(result.payment);
       return { json: view, text: `${view.id} is now ${view.status}\n${describeObject(view)}` };
     }

@@ -2,20 +2,25 @@ import { createServer, type Server } from "node:http";
 import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { DomainError } from "../domain/errors.ts";
+import { resolveOperator } from "../domain/operator.ts";
 import { registry } from "../metrics.ts";
+import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
 
 export interface HealthProbe {
   name: string;
   check: () => Promise<boolean>;
 }
 
-/** The core's HTTP side: /healthz and /metrics (the dashboard's tRPC router mounts here later). */
+/** The core's HTTP side: /healthz and /metrics and the tRPC API at /trpc. */
 export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
   const probes: HealthProbe[] = [
     { name: "database", check: async () => (await sql`select 1 as ok`.execute(db(deps.orm.em.fork()))).rows.length === 1 },
     ...extraProbes,
   ];
+  const trpc = trpcHandler(deps);
   const server = createServer(async (req, res) => {
+    if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
     if (req.method === "GET" && req.url === "/healthz") {
       const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
       const ok = results.every(([, up]) => up);
@@ -24,6 +29,15 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
       return;
     }
     if (req.method === "GET" && req.url === "/metrics") {
+      // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
+      try {
+        resolveOperator(deps.config.internalToken, /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1]);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+        res.end(JSON.stringify({ error: { code: error.code, message: error.message } }));
+        return;
+      }
       res.writeHead(200, { "content-type": registry.contentType });
       res.end(await registry.metrics());
       return;
