@@ -1,0 +1,84 @@
+// Payment creation as a domain operation, for the callers that are not an API key: a merchant the
+// transport already resolved (the dashboard's session) goes through the same piece as REST.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createDatabase, dropDatabase } from "../../../test/support/stack.ts";
+import { loadConfig } from "../config.ts";
+import { db, migrate, openOrm } from "../db/orm.ts";
+import { createLogger } from "../logger.ts";
+import { presentApiKey } from "./api-keys.ts";
+import { merchantCaller, OPERATOR } from "./caller.ts";
+import { createPayment } from "./create-payment.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError } from "./errors.ts";
+import { createMerchant } from "./merchants.ts";
+import { inTransaction, withoutTransaction } from "./unit-of-work.ts";
+
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
+
+let database: { name: string; url: string };
+let orm: MikroORM;
+let deps: CoreDeps;
+
+beforeAll(async () => {
+  database = await createDatabase(adminUrl);
+  orm = await openOrm({ databaseUrl: database.url, poolSize: 4 });
+  await migrate(orm);
+  deps = { orm, config: loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "create-payment-test-embed-secret-0123456789" }), log: createLogger("test"), now: () => new Date() };
+});
+
+afterAll(async () => {
+  await orm?.close();
+  if (database) await dropDatabase(adminUrl, database.name);
+});
+
+const input = (overrides: Record<string, unknown> = {}) => ({
+  amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no", ...overrides,
+});
+
+const newMerchant = (currencies: string[] = [], methods: string[] = []) =>
+  inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Tienda", currencies, methods }));
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(() => "created", (error: unknown) => (error instanceof DomainError ? error.code : error));
+
+describe("createPayment for a resolved merchant (dashboard session)", () => {
+  test("creates the payment in the merchant's mode, and shares the idempotency scope with its API keys", async () => {
+    const m = await newMerchant();
+    const caller = merchantCaller(m.merchantId, "test");
+    const first = await withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "dash-key-0001", input: input() }));
+    expect(first.replayed).toBe(false);
+    const payment = JSON.parse(first.response);
+    expect(payment).toMatchObject({ status: "created", amount: "15000", currency: "GTQ", service_fee: "725" });
+    const row = await db(orm.em.fork()).selectFrom("payments").select(["merchant_id", "mode"]).where("id", "=", payment.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ merchant_id: m.merchantId, mode: "test" });
+
+    // The same key through the merchant's API key replays the dashboard's payment: one scope per merchant and mode.
+    const viaKey = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input() }));
+    expect(viaKey).toEqual({ response: first.response, replayed: true });
+    // ...but not across modes.
+    const live = await withoutTransaction(deps, (tx) =>
+      createPayment(deps, tx, merchantCaller(m.merchantId, "live"), { idempotencyKey: "dash-key-0001", input: input() }));
+    expect(live.replayed).toBe(false);
+    expect(JSON.parse(live.response).id).not.toBe(payment.id);
+  });
+
+  test("a merchant with a narrower policy is priced again against its own: refusals in DESIGN's order, nothing written", async () => {
+    const m = await newMerchant(["GTQ"], ["card"]);
+    const caller = merchantCaller(m.merchantId, "test");
+    const count = async () => Number((await db(orm.em.fork()).selectFrom("payments").select((eb) => eb.fn.countAll().as("n")).where("merchant_id", "=", m.merchantId).executeTakeFirstOrThrow()).n);
+    const attempt = (key: string, overrides: Record<string, unknown>) =>
+      codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: key, input: input(overrides) })));
+    expect(await attempt("narrow-0001", { currency: "USD", amount: "50" })).toBe("currency_not_supported");
+    expect(await attempt("narrow-0002", { method_type: "bank_transfer" })).toBe("method_not_supported");
+    expect(await count()).toBe(0);
+    expect(await attempt("narrow-0003", {})).toBe("created");
+    expect(await count()).toBe(1);
+  });
+
+  test("an unknown merchant is unauthorized, like an unknown API key", async () => {
+    const caller = merchantCaller("mer_000000000000000000000000", "test");
+    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0001", input: input() })))).toBe("unauthorized");
+  });
+});
