@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
+import type { SimulationStepName } from "../../proto/simulation-steps.ts";
 import { CoreConnection } from "../../core/src/cli/core-client.ts";
 import { freePort } from "../../core/src/devstack/free-port.ts";
 import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
@@ -56,7 +57,7 @@ export interface Admin {
   simulate(paymentId: string, step: SimulateStep): Promise<Payment>;
 }
 
-export type SimulateStep = "succeed" | "fail" | "cancel" | "expire" | "process" | "authorize" | "settle";
+export type SimulateStep = SimulationStepName;
 
 export interface ExitInfo {
   code: number | null;

@@ -1,36 +1,37 @@
 // `paytami keys create|revoke`: extra API keys for a merchant, and revoking them.
-import { parseCommand, required, oneOf, expectPositionals, UsageError, type CommandGroup } from "./command.ts";
+import { Option, type Command } from "commander";
+import type { CommandContext } from "./command.ts";
 
-const MODES = ["test", "live"] as const;
+export function addKeyCommands(program: Command, context: CommandContext): void {
+  const keys = program.command("keys").description("API keys");
 
-export const keys: CommandGroup = {
-  name: "keys",
-  usage: ["keys create --merchant M --mode test|live [--expires-at ISO]", "keys revoke KEY_ID"],
-  async run(args, context) {
-    const [sub, ...rest] = args;
-    if (sub === "create") {
-      const { values, positionals } = parseCommand(rest, {
-        merchant: { type: "string" },
-        mode: { type: "string" },
-        "expires-at": { type: "string" },
-      });
-      expectPositionals(positionals, []);
-      const merchantId = required(values.merchant, "--merchant");
-      const mode = oneOf(values.mode, MODES, "--mode");
+  keys
+    .command("create")
+    .description("create an API key for a merchant")
+    .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
+    .addOption(new Option("--mode <mode>", "the key's mode").choices(["test", "live"]).makeOptionMandatory())
+    .option("--expires-at <iso>", "when the key stops working, ISO 8601 (default: never)")
+    .action(async (options: { merchant: string; mode: string; expiresAt?: string }) => {
       const core = context.core();
-      const created = await core.internal(core.admin.createApiKey, { merchantId, mode, expiresAt: values["expires-at"] });
+      const created = await core.internal(core.admin.createApiKey, {
+        merchantId: options.merchant,
+        mode: options.mode,
+        expiresAt: options.expiresAt,
+      });
       const expiresAt = created.expiresAt ?? null;
-      return {
+      context.print({
         json: { id: created.id, api_key: created.apiKey, mode: created.mode, expires_at: expiresAt },
         text: `Created ${created.mode} key ${created.id}: ${created.apiKey} (${expiresAt ? `expires ${expiresAt}` : "does not expire"})`,
-      };
-    }
-    if (sub === "revoke") {
-      const [id] = expectPositionals(parseCommand(rest, {}).positionals, ["KEY_ID"]);
+      });
+    });
+
+  keys
+    .command("revoke")
+    .description("revoke an API key; it stops working at once")
+    .argument("<key-id>", "the key (key_…)")
+    .action(async (id: string) => {
       const core = context.core();
-      const revoked = await core.internal(core.admin.revokeApiKey, { id: id! });
-      return { json: { id: revoked.id, revoked: revoked.revoked }, text: `Revoked key ${revoked.id}` };
-    }
-    throw new UsageError(`unknown keys command "${sub ?? ""}"`);
-  },
-};
+      const revoked = await core.internal(core.admin.revokeApiKey, { id });
+      context.print({ json: { id: revoked.id, revoked: revoked.revoked }, text: `Revoked key ${revoked.id}` });
+    });
+}
