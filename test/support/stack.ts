@@ -73,6 +73,8 @@ export interface Stack {
   /** PUBLIC_BASE_URL given to the processes. */
   publicBaseUrl: string;
   coreGrpcAddr: string;
+  /** PAYTAMI_INTERNAL_TOKEN of every process (for clients that call the core directly, like the CLI). */
+  internalToken: string;
   coreHttpUrl: string;
   dispatcherHttpUrl?: string;
   logDir: string;
@@ -116,7 +118,7 @@ function installExitHook(): void {
 }
 
 /** Node 24 binary: the current one if new enough, else the pinned npm `node` package. */
-function nodeBinary(): string {
+export function nodeBinary(): string {
   const major = Number(process.versions.node.split(".")[0]);
   if (major >= 24) return process.execPath;
   const candidates = [
@@ -433,6 +435,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     baseUrl,
     publicBaseUrl,
     coreGrpcAddr,
+    internalToken,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
