@@ -27,13 +27,13 @@ function buildProgram(json: boolean, context: CommandContext): Command {
     .option("--json", 'print exactly one JSON object on stdout: the result, or {"error":{"code","message"}} with exit code 1')
     // Set before the groups are added: commands made with .command() inherit output and exit handling.
     .exitOverride()
-    .showHelpAfterError(!json)
+    .showHelpAfterError()
     .configureOutput({
       writeOut: (text) => process.stdout.write(text),
-      // In --json mode the one JSON object is the whole output; commander's own messages are dropped
-      // and its error reaches main() as a CommanderError.
+      // In --json mode the one JSON object is the whole output: commander's messages (and the help it
+      // shows after a usage error) are dropped, and main() reports the CommanderError it throws.
       writeErr: (text) => (json ? true : process.stderr.write(text)),
-      outputError: (text, write) => (json ? undefined : write(`paytami: validation_error: ${text.replace(/^error: /, "")}`)),
+      outputError: (text, write) => write(`paytami: validation_error: ${text.replace(/^error: /, "")}`),
     });
   addMerchantCommands(program, context);
   addKeyCommands(program, context);
