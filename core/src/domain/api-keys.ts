@@ -1,19 +1,15 @@
 import { createHash, randomInt } from "node:crypto";
 import type { Mode } from "../config.ts";
-import { db, type Db } from "../db/orm.ts";
+import type { ExpressionBuilder } from "kysely";
+import { db, type Db, type DB } from "../db/orm.ts";
+import { merchantCaller, type MerchantCaller, type PresentedApiKey, type PresentedCredential } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { newId } from "./ids.ts";
+import type { Tx } from "./unit-of-work.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_FORMAT = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
-
-export interface Principal {
-  merchantId: string;
-  mode: Mode;
-  currencies: string[];
-  methods: string[];
-}
 
 export function generateApiKey(mode: Mode): string {
   let body = "";
@@ -27,42 +23,37 @@ export function digestApiKey(key: string): string {
 
 export const unauthorized = () => new DomainError("unauthorized", "Missing, invalid, revoked or expired API key.");
 
-export interface PresentedKey {
-  digest: string;
-  /** The mode a well-formed key names in its prefix; the stored key always agrees. */
-  mode: Mode;
-}
-
-/** Checks the form of `Bearer sk_…` without touching the database. */
-export function presentedKey(authorization: string | undefined): PresentedKey {
-  const key = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
+/** Checks the form of an `sk_…` key without touching the database; the transport has taken it out of its header. */
+export function presentApiKey(key: string | undefined): PresentedCredential {
   const mode = key === undefined ? undefined : KEY_FORMAT.exec(key)?.[1];
-  if (!key || !mode) throw unauthorized();
-  return { digest: digestApiKey(key), mode: mode as Mode };
+  if (!key || !mode) return { kind: "unreadable" };
+  return { kind: "api_key", digest: digestApiKey(key), mode: mode as Mode };
 }
 
-/** An active key: neither revoked nor past its expiry. */
-export function isActiveKey(row: { revoked_at: Date | null; expires_at: Date | null }, now: Date): boolean {
-  return !row.revoked_at && !(row.expires_at && row.expires_at <= now);
+/** A presented credential that is at least an API key in form, or `unauthorized`. */
+export function readableApiKey(credential: PresentedCredential): PresentedApiKey {
+  if (credential.kind === "unreadable") throw unauthorized();
+  return credential;
 }
 
-/** Resolves `Bearer sk_...` to its merchant and mode, or fails with `unauthorized`. */
-export async function authenticate(deps: CoreDeps, authorization: string | undefined): Promise<Principal> {
-  const key = presentedKey(authorization);
-  const row = await db(deps.orm.em.fork())
+/** The one definition of a usable key (neither revoked nor past its expiry), for every query that authenticates. */
+export function isActiveKey(now: Date) {
+  return (eb: ExpressionBuilder<DB, "api_keys">) =>
+    eb.and([eb("api_keys.revoked_at", "is", null), eb.or([eb("api_keys.expires_at", "is", null), eb("api_keys.expires_at", ">", now)])]);
+}
+
+/** The merchant and mode a presented key acts for, or `unauthorized`. */
+export async function resolveApiKey(deps: CoreDeps, tx: Tx, credential: PresentedCredential): Promise<MerchantCaller> {
+  const key = readableApiKey(credential);
+  const row = await db(tx)
     .selectFrom("api_keys")
-    .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
-    .select(["api_keys.merchant_id", "api_keys.mode", "api_keys.expires_at", "api_keys.revoked_at", "merchants.currencies", "merchants.methods"])
+    .select(["api_keys.merchant_id", "api_keys.mode"])
     .where("api_keys.digest", "=", key.digest)
     .where("api_keys.mode", "=", key.mode)
+    .where(isActiveKey(deps.now()))
     .executeTakeFirst();
-  if (!row || !isActiveKey(row, deps.now())) throw unauthorized();
-  return {
-    merchantId: row.merchant_id,
-    mode: row.mode as Mode,
-    currencies: row.currencies,
-    methods: row.methods,
-  };
+  if (!row) throw unauthorized();
+  return merchantCaller(row.merchant_id, row.mode as Mode);
 }
 
 export interface IssuedApiKey {

@@ -1,7 +1,15 @@
-import type { CoreConfig, Currency, MethodType } from "../config.ts";
-import type { Principal } from "./api-keys.ts";
+import { CURRENCIES, METHOD_TYPES, type CoreConfig, type Currency, type MethodType } from "../config.ts";
 import { fail } from "./errors.ts";
 import { serviceFee } from "./money.ts";
+
+/** What a merchant accepts, as stored on its row. */
+export interface MerchantPolicy {
+  currencies: readonly string[];
+  methods: readonly string[];
+}
+
+/** A merchant that accepts everything Paytami offers (the default for new merchants). */
+export const EVERY_METHOD: MerchantPolicy = { currencies: CURRENCIES, methods: METHOD_TYPES };
 
 export interface Charge {
   currency: Currency;
@@ -18,7 +26,7 @@ export interface Charge {
  */
 export function priceCharge(
   config: CoreConfig,
-  merchant: Pick<Principal, "currencies" | "methods">,
+  merchant: MerchantPolicy,
   input: { currency: string; methodType: MethodType; amount: bigint; bounds?: { min: bigint; max: bigint } },
 ): Charge {
   const policy = config.currencies[input.currency as Currency];

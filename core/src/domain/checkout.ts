@@ -6,6 +6,7 @@ import { signEmbedToken, verifyEmbedToken } from "./embed-token.ts";
 import { isId } from "./ids.ts";
 import { isPayable, notPayableReason, type PaymentStatus } from "./payment-states.ts";
 import { expireIfPayable } from "./payment-transitions.ts";
+import type { Changes, Tx } from "./unit-of-work.ts";
 
 // The public payment id is the credential for checkout (spec 4.4/4.5): these
 // operations need no API key, and reveal only what the customer may see.
@@ -25,10 +26,13 @@ export interface HostedPayment {
   mode: string;
 }
 
-/** What the hosted payment page shows, and whether the payment still accepts an attempt. */
-export async function getHostedPayment(deps: CoreDeps, paymentId: string): Promise<HostedPayment> {
+/**
+ * What the hosted payment page shows, and whether the payment still accepts an
+ * attempt. Runs in a transaction: a payment past its TTL is expired on the spot.
+ */
+export async function getHostedPayment(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<HostedPayment>> {
   if (!isId("pay", paymentId)) fail("unknown_payment", "No such payment.");
-  const row = await db(deps.orm.em.fork())
+  const row = await db(tx)
     .selectFrom("payments")
     .innerJoin("merchants", "merchants.id", "payments.merchant_id")
     .select([
@@ -39,23 +43,31 @@ export async function getHostedPayment(deps: CoreDeps, paymentId: string): Promi
     .executeTakeFirst();
   if (!row) throw new DomainError("unknown_payment", "No such payment.");
   let status = row.status as PaymentStatus;
+  let events: Changes<unknown>["events"] = [];
   if (isPayable(status) && row.expires_at <= deps.now()) {
     // The expiry job may not have run yet; the customer must never pay an expired charge.
-    status = (await expireIfPayable(deps, row.id)) ?? status;
+    const expired = await expireIfPayable(deps, tx, row.id);
+    status = expired.value ?? status;
+    events = expired.events;
   }
   const reason = notPayableReason(status);
-  return {
+  const value: HostedPayment = {
     payment_id: row.id, status, currency: row.currency, amount: String(row.amount), description: row.description,
     merchant_trade_name: row.trade_name, method_type: row.method_type, payable: reason === null, reason,
     success_url: row.success_url, cancel_url: row.cancel_url, mode: row.mode,
   };
+  return { value, events };
 }
 
 /** GET /v1/checkout/{id}: where the customer's browser goes, or why it cannot pay. */
-export async function resolveCheckout(deps: CoreDeps, paymentId: string): Promise<string> {
-  const payment = await getHostedPayment(deps, paymentId);
-  if (!payment.payable) fail("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
-  return `${deps.config.publicBaseUrl}/pay/${payment.payment_id}`;
+export async function resolveCheckout(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<string>> {
+  const { value: payment, events } = await getHostedPayment(deps, tx, paymentId);
+  if (!payment.payable) {
+    // An expiry found on the way is kept: the refusal is answered after the commit.
+    const refusal = new DomainError("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
+    return { value: "", events, refusal };
+  }
+  return { value: `${deps.config.publicBaseUrl}/pay/${payment.payment_id}`, events };
 }
 
 export interface CheckoutSession {
@@ -70,11 +82,11 @@ function embedSecret(deps: CoreDeps): string {
 }
 
 /** GET /v1/payments/{id}/checkout_session. */
-export async function getCheckoutSession(deps: CoreDeps, paymentId: string): Promise<CheckoutSession> {
-  const payment = await getHostedPayment(deps, paymentId);
-  if (!payment.payable) return { payment_id: payment.payment_id, payable: false, reason: payment.reason! };
+export async function getCheckoutSession(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<CheckoutSession>> {
+  const { value: payment, events } = await getHostedPayment(deps, tx, paymentId);
+  if (!payment.payable) return { value: { payment_id: payment.payment_id, payable: false, reason: payment.reason! }, events };
   const token = signEmbedToken(embedSecret(deps), payment.payment_id, deps.now(), deps.config.embedTokenTtlMs);
-  return { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` };
+  return { value: { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` }, events };
 }
 
 export function checkEmbedToken(deps: CoreDeps, paymentId: string, token: string): boolean {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
-import { db, type EntityManager } from "../db/orm.ts";
+import { sql, type QueryCreator } from "kysely";
+import { db, type DB, type EntityManager } from "../db/orm.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { fail } from "./errors.ts";
 
@@ -42,24 +42,35 @@ export interface KeyClaim {
 }
 
 /**
- * `insert … returning scope` claiming `claim.key` in the scope each row of
- * `scopes` yields (a CTE with one column `scope`). It returns a row only when
- * this request won the key: a key in flight in another transaction makes it
- * wait for that transaction (then it returns nothing, or wins if that one
- * rolled back); an expired key is reclaimed. Guard the resource's insert on it
- * in the same statement so exactly one resource exists per key.
+ * `insert … returning scope` claiming `claim.key` in the scope each row of the
+ * CTE `scopes` yields (a column `scope`). It returns a row only when this
+ * request won the key: a key in flight in another transaction makes it wait
+ * for that transaction (then it returns nothing, or wins if that one rolled
+ * back); an expired key is reclaimed. Guard the resource's insert on it in the
+ * same statement so exactly one resource exists per key.
  */
-export function claimKeySql(scopes: string, claim: KeyClaim) {
+export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { scope: string }>>, scopes: N, claim: KeyClaim) {
   const expiresAt = new Date(claim.now.getTime() + claim.ttlMs);
-  return sql`
-    insert into idempotency_keys (scope, key, fingerprint, resource_id, response, created_at, expires_at)
-    select scope, ${claim.key}, ${claim.fingerprint}, ${claim.resourceId}, ${claim.response}, ${claim.now}::timestamptz, ${expiresAt}::timestamptz
-    from ${sql.table(scopes)}
-    on conflict (scope, key) do update set
-      fingerprint = excluded.fingerprint, resource_id = excluded.resource_id, response = excluded.response,
-      created_at = excluded.created_at, expires_at = excluded.expires_at
-    where idempotency_keys.expires_at <= ${claim.now}::timestamptz
-    returning scope`;
+  const q = qc as unknown as QueryCreator<DB & { scopes: { scope: string } }>;
+  return q
+    .insertInto("idempotency_keys")
+    .columns(["scope", "key", "fingerprint", "resource_id", "response", "created_at", "expires_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom(sql.table(scopes).as("scopes") as unknown as "scopes")
+        .select([
+          "scopes.scope", eb.val(claim.key).as("key"), eb.val(claim.fingerprint).as("fingerprint"), eb.val(claim.resourceId).as("resource_id"),
+          eb.val(claim.response).as("response"), sql<Date>`${claim.now}::timestamptz`.as("created_at"), sql<Date>`${expiresAt}::timestamptz`.as("expires_at"),
+        ]))
+    .onConflict((oc) =>
+      oc
+        .columns(["scope", "key"])
+        .doUpdateSet((eb) => ({
+          fingerprint: eb.ref("excluded.fingerprint"), resource_id: eb.ref("excluded.resource_id"), response: eb.ref("excluded.response"),
+          created_at: eb.ref("excluded.created_at"), expires_at: eb.ref("excluded.expires_at"),
+        }))
+        .where("idempotency_keys.expires_at", "<=", claim.now))
+    .returning("idempotency_keys.scope");
 }
 
 /** The key was taken by an earlier request: replay its response, or refuse a different request. */

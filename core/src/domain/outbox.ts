@@ -1,4 +1,4 @@
-import type { Db } from "../db/orm.ts";
+import { db, type EntityManager } from "../db/orm.ts";
 import { newId } from "./ids.ts";
 
 export interface EventEnvelope {
@@ -8,25 +8,35 @@ export interface EventEnvelope {
   data: unknown;
 }
 
+/** An event an operation raised; it leaves the core only once recorded in the outbox. */
+export interface RaisedEvent {
+  merchantId: string;
+  mode: string;
+  type: string;
+  data: unknown;
+  at: Date;
+}
+
 /**
- * Records an event in the same transaction as the change it describes; the
- * outbox relay publishes it afterwards, so a crash can never publish an event
- * for a change that did not commit, nor lose one that did.
+ * Records events in the same transaction as the change they describe; the
+ * outbox relay publishes them afterwards, so a crash can never publish an
+ * event for a change that did not commit, nor lose one that did.
  */
-export async function enqueueEvent(trx: Db, input: { merchantId: string; mode: string; type: string; data: unknown; at: Date }): Promise<EventEnvelope> {
-  const envelope: EventEnvelope = { id: newId("evt"), type: input.type, created_at: input.at.toISOString(), data: input.data };
-  await trx
+export async function enqueueEvents(tx: EntityManager, events: readonly RaisedEvent[]): Promise<EventEnvelope[]> {
+  if (events.length === 0) return [];
+  const envelopes = events.map((event): EventEnvelope => ({ id: newId("evt"), type: event.type, created_at: event.at.toISOString(), data: event.data }));
+  await db(tx)
     .insertInto("outbox_events")
-    .values({
-      id: envelope.id,
-      merchant_id: input.merchantId,
-      mode: input.mode,
-      type: input.type,
-      envelope: envelope as unknown as Record<string, unknown>,
-      created_at: input.at,
+    .values(events.map((event, i) => ({
+      id: envelopes[i]!.id,
+      merchant_id: event.merchantId,
+      mode: event.mode,
+      type: event.type,
+      envelope: envelopes[i] as unknown as Record<string, unknown>,
+      created_at: event.at,
       claimed_until: null,
       published_at: null,
-    })
+    })))
     .execute();
-  return envelope;
+  return envelopes;
 }

@@ -1,57 +1,64 @@
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
-import { enqueueEvent } from "./outbox.ts";
+import type { RaisedEvent } from "./outbox.ts";
 import { expire, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
+import type { Changes, Tx } from "./unit-of-work.ts";
 
 /** A step returns null when the payment is already where the step would take it. */
 export type TransitionStep = (payment: PaymentStateFields, at: Date) => TransitionResult | null;
 
 /**
- * Applies `steps` to one payment under a row lock, in one transaction that
- * also records the events they raise. Nothing else writes a payment's status.
+ * Applies `steps` to one payment under a row lock held by `tx` (which must be
+ * a transaction), and returns the payment afterwards with the events the steps
+ * raised, for the caller to record in the same transaction. Nothing else
+ * writes a payment's status.
  */
-export async function transitionPayment(deps: CoreDeps, paymentId: string, steps: readonly TransitionStep[]): Promise<PaymentView> {
-  return deps.orm.em.fork().transactional(async (tx) => {
-    const trx = db(tx);
-    const payment = await trx
-      .selectFrom("payments")
-      .select([...PAYMENT_VIEW_COLUMNS, "merchant_id", "mode", "status_before_chargeback"])
+export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: string, steps: readonly TransitionStep[]): Promise<Changes<PaymentView>> {
+  const trx = db(tx);
+  const payment = await trx
+    .selectFrom("payments")
+    .select([...PAYMENT_VIEW_COLUMNS, "merchant_id", "mode", "status_before_chargeback"])
+    .where("id", "=", paymentId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!payment) throw new DomainError("unknown_payment", "No such payment.");
+  let state: PaymentStateFields = { status: payment.status as PaymentStatus, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null };
+  let view = toPaymentView(deps.config, payment);
+  const events: RaisedEvent[] = [];
+  for (const step of steps) {
+    const at = deps.now();
+    const result = step(state, at);
+    if (!result) continue;
+    await trx
+      .updateTable("payments")
+      .set({ status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at })
       .where("id", "=", paymentId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!payment) throw new DomainError("unknown_payment", "No such payment.");
-    let state: PaymentStateFields = { status: payment.status as PaymentStatus, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null };
-    let view = toPaymentView(deps.config, payment);
-    for (const step of steps) {
-      const at = deps.now();
-      const result = step(state, at);
-      if (!result) continue;
-      await trx
-        .updateTable("payments")
-        .set({ status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at })
-        .where("id", "=", paymentId)
-        .execute();
-      state = result;
-      view = toPaymentView(deps.config, { ...payment, status: result.status });
-      if (result.event?.startsWith("payment.")) {
-        await enqueueEvent(trx, { merchantId: payment.merchant_id, mode: payment.mode, type: result.event, data: view, at });
-      }
+      .execute();
+    state = result;
+    view = toPaymentView(deps.config, { ...payment, status: result.status });
+    // Payment events carry the payment as GET /v1/payments/{id} shows it at that moment; refund and
+    // chargeback events carry their own objects, raised by the operations that create those.
+    if (result.event?.startsWith("payment.")) {
+      events.push({ merchantId: payment.merchant_id, mode: payment.mode, type: result.event, data: view, at });
     }
-    return view;
-  });
+  }
+  return { value: view, events };
 }
 
 /**
- * Expires a payment whose TTL has passed. Returns its new status, or undefined
- * when it was paid, canceled or expired by someone else in the meantime.
+ * Expires a payment whose TTL has passed. Its value is the new status, or
+ * undefined when the payment was paid, canceled or expired by someone else in
+ * the meantime.
  */
-export async function expireIfPayable(deps: CoreDeps, paymentId: string): Promise<PaymentStatus | undefined> {
+export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<PaymentStatus | undefined>> {
   try {
-    return (await transitionPayment(deps, paymentId, [expire])).status as PaymentStatus;
+    const { value, events } = await transitionPayment(deps, tx, paymentId, [expire]);
+    return { value: value.status as PaymentStatus, events };
   } catch (error) {
-    if (error instanceof DomainError && error.code === "payment_not_payable") return undefined;
+    // The state table refuses before anything is written, so the transaction is still usable.
+    if (error instanceof DomainError && error.code === "payment_not_payable") return { value: undefined, events: [] };
     throw error;
   }
 }

@@ -1,28 +1,28 @@
 import { db } from "../db/orm.ts";
-import { authenticate, type Principal } from "./api-keys.ts";
+import type { MerchantCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { isId } from "./ids.ts";
 import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
+import type { Tx } from "./unit-of-work.ts";
 
 const unknownPayment = () => new DomainError("unknown_payment", "No such payment.");
 
-async function findOwnPayment(deps: CoreDeps, principal: Principal, id: string) {
+async function findOwnPayment(tx: Tx, caller: MerchantCaller, id: string) {
   if (!isId("pay", id)) return undefined;
-  return db(deps.orm.em.fork())
+  return db(tx)
     .selectFrom("payments")
     .select([...PAYMENT_VIEW_COLUMNS, "seq"])
     .where("id", "=", id)
-    .where("merchant_id", "=", principal.merchantId)
-    .where("mode", "=", principal.mode)
+    .where("merchant_id", "=", caller.merchantId)
+    .where("mode", "=", caller.mode)
     .executeTakeFirst();
 }
 
 /** GET /v1/payments/{id}: another merchant's or mode's payment answers exactly like a missing one. */
-export async function getPayment(deps: CoreDeps, authorization: string | undefined, id: string): Promise<PaymentView> {
-  const principal = await authenticate(deps, authorization);
-  const row = await findOwnPayment(deps, principal, id);
+export async function getPayment(deps: CoreDeps, tx: Tx, caller: MerchantCaller, id: string): Promise<PaymentView> {
+  const row = await findOwnPayment(tx, caller, id);
   if (!row) throw unknownPayment();
   return toPaymentView(deps.config, row);
 }
@@ -59,21 +59,20 @@ function parseStatus(text: string | undefined): PaymentStatus | undefined {
 }
 
 /** GET /v1/payments: newest first, keyset-paginated on (created_at, seq) so inserts never shift pages. */
-export async function listPayments(deps: CoreDeps, authorization: string | undefined, query: ListPaymentsQuery): Promise<PaymentPage> {
-  const principal = await authenticate(deps, authorization);
+export async function listPayments(deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: ListPaymentsQuery): Promise<PaymentPage> {
   if (query.malformed !== undefined) fail("validation_error", query.malformed);
   const limit = parseLimit(query.limit);
   const status = parseStatus(query.status);
   let cursor: { created_at: Date; seq: string } | undefined;
   if (query.starting_after !== undefined) {
-    cursor = await findOwnPayment(deps, principal, query.starting_after);
+    cursor = await findOwnPayment(tx, caller, query.starting_after);
     if (!cursor) fail("validation_error", "starting_after must be the id of one of your payments.");
   }
-  let q = db(deps.orm.em.fork())
+  let q = db(tx)
     .selectFrom("payments")
     .select(PAYMENT_VIEW_COLUMNS)
-    .where("merchant_id", "=", principal.merchantId)
-    .where("mode", "=", principal.mode);
+    .where("merchant_id", "=", caller.merchantId)
+    .where("mode", "=", caller.mode);
   if (status) q = q.where("status", "=", status);
   if (cursor) {
     const after = cursor;

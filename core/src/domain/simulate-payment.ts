@@ -1,4 +1,5 @@
 import type { SimulationStepName } from "../../../proto/simulation-steps.ts";
+import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import {
@@ -6,6 +7,7 @@ import {
 } from "./payment-states.ts";
 import { transitionPayment, type TransitionStep } from "./payment-transitions.ts";
 import type { PaymentView } from "./payment-view.ts";
+import type { Changes, Tx } from "./unit-of-work.ts";
 
 /** `paytami simulate payment ID STEP`: each step is one row of the state table, except succeed and settle. */
 export const SIMULATION_STEPS = {
@@ -21,9 +23,10 @@ export const SIMULATION_STEPS = {
 
 export type SimulationStep = keyof typeof SIMULATION_STEPS;
 
-export async function simulatePayment(deps: CoreDeps, paymentId: string, step: string): Promise<PaymentView> {
+/** Sandbox only in spirit, operators only in fact: the caller type says who may drive a payment by hand. */
+export async function simulatePayment(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, paymentId: string, step: string): Promise<Changes<PaymentView>> {
   if (!Object.hasOwn(SIMULATION_STEPS, step)) {
     fail("validation_error", `step must be one of ${Object.keys(SIMULATION_STEPS).join(", ")}.`);
   }
-  return transitionPayment(deps, paymentId, SIMULATION_STEPS[step as SimulationStep]);
+  return transitionPayment(deps, tx, paymentId, SIMULATION_STEPS[step as SimulationStep]);
 }

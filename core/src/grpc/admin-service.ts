@@ -2,7 +2,9 @@ import type { AdminServiceServer } from "../../../proto/gen/paytami/v1/admin.ts"
 import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { createMerchant } from "../domain/merchants.ts";
+import { OPERATOR } from "../domain/caller.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
+import { inTransaction } from "../domain/unit-of-work.ts";
 import { toPaymentMessage } from "./payment-service.ts";
 import { requireInternalToken, unary, type CallContext } from "./unary.ts";
 
@@ -20,7 +22,7 @@ export function adminService(deps: CoreDeps): AdminServiceServer {
     }),
     revokeApiKey: handle("RevokeApiKey", async (request) => revokeApiKey(deps, request.id)),
     simulatePayment: handle("SimulatePayment", async (request) => ({
-      payment: toPaymentMessage(await simulatePayment(deps, request.paymentId, request.step)),
+      payment: toPaymentMessage(await inTransaction(deps, (tx) => simulatePayment(deps, tx, OPERATOR, request.paymentId, request.step))),
     })),
   };
 }

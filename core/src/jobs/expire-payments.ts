@@ -2,6 +2,7 @@ import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { PAYABLE_STATUSES } from "../domain/payment-states.ts";
 import { expireIfPayable } from "../domain/payment-transitions.ts";
+import { inTransaction } from "../domain/unit-of-work.ts";
 import { jobRuns } from "../metrics.ts";
 
 /** Expires payable payments whose PAYMENT_TTL has passed. Safe with many cores: each payment is locked while it moves. */
@@ -15,7 +16,7 @@ export async function expireDuePayments(deps: CoreDeps, batch = 200): Promise<nu
     .execute();
   let expired = 0;
   for (const { id } of due) {
-    if (await expireIfPayable(deps, id)) expired++;
+    if (await inTransaction(deps, (tx) => expireIfPayable(deps, tx, id))) expired++;
   }
   jobRuns.inc({ job: "expire_payments", outcome: "expired" }, expired);
   return expired;

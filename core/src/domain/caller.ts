@@ -1,0 +1,55 @@
+import type { Mode } from "../config.ts";
+
+// Who is asking, as the transport established it. Domain operations take one of
+// these and never see a transport credential (an Authorization header, an
+// internal token, a dashboard session cookie): the transport turns those into a
+// caller, and the operation checks that the caller may do what it asks.
+
+/** A merchant acting in one mode: an API key's owner, or (later) a dashboard session. */
+export interface MerchantCaller {
+  kind: "merchant";
+  merchantId: string;
+  mode: Mode;
+}
+
+/** Paytami's own operators and internal services (the internal token). */
+export interface OperatorCaller {
+  kind: "operator";
+}
+
+/** Someone with no credential at all: a customer's browser on checkout or a payment link. */
+export interface PublicCaller {
+  kind: "public";
+}
+
+export type Caller = MerchantCaller | OperatorCaller | PublicCaller;
+
+/**
+ * An API key as presented, checked for form and digested but not looked up
+ * yet. Payment creation resolves it inside its single statement (one round
+ * trip); everything else resolves it first with `resolveApiKey`.
+ */
+export interface PresentedApiKey {
+  kind: "api_key";
+  digest: string;
+  /** The mode the key names in its prefix; the stored key always agrees. */
+  mode: Mode;
+}
+
+/**
+ * A credential the transport could not read as an API key (missing, not
+ * `Bearer`, not `sk_…`). It is refused as `unauthorized` in its place in the
+ * check order, which the domain decides (a missing Idempotency-Key comes first).
+ */
+export interface UnreadableCredential {
+  kind: "unreadable";
+}
+
+export type PresentedCredential = PresentedApiKey | UnreadableCredential;
+
+export const OPERATOR: OperatorCaller = { kind: "operator" };
+export const PUBLIC: PublicCaller = { kind: "public" };
+
+export function merchantCaller(merchantId: string, mode: Mode): MerchantCaller {
+  return { kind: "merchant", merchantId, mode };
+}
