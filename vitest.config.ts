@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // their own freshly created database, so files can run in parallel. The machine
 // this runs on has 2 cores; each stack is two Node processes plus PostgreSQL
 // work, so keep the number of concurrent files small.
+// The facade's .tsx pages compile with tsconfig.json's "jsx"/"jsxImportSource" (preact), which
+// Vite reads, so unit tests import them as they are; the services themselves run from dist/.
 export default defineConfig({
   test: {
     include: [
@@ -11,6 +13,7 @@ export default defineConfig({
       "core/**/*.test.ts",
       "facade/**/*.test.ts",
       "dispatcher/**/*.test.ts",
+      "proto/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.paytami/**"],
     // Builds dist/ once; the harness launches the compiled services (test/support/stack.ts).

@@ -1,3 +1,4 @@
+import { currencyCodec, paymentStatusCodec } from "./enums.ts";
 import type { Payment } from "./gen/paytami/v1/payment.ts";
 
 /**
@@ -8,13 +9,15 @@ import type { Payment } from "./gen/paytami/v1/payment.ts";
 export function paymentJson(payment: Payment) {
   return {
     id: payment.id,
-    status: payment.status,
-    currency: payment.currency,
+    status: paymentStatusCodec.toWire(payment.status),
+    currency: currencyCodec.toWire(payment.currency),
     amount: payment.amount,
-    service_fee: payment.serviceFee,
-    net_amount: payment.netAmount,
+    service_fee: payment.service_fee,
+    net_amount: payment.net_amount,
     ...(payment.description !== undefined ? { description: payment.description } : {}),
-    checkout_url: payment.checkoutUrl,
-    created_at: payment.createdAt,
+    checkout_url: payment.checkout_url,
+    created_at: payment.created_at,
   };
 }
+
+export type PaymentJson = ReturnType<typeof paymentJson>;

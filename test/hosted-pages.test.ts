@@ -4,8 +4,10 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { createOk, useStack } from "./support/expect.ts";
+import { serverErrors, type Res } from "./support/http.ts";
 
-const stack = useStack();
+// allow503: one test takes the core down and expects the 503 page.
+const stack = useStack({ allow503: true });
 let m: Merchant;
 
 beforeAll(async () => {
@@ -30,7 +32,8 @@ describe("payment page /pay/{id}", () => {
     expect(res.text).toContain(p.id);
     expect(res.text).toContain("Q 1,234.56");
     expect(res.text).toContain("Libra de café");
-    expect(res.text).toContain("Pago a Café &amp; Té &lt;Antigua&gt;");
+    // "<" is escaped; ">" needs no escape in text and the renderer leaves it as is.
+    expect(res.text).toMatch(/Pago a Café &amp; Té &lt;Antigua(&gt;|>)/);
     expect(res.text).not.toContain("<Antigua>");
     expect(res.text).toContain("Modo de prueba");
   });
@@ -102,5 +105,113 @@ describe("embed page /embed/{id}", () => {
       expect(res.status, path).toBe(403);
       expect(res.text).not.toContain(p.id);
     }
+  });
+});
+
+const HOSTILE = `<script>alert(1)</script>"'&`;
+
+/** Undoes the escaping a browser would undo. */
+function decode(html: string): string {
+  return html.replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]!);
+}
+
+/** An HTML page a person can read, with the pages' headers; never a JSON error body. */
+function expectPage(res: Res, status: number, text: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers["content-type"]).toMatch(/^text\/html/);
+  expect(res.json).toBeUndefined();
+  expect(res.text.startsWith("<!doctype html>")).toBe(true);
+  expect(res.text).toContain(text);
+  expect(res.headers["cache-control"]).toBe("no-store");
+  expect(res.headers["content-security-policy"]).toContain("default-src 'none'");
+}
+
+describe("escaping and styles", () => {
+  test("merchant data comes out as text, never as markup", async () => {
+    const hostile = await stack().admin.createMerchant({ name: HOSTILE });
+    const p = await createOk(stack().http, hostile.testApiKey, { description: HOSTILE, cancel_url: `https://shop.example/?q=${encodeURIComponent(HOSTILE)}` });
+    const res = await stack().http.get(`/pay/${p.id}`);
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain("<script");
+    expect(res.text).toContain("&lt;script");
+    expect(decode(res.text)).toContain(`Pago a ${HOSTILE}`);
+    expect(decode(res.text)).toContain(`<p>${HOSTILE}</p>`);
+    const href = decode(/<a class="button secondary" href="([^"]*)"/.exec(res.text)![1]!);
+    expect(new URL(href).searchParams.get("q")).toBe(HOSTILE);
+  });
+
+  test("styles come from the facade's stylesheet, cached for good; the CSP allows no inline style", async () => {
+    const p = await newPayment();
+    const res = await stack().http.get(`/pay/${p.id}`);
+    const csp = res.headers["content-security-policy"]!;
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(res.text).not.toMatch(/<style|style=/);
+    const href = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(res.text)?.[1];
+    expect(href, res.text).toBeDefined();
+    const css = await stack().http.get(href!);
+    expect(css.status).toBe(200);
+    expect(css.headers["content-type"]).toMatch(/^text\/css/);
+    expect(css.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(css.text).toContain("font-family");
+  });
+});
+
+describe("failures are pages, never JSON", () => {
+  test("anything unexpected is a 500 page without detail; the detail goes to the log", async () => {
+    const p = await newPayment();
+    // A row no code path writes: the page cannot build its cancel link.
+    await stack().sql("UPDATE payments SET cancel_url = 'not a url' WHERE id = $1", [p.id]);
+    const before = serverErrors.length;
+    const res = await stack().http.get(`/pay/${p.id}`, { headers: { "accept-language": "en" } });
+    expectPage(res, 500, "Something went wrong");
+    expect(res.text).not.toMatch(/not a url|Invalid URL|TypeError|\bat \S+:\d+/);
+    expect(res.headers["x-frame-options"]).toBe("DENY");
+    expect(stack().logText("facade")).toMatch(/hosted page failed[\s\S]*Invalid URL|Invalid URL[\s\S]*hosted page failed/);
+    // This 500 is the point of the test, not a request a client could provoke.
+    expect(serverErrors.length).toBe(before + 1);
+    serverErrors.splice(before, 1);
+  });
+
+  test("with the core down /pay and /embed answer a 503 page promptly, then recover", async () => {
+    const p = await newPayment();
+    const session = await stack().http.get(`/v1/payments/${p.id}/checkout_session`);
+    const embed = new URL(session.json.checkout_url);
+    await stack().stopProcess("core");
+    try {
+      for (const path of [`/pay/${p.id}`, "/pay/x", embed.pathname + embed.search]) {
+        const res = await stack().http.get(path, { timeoutMs: 20_000 });
+        expectPage(res, 503, "Servicio no disponible");
+        expect(res.text).toContain("Intente de nuevo");
+        expect(res.ms, "answers promptly").toBeLessThan(10_000);
+      }
+      const en = await stack().http.get(`/pay/${p.id}`, { headers: { "accept-language": "en" }, timeoutMs: 20_000 });
+      expectPage(en, 503, "Service unavailable");
+      expect(en.headers["content-language"]).toBe("en");
+    } finally {
+      await stack().startProcess("core");
+    }
+    await expect.poll(async () => (await stack().http.get(`/pay/${p.id}`)).status, { timeout: 10_000, interval: 200 }).toBe(200);
+  });
+
+  test("a core that does not answer in time gets a 503 page once the facade's deadline passes", async () => {
+    const p = await newPayment();
+    const core = stack().pids().core!;
+    process.kill(core, "SIGSTOP");
+    try {
+      const res = await stack().http.get(`/pay/${p.id}`, { timeoutMs: 30_000 });
+      expectPage(res, 503, "Servicio no disponible");
+      // CORE_TIMEOUT_MS, the facade's deadline for a core call, is 10 s by default.
+      expect(res.ms).toBeGreaterThanOrEqual(9_000);
+    } finally {
+      process.kill(core, "SIGCONT");
+    }
+    expect((await stack().http.get(`/pay/${p.id}`)).status).toBe(200);
+  });
+
+  test("unknown payments and refused embed tokens are pages too", async () => {
+    expectPage(await stack().http.get("/pay/pay_000000000000000000000000"), 404, "Pago no encontrado");
+    const p = await newPayment();
+    expectPage(await stack().http.get(`/embed/${p.id}?token=1.AAAA`), 403, "Enlace vencido");
   });
 });

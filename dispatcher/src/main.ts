@@ -3,6 +3,7 @@
 // the stream yet, so nothing is acknowledged before it can be delivered.
 import { createServer } from "node:http";
 import { connect } from "@nats-io/transport-node";
+import { CoreClient } from "../../proto/core-client.ts";
 import { DISPATCHER_CONSUMER, EVENT_STREAM } from "../../proto/event-stream.ts";
 import { createLogger } from "../../core/src/logger.ts";
 import { loadConfig } from "./config.ts";
@@ -10,6 +11,8 @@ import { ensureEventConsumer } from "./event-consumer.ts";
 
 const log = createLogger("dispatcher");
 const config = loadConfig();
+// Deliveries will be recorded through the core; the channel connects on the first call.
+const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: 10_000 });
 
 const nc = await connect({ servers: config.natsUrl, name: "paytami-dispatcher", maxReconnectAttempts: -1, waitOnFirstConnect: true });
 const jsm = await ensureEventConsumer(nc);
@@ -34,6 +37,7 @@ async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, "draining");
   server.close();
   await nc.drain().catch(() => undefined);
+  core.close();
   log.info("stopped");
   process.exit(0);
 }

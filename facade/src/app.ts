@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "../../core/src/logger.ts";
 import type { FacadeConfig } from "./config.ts";
-import type { CoreClient } from "./core-client.ts";
+import type { CoreClient } from "../../proto/core-client.ts";
 import { errorBody } from "./middleware/error-body.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { PublicError } from "./public-error.ts";

@@ -3,6 +3,8 @@ export interface FacadeConfig {
   publicBaseUrl: string;
   embedBaseUrl: string;
   coreGrpcAddr: string;
+  /** Sent on every core call: every gRPC service of the core requires it. */
+  internalToken: string;
   /** Deadline of every core call: the facade answers processor_unavailable rather than hang. */
   coreTimeoutMs: number;
   shutdownGraceMs: number;
@@ -14,12 +16,15 @@ export interface FacadeConfig {
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
   const port = Number(source.PORT || 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port, got "${source.PORT}"`);
+  const internalToken = source.PAYTAMI_INTERNAL_TOKEN;
+  if (!internalToken) throw new Error("PAYTAMI_INTERNAL_TOKEN is required: the core answers only callers that send it (npm start and the test harness set it)");
   const publicBaseUrl = (source.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,
     publicBaseUrl,
     embedBaseUrl: (source.EMBED_BASE_URL || publicBaseUrl).replace(/\/+$/, ""),
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
+    internalToken,
     coreTimeoutMs: Number(source.CORE_TIMEOUT_MS || 10_000),
     shutdownGraceMs: Number(source.SHUTDOWN_GRACE_MS || 10_000),
     bodyLimitBytes: 64 * 1024,

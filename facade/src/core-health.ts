@@ -1,16 +1,11 @@
-import { credentials, Metadata } from "@grpc/grpc-js";
-import { HealthCheckResponse_ServingStatus, HealthClient } from "../../proto/gen/grpc/health/v1/health.ts";
+import type { CoreClient } from "../../proto/core-client.ts";
+import { HealthCheckResponse_ServingStatus } from "../../proto/gen/grpc/health/v1/health.ts";
 
-/** Asks the core's standard gRPC health service whether it is serving. */
-export function coreHealth(address: string): { check: () => Promise<boolean>; close: () => void } {
-  const client = new HealthClient(address, credentials.createInsecure());
-  return {
-    check: () =>
-      new Promise((resolve) => {
-        client.check({ service: "" }, new Metadata(), { deadline: new Date(Date.now() + 2_000) }, (error, response) => {
-          resolve(!error && response?.status === HealthCheckResponse_ServingStatus.SERVING);
-        });
-      }),
-    close: () => client.close(),
-  };
+/** Asks the core's standard gRPC health service whether it is serving (on the facade's one channel to the core). */
+export function coreHealthy(core: CoreClient): () => Promise<boolean> {
+  return () =>
+    core.health.check({ service: "" }, { timeoutMs: 2_000 }).then(
+      (response) => response.status === HealthCheckResponse_ServingStatus.SERVING,
+      () => false,
+    );
 }

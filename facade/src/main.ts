@@ -4,14 +4,13 @@ import { createServer } from "node:http";
 import { createLogger } from "../../core/src/logger.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
-import { CoreClient } from "./core-client.ts";
-import { coreHealth } from "./core-health.ts";
+import { CoreClient } from "../../proto/core-client.ts";
+import { coreHealthy } from "./core-health.ts";
 
 const log = createLogger("facade");
 const config = loadConfig();
-const core = new CoreClient(config.coreGrpcAddr, config.coreTimeoutMs);
-const health = coreHealth(config.coreGrpcAddr);
-const app = createApp({ config, core, log, healthy: health.check });
+const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: config.coreTimeoutMs });
+const app = createApp({ config, core, log, healthy: coreHealthy(core) });
 const server = createServer(app.callback());
 server.keepAliveTimeout = 65_000;
 
@@ -37,7 +36,6 @@ function shutdown(signal: string): void {
   // Stop accepting, finish what is in flight, then close idle keep-alive sockets.
   server.close(() => {
     core.close();
-    health.close();
     log.info("stopped");
     process.exit(0);
   });

@@ -5,17 +5,17 @@
 // Every test file gets its own database and its own processes, so files can run
 // in parallel without seeing each other's rows.
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import type { Payment } from "../../proto/gen/paytami/v1/payment.ts";
+import { CoreClient } from "../../proto/core-client.ts";
+import { currencyCodec, methodTypeCodec, modeCodec } from "../../proto/enums.ts";
+import { paymentJson, type PaymentJson } from "../../proto/payment-json.ts";
 import type { SimulationStepName } from "../../proto/simulation-steps.ts";
-import { CoreConnection } from "../../core/src/cli/core-client.ts";
 import { freePort } from "../../core/src/devstack/free-port.ts";
+import { startChild, waitForHttp, type Child } from "../../core/src/devstack/processes.ts";
 import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
 import { HttpClient } from "./http.ts";
 
@@ -54,7 +54,8 @@ export interface Admin {
   createMerchant(req?: { name?: string; currencies?: string[]; methods?: string[] }): Promise<Merchant>;
   createKey(merchantId: string, mode: "test" | "live", expiresAt?: string): Promise<ApiKey>;
   revokeKey(id: string): Promise<{ id: string; revoked: boolean }>;
-  simulate(paymentId: string, step: SimulateStep): Promise<Payment>;
+  /** The payment after the step, as the public JSON object. */
+  simulate(paymentId: string, step: SimulateStep): Promise<PaymentJson>;
 }
 
 export type SimulateStep = SimulationStepName;
@@ -73,12 +74,14 @@ export interface Stack {
   /** PUBLIC_BASE_URL given to the processes. */
   publicBaseUrl: string;
   coreGrpcAddr: string;
-  /** PAYTAMI_INTERNAL_TOKEN of every process (for clients that call the core directly, like the CLI). */
-  internalToken: string;
   coreHttpUrl: string;
+  /** PAYTAMI_INTERNAL_TOKEN of every process of this stack. */
+  internalToken: string;
   dispatcherHttpUrl?: string;
   logDir: string;
   admin: Admin;
+  /** The core's gRPC services, called with the internal token as the facade calls them. */
+  core: CoreClient;
   http: HttpClient;
   pids(): Partial<Record<ProcessName, number>>;
   sql<T extends Record<string, unknown> = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
@@ -101,7 +104,7 @@ export interface Stack {
 
 // ---------------------------------------------------------------------------
 
-const liveChildren = new Set<ChildProcess>();
+const liveChildren = new Set<Child>();
 let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
@@ -109,7 +112,7 @@ function installExitHook(): void {
   process.once("exit", () => {
     for (const c of liveChildren) {
       try {
-        c.kill("SIGKILL");
+        c.process.kill("SIGKILL");
       } catch {
         /* already gone */
       }
@@ -133,16 +136,13 @@ export function nodeBinary(): string {
  * How a service is launched: like `npm run core|facade|dispatcher`, i.e. the
  * compiled JavaScript in dist/ with the services' V8 flags (see
  * core/src/devstack/services.ts; the suite's global setup builds dist/ once).
- * PAYTAMI_TEST_FROM_SOURCE=1 runs the TypeScript sources directly instead.
+ * There is no running from source: Node's type stripping cannot run the facade's .tsx pages.
  */
 export function launchCommand(name: ProcessName): { command: string; args: string[] } {
-  if (process.env.PAYTAMI_TEST_FROM_SOURCE === "1") {
-    return { command: nodeBinary(), args: [path.join(REPO_ROOT, name, "src", "main.ts")] };
-  }
   const cmd = serviceCommand(name);
   const entry = cmd.args[cmd.args.length - 1]!;
   if (!fs.existsSync(entry)) {
-    throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does), or set PAYTAMI_TEST_FROM_SOURCE=1`);
+    throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does)`);
   }
   return { command: nodeBinary(), args: cmd.args };
 }
@@ -182,13 +182,13 @@ async function adminStatement(adminUrl: string, statement: string): Promise<void
   }
 }
 
-async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
+export async function createDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
   const name = "paytami_t_" + randomBytes(6).toString("hex");
   await adminStatement(adminUrl, `CREATE DATABASE "${name}"`);
   return { name, url: withDatabase(adminUrl, name) };
 }
 
-function dropDatabase(adminUrl: string, name: string): Promise<void> {
+export function dropDatabase(adminUrl: string, name: string): Promise<void> {
   return adminStatement(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
@@ -206,101 +206,51 @@ interface Proc {
   env: Record<string, string>;
   healthUrl: string;
   logFile: string;
-  child?: ChildProcess;
-  exited?: Promise<ExitInfo>;
+  child?: Child;
   /** Set while the harness itself is stopping the process. */
   stopping?: boolean;
 }
 
-function spawnProc(p: Proc): void {
+// Processes are started, polled and stopped by the dev stack's own functions (core/src/devstack/processes.ts).
+function spawnProc(p: Proc): Child {
   p.stopping = false;
-  const fd = fs.openSync(p.logFile, "a");
-  fs.writeSync(fd, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n`);
   const { command, args } = launchCommand(p.name);
-  fs.writeSync(fd, `===== $ ${command} ${args.join(" ")}\n`);
-  const child = spawn(command, args, {
-    cwd: REPO_ROOT,
-    env: p.env,
-    stdio: ["ignore", fd, fd],
-  });
-  fs.closeSync(fd);
+  fs.appendFileSync(p.logFile, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n===== $ ${command} ${args.join(" ")}\n`);
+  const child = startChild(p.name, command, args, { env: p.env, cwd: REPO_ROOT, output: p.logFile });
   liveChildren.add(child);
-  const started = Date.now();
   p.child = child;
-  p.exited = new Promise<ExitInfo>((resolve) => {
-    child.once("exit", (code, signal) => {
-      liveChildren.delete(child);
-      if (!p.stopping) {
-        // Nobody here asked it to stop: make that visible, in the log and on stderr.
-        const msg = `===== ${new Date().toISOString()} ${p.name} (pid ${child.pid}) exited unexpectedly: code ${code}, signal ${signal} =====`;
-        try {
-          fs.appendFileSync(p.logFile, `\n${msg}\n`);
-        } catch {
-          /* log dir gone */
-        }
-        process.stderr.write(`[paytami harness] ${msg}\n`);
-      }
-      resolve({ code, signal, killed: false, ms: Date.now() - started });
-    });
-    child.once("error", () => {
-      liveChildren.delete(child);
-      resolve({ code: null, signal: null, killed: false, ms: Date.now() - started });
-    });
-  });
-}
-
-async function waitHealthy(p: Proc, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited: ExitInfo | undefined;
-  void p.exited?.then((e) => {
-    exited = e;
-  });
-  let last = "";
-  while (Date.now() < deadline) {
-    if (exited) {
-      throw new Error(
-        `${p.name} exited during startup (code ${exited.code}, signal ${exited.signal}). Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`,
-      );
-    }
+  void child.exited.then(({ code, signal }) => {
+    liveChildren.delete(child);
+    if (p.stopping) return;
+    // Nobody here asked it to stop: make that visible, in the log and on stderr.
+    const msg = `===== ${new Date().toISOString()} ${p.name} (pid ${child.process.pid}) exited unexpectedly: code ${code}, signal ${signal} =====`;
     try {
-      const res = await fetch(p.healthUrl, { signal: AbortSignal.timeout(2000) });
-      const text = await res.text();
-      if (res.status === 200) return;
-      last = `${res.status} ${text.slice(0, 200)}`;
-    } catch (e) {
-      last = String((e as Error).message);
+      fs.appendFileSync(p.logFile, `\n${msg}\n`);
+    } catch {
+      /* log dir gone */
     }
-    await sleep(150);
-  }
-  throw new Error(
-    `${p.name} did not become healthy at ${p.healthUrl} within ${timeoutMs} ms (last: ${last}). Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`,
-  );
+    process.stderr.write(`[paytami harness] ${msg}\n`);
+  });
+  return child;
 }
 
 async function stopProc(p: Proc, graceMs = 20_000): Promise<ExitInfo> {
   const child = p.child;
-  if (!child || !p.exited) return { code: null, signal: null, killed: false, ms: 0 };
-  if (child.exitCode !== null || child.signalCode !== null) {
-    p.child = undefined;
-    return p.exited;
-  }
-  const t0 = Date.now();
-  p.stopping = true;
-  child.kill("SIGTERM");
-  let killed = false;
-  const timer = setTimeout(() => {
-    killed = true;
-    child.kill("SIGKILL");
-  }, graceMs);
-  const e = await p.exited;
-  clearTimeout(timer);
+  if (!child) return { code: null, signal: null, killed: false, ms: 0 };
   p.child = undefined;
-  return { ...e, killed, ms: Date.now() - t0 };
+  const t0 = Date.now();
+  if (!child.hasExited()) p.stopping = true;
+  const exit = await child.stop(graceMs);
+  return { ...exit, killed: exit.signal === "SIGKILL", ms: Date.now() - t0 };
 }
 
 async function startProc(p: Proc, timeoutMs = 60_000): Promise<void> {
-  spawnProc(p);
-  await waitHealthy(p, timeoutMs);
+  const child = spawnProc(p);
+  try {
+    await waitForHttp(p.healthUrl, child, timeoutMs);
+  } catch (error) {
+    throw new Error(`${p.name}: ${(error as Error).message}. Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`);
+  }
 }
 
 /** This process's environment without what must not leak into a service (PORT is the facade's alone), plus `extra`. */
@@ -375,8 +325,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   pool.on("error", () => {
     /* connections die when the database is dropped */
   });
-  // Admin calls go through the CLI's core client (internal token, deadline, catalog errors); it connects lazily.
-  const coreClient = new CoreConnection(coreGrpcAddr, internalToken);
+  // Admin calls go through the one core client (internal token, deadline, catalog errors); it connects lazily.
+  const coreClient = new CoreClient({ address: coreGrpcAddr, internalToken, timeoutMs: 15_000 });
   let stopped = false;
 
   const extraProcs: Proc[] = [];
@@ -415,19 +365,23 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   }
 
   const admin: Admin = {
-    createMerchant: (req = {}) =>
-      coreClient.internal(coreClient.admin.createMerchant, {
+    createMerchant: async (req = {}) => {
+      const created = await coreClient.admin.createMerchant({
         name: req.name ?? `Test Merchant ${randomBytes(3).toString("hex")}`,
-        currencies: req.currencies ?? [],
-        methods: req.methods ?? [],
-      }),
-    createKey: (merchantId, mode, expiresAt) =>
-      coreClient.internal(coreClient.admin.createApiKey, { merchantId, mode, ...(expiresAt !== undefined ? { expiresAt } : {}) }),
-    revokeKey: (id) => coreClient.internal(coreClient.admin.revokeApiKey, { id }),
+        currencies: (req.currencies ?? []).map(currencyCodec.fromWire),
+        methods: (req.methods ?? []).map(methodTypeCodec.fromWire),
+      });
+      return { merchantId: created.merchant_id, testApiKey: created.test_api_key, liveApiKey: created.live_api_key };
+    },
+    createKey: async (merchantId, mode, expiresAt) => {
+      const key = await coreClient.admin.createApiKey({ merchant_id: merchantId, mode: modeCodec.fromWire(mode), expires_at: expiresAt });
+      return { id: key.id, apiKey: key.api_key, mode: modeCodec.toWire(key.mode), expiresAt: key.expires_at };
+    },
+    revokeKey: (id) => coreClient.admin.revokeApiKey({ id }),
     simulate: async (paymentId, step) => {
-      const res = await coreClient.internal(coreClient.admin.simulatePayment, { paymentId, step });
+      const res = await coreClient.admin.simulatePayment({ payment_id: paymentId, step });
       if (!res.payment) throw new Error("SimulatePayment returned no payment");
-      return res.payment;
+      return paymentJson(res.payment);
     },
   };
 
@@ -435,16 +389,17 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     baseUrl,
     publicBaseUrl,
     coreGrpcAddr,
-    internalToken,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
+    internalToken,
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
     admin,
+    core: coreClient,
     http: new HttpClient(baseUrl),
     pids: () => {
       const out: Partial<Record<ProcessName, number>> = {};
       for (const n of enabled) {
-        const pid = procs[n].child?.pid;
+        const pid = procs[n].child?.process.pid;
         if (pid !== undefined) out[n] = pid;
       }
       return out;

@@ -2,7 +2,8 @@
 // from the program, and the option parsers they share. Commander does the parsing; a value it
 // cannot take is an InvalidArgumentError, which the program reports as `validation_error`.
 import { InvalidArgumentError } from "commander";
-import type { CoreConnection } from "./core-client.ts";
+import type { CoreClient } from "../../../proto/core-client.ts";
+import type { EnumCodec } from "../../../proto/enums.ts";
 
 export interface CommandOutput {
   json: Record<string, unknown>;
@@ -11,7 +12,7 @@ export interface CommandOutput {
 
 export interface CommandContext {
   // Opened on first use, so usage errors and --help never need a reachable core.
-  core(): CoreConnection;
+  core(): CoreClient;
   // Each command prints its one result through here: JSON or text, as --json says.
   print(output: CommandOutput): void;
 }
@@ -21,9 +22,16 @@ export function nonBlank(value: string): string {
   return value;
 }
 
-export function commaList(value: string): string[] {
-  return value
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
+/** An option parser for a comma-separated list of one contract enum's wire names ("GTQ,USD"). */
+export function enumList<E extends number>(codec: EnumCodec<E, string>): (value: string) => E[] {
+  return (value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .map((item) => {
+        const parsed = codec.fromWire(item);
+        if (!codec.isKnown(parsed)) throw new InvalidArgumentError(`It takes ${codec.wireNames.join(", ")} (got "${item}").`);
+        return parsed;
+      });
 }

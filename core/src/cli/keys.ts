@@ -1,5 +1,6 @@
 // `paytami keys create|revoke`: extra API keys for a merchant, and revoking them.
 import { Option, type Command } from "commander";
+import { modeCodec } from "../../../proto/enums.ts";
 import type { CommandContext } from "./command.ts";
 
 export function addKeyCommands(program: Command, context: CommandContext): void {
@@ -9,19 +10,20 @@ export function addKeyCommands(program: Command, context: CommandContext): void 
     .command("create")
     .description("create an API key for a merchant")
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
-    .addOption(new Option("--mode <mode>", "the key's mode").choices(["test", "live"]).makeOptionMandatory())
+    .addOption(new Option("--mode <mode>", "the key's mode").choices(modeCodec.wireNames).makeOptionMandatory())
     .option("--expires-at <iso>", "when the key stops working, ISO 8601 (default: never)")
     .action(async (options: { merchant: string; mode: string; expiresAt?: string }) => {
       const core = context.core();
-      const created = await core.internal(core.admin.createApiKey, {
-        merchantId: options.merchant,
-        mode: options.mode,
-        expiresAt: options.expiresAt,
+      const created = await core.admin.createApiKey({
+        merchant_id: options.merchant,
+        mode: modeCodec.fromWire(options.mode),
+        expires_at: options.expiresAt,
       });
-      const expiresAt = created.expiresAt ?? null;
+      const expiresAt = created.expires_at ?? null;
+      const mode = modeCodec.toWire(created.mode);
       context.print({
-        json: { id: created.id, api_key: created.apiKey, mode: created.mode, expires_at: expiresAt },
-        text: `Created ${created.mode} key ${created.id}: ${created.apiKey} (${expiresAt ? `expires ${expiresAt}` : "does not expire"})`,
+        json: { id: created.id, api_key: created.api_key, mode, expires_at: expiresAt },
+        text: `Created ${mode} key ${created.id}: ${created.api_key} (${expiresAt ? `expires ${expiresAt}` : "does not expire"})`,
       });
     });
 
@@ -31,7 +33,7 @@ export function addKeyCommands(program: Command, context: CommandContext): void 
     .argument("<key-id>", "the key (key_…)")
     .action(async (id: string) => {
       const core = context.core();
-      const revoked = await core.internal(core.admin.revokeApiKey, { id });
+      const revoked = await core.admin.revokeApiKey({ id });
       context.print({ json: { id: revoked.id, revoked: revoked.revoked }, text: `Revoked key ${revoked.id}` });
     });
 }

@@ -6,16 +6,19 @@ import { Command, CommanderError } from "commander";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import type { CommandContext } from "./command.ts";
-import { CoreConnection, CoreError } from "./core-client.ts";
+import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
 
-function connect(): CoreConnection {
+/** Deadline of each core call. */
+const TIMEOUT_MS = 15_000;
+
+function connect(): CoreClient {
   const dev = readDevJson(findPaytamiHome());
   const address = process.env.CORE_GRPC_ADDR || dev?.core_grpc || "127.0.0.1:50051";
   const token = process.env.PAYTAMI_INTERNAL_TOKEN || dev?.internal_token;
-  return new CoreConnection(address, token);
+  return new CoreClient({ address, internalToken: token, timeoutMs: TIMEOUT_MS });
 }
 
 function buildProgram(json: boolean, context: CommandContext): Command {
@@ -69,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
   // --json is global and read before parsing, so commander's own usage errors come out as JSON too.
   const end = argv.includes("--") ? argv.indexOf("--") : argv.length;
   const json = argv.slice(0, end).includes("--json");
-  let connection: CoreConnection | undefined;
+  let connection: CoreClient | undefined;
   const program = buildProgram(json, {
     core: () => (connection ??= connect()),
     print: (output) => process.stdout.write(`${json ? JSON.stringify(output.json) : output.text}\n`),

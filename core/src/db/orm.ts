@@ -1,5 +1,5 @@
 import { Migrator } from "@mikro-orm/migrations";
-import { MikroORM, type EntityManager, type InferKyselyDB } from "@mikro-orm/postgresql";
+import { MikroORM, type EntityManager, type InferKyselyDB, type Options } from "@mikro-orm/postgresql";
 import type { Kysely } from "kysely";
 import { ENTITIES, type ApiKey, type IdempotencyKey, type Merchant, type OutboxEvent, type Payment } from "./entities/index.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
@@ -14,16 +14,22 @@ export interface OrmOptions {
   poolSize: number;
 }
 
-export async function openOrm({ databaseUrl, poolSize }: OrmOptions): Promise<MikroORM> {
-  return MikroORM.init({
+export function ormConfig({ databaseUrl, poolSize }: OrmOptions): Options {
+  return {
     clientUrl: databaseUrl,
     entities: ENTITIES,
     extensions: [Migrator],
-    // Hand-written migrations only: no schema snapshots in the working directory, no console chatter outside our JSON logs.
+    // At run time the migrator only applies the compiled MIGRATIONS: it never reads or writes the
+    // schema snapshot (no files in the working directory), and stays quiet outside our JSON logs.
+    // Only `npm run migration:create` (create-migration.ts) turns the snapshot on.
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, snapshotOnMigrate: false, silent: true },
     pool: { min: 0, max: poolSize },
     debug: false,
-  });
+  };
+}
+
+export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(options));
 }
 
 /** The typed query builder bound to `em` (and to its transaction, when inside one). */

@@ -1,7 +1,7 @@
 // Child-process plumbing shared by the dev stack: long-running children with prefixed log lines,
 // orderly stop with a SIGKILL fallback, one-shot commands, and readiness polling.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { linePrefix, SetupError, warn } from "./report.ts";
@@ -35,24 +35,23 @@ function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: N
 }
 
 export function startChild(name: string, command: string, args: string[], options: ChildOptions): Child {
+  // A log file is the child's own stdout/stderr: each line is in the file as soon as the child
+  // writes it (readers such as the test harness see it at once), and none is lost if we exit first.
+  const logFd = options.output === "prefix" || options.output === "inherit" ? undefined : openSync(options.output, "a");
   const spawnOptions: SpawnOptions = {
     env: options.env ?? process.env,
     cwd: options.cwd,
     // Own process group: a terminal Ctrl-C reaches only the orchestrator, which then stops the
     // children in dependency order instead of all of them dying at once.
     detached: true,
-    stdio: options.output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+    stdio: options.output === "inherit" ? ["ignore", "inherit", "inherit"] : logFd !== undefined ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
   };
   const proc = spawn(command, args, spawnOptions);
+  if (logFd !== undefined) closeSync(logFd);
   if (options.output === "prefix") {
     const prefix = linePrefix(name);
     pipeLines(proc.stdout, prefix, process.stdout);
     pipeLines(proc.stderr, prefix, process.stderr);
-  } else if (options.output !== "inherit") {
-    const file = createWriteStream(options.output, { flags: "a" });
-    proc.stdout?.pipe(file, { end: false });
-    proc.stderr?.pipe(file, { end: false });
-    proc.once("close", () => file.end());
   }
 
   let done = false;

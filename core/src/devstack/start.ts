@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CoreConnection } from "../cli/core-client.ts";
+import { CoreClient } from "../../../proto/core-client.ts";
 import { paytamiHome, readDevJson, writeDevJson, DEV_JSON } from "./dev-json.ts";
 import { preferredOrFreePort } from "./free-port.ts";
 import { lockHome } from "./home-lock.ts";
@@ -89,7 +89,7 @@ async function run(life: Lifecycle): Promise<void> {
     ]),
   );
 
-  const connection = new CoreConnection(coreGrpc, internalToken);
+  const connection = new CoreClient({ address: coreGrpc, internalToken, timeoutMs: 15_000 });
   const merchant = await life.interruptible(seedSandboxMerchant(connection, previous)).finally(() => connection.close());
 
   writeDevJson(home, {

@@ -1,7 +1,9 @@
 import { createHash, randomInt } from "node:crypto";
+import { LockMode } from "@mikro-orm/core";
 import type { Mode } from "../config.ts";
 import type { ExpressionBuilder } from "kysely";
-import { db, type Db, type DB } from "../db/orm.ts";
+import { ApiKey, Merchant } from "../db/entities/index.ts";
+import { db, type DB, type EntityManager } from "../db/orm.ts";
 import { merchantCaller, type MerchantCaller, type PresentedApiKey, type PresentedCredential } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
@@ -68,15 +70,20 @@ export function parseMode(value: string): Mode {
   return value as Mode;
 }
 
-/** Inserts a key through `executor` (a transaction when called with a merchant being created). */
-export async function insertApiKey(executor: Db, merchantId: string, mode: Mode, expiresAt: Date | null, now: Date): Promise<IssuedApiKey> {
+/** Adds a new key to `em`; it is written at the next flush (with the merchant, when one is being created). */
+export function insertApiKey(em: EntityManager, merchantId: string, mode: Mode, expiresAt: Date | null, now: Date): IssuedApiKey {
   const apiKey = generateApiKey(mode);
-  const id = newId("key");
-  await executor
-    .insertInto("api_keys")
-    .values({ id, merchant_id: merchantId, mode, digest: digestApiKey(apiKey), last4: apiKey.slice(-4), created_at: now, expires_at: expiresAt, revoked_at: null })
-    .execute();
-  return { id, apiKey, mode, expiresAt };
+  const key = em.create(ApiKey, {
+    id: newId("key"),
+    merchant_id: merchantId,
+    mode,
+    digest: digestApiKey(apiKey),
+    last4: apiKey.slice(-4),
+    created_at: now,
+    expires_at: expiresAt,
+    revoked_at: null,
+  });
+  return { id: key.id, apiKey, mode, expiresAt };
 }
 
 export async function createApiKey(deps: CoreDeps, input: { merchantId: string; mode: string; expiresAt?: string }): Promise<IssuedApiKey> {
@@ -86,23 +93,20 @@ export async function createApiKey(deps: CoreDeps, input: { merchantId: string; 
     expiresAt = new Date(input.expiresAt);
     if (Number.isNaN(expiresAt.getTime())) fail("validation_error", "expires_at must be an ISO 8601 timestamp.");
   }
-  const k = db(deps.orm.em.fork());
-  const merchant = await k.selectFrom("merchants").select("id").where("id", "=", input.merchantId).executeTakeFirst();
+  const em = deps.orm.em.fork();
+  const merchant = await em.findOne(Merchant, input.merchantId);
   if (!merchant) fail("validation_error", `Unknown merchant ${input.merchantId}.`);
-  return insertApiKey(k, input.merchantId, mode, expiresAt, deps.now());
+  const issued = insertApiKey(em, input.merchantId, mode, expiresAt, deps.now());
+  await em.flush();
+  return issued;
 }
 
+/** Revoking twice is fine; the first revocation's time stays. */
 export async function revokeApiKey(deps: CoreDeps, id: string): Promise<{ id: string; revoked: true }> {
-  const result = await db(deps.orm.em.fork())
-    .updateTable("api_keys")
-    .set({ revoked_at: deps.now() })
-    .where("id", "=", id)
-    .where("revoked_at", "is", null)
-    .returning("id")
-    .executeTakeFirst();
-  if (!result) {
-    const exists = await db(deps.orm.em.fork()).selectFrom("api_keys").select("id").where("id", "=", id).executeTakeFirst();
-    if (!exists) fail("validation_error", `Unknown API key ${id}.`);
-  }
+  await deps.orm.em.fork().transactional(async (em) => {
+    const key = await em.findOne(ApiKey, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!key) return fail("validation_error", `Unknown API key ${id}.`);
+    key.revoked_at ??= deps.now();
+  });
   return { id, revoked: true };
 }

@@ -1,5 +1,5 @@
 import { CURRENCIES, METHOD_TYPES } from "../config.ts";
-import { db } from "../db/orm.ts";
+import { Merchant } from "../db/entities/index.ts";
 import { insertApiKey } from "./api-keys.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
@@ -27,11 +27,11 @@ export async function createMerchant(deps: CoreDeps, input: { name: string; curr
   const methods = pick(input.methods, METHOD_TYPES, "method");
   const now = deps.now();
   const merchantId = newId("mer");
+  // One flush at the end of the transaction writes the merchant, then its keys.
   return deps.orm.em.fork().transactional(async (em) => {
-    const k = db(em);
-    await k.insertInto("merchants").values({ id: merchantId, name, trade_name: name, currencies, methods, created_at: now }).execute();
-    const test = await insertApiKey(k, merchantId, "test", null, now);
-    const live = await insertApiKey(k, merchantId, "live", null, now);
+    em.create(Merchant, { id: merchantId, name, trade_name: name, currencies, methods, created_at: now });
+    const test = insertApiKey(em, merchantId, "test", null, now);
+    const live = insertApiKey(em, merchantId, "live", null, now);
     return { merchantId, testApiKey: test.apiKey, liveApiKey: live.apiKey };
   });
 }

@@ -28,7 +28,7 @@ export async function getPayment(deps: CoreDeps, tx: Tx, caller: MerchantCaller,
 }
 
 export interface ListPaymentsQuery {
-  limit?: string | undefined;
+  limit?: number | undefined;
   starting_after?: string | undefined;
   status?: string | undefined;
   /** Why the transport could not read the query, if it could not. */
@@ -43,10 +43,9 @@ export interface PaymentPage {
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;
 
-function parseLimit(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PAGE_SIZE;
-  const limit = /^[1-9][0-9]{0,2}$/.test(text) ? Number(text) : 0;
-  if (limit < 1 || limit > MAX_PAGE_SIZE) fail("validation_error", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+function parseLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) fail("validation_error", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
   return limit;
 }
 

@@ -1,3 +1,4 @@
+import { currencyCodec, methodTypeCodec, modeCodec } from "../../../proto/enums.ts";
 import type { AdminServiceServer } from "../../../proto/gen/paytami/v1/admin.ts";
 import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
@@ -6,23 +7,26 @@ import { OPERATOR } from "../domain/caller.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
 import { inTransaction } from "../domain/unit-of-work.ts";
 import { toPaymentMessage } from "./payment-service.ts";
-import { requireInternalToken, unary, type CallContext } from "./unary.ts";
+import { unary, type CallContext } from "./unary.ts";
 
 export function adminService(deps: CoreDeps): AdminServiceServer {
-  const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) =>
-    unary<Req, Res>(deps.log, method, async (request, context) => {
-      requireInternalToken(context, deps.config.internalToken);
-      return fn(request, context);
-    });
+  const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) => unary<Req, Res>(deps, method, fn);
   return {
-    createMerchant: handle("CreateMerchant", async (request) => createMerchant(deps, request)),
+    createMerchant: handle("CreateMerchant", async (request) => {
+      const created = await createMerchant(deps, {
+        name: request.name,
+        currencies: request.currencies.map(currencyCodec.requestText),
+        methods: request.methods.map(methodTypeCodec.requestText),
+      });
+      return { merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey };
+    }),
     createApiKey: handle("CreateApiKey", async (request) => {
-      const key = await createApiKey(deps, { merchantId: request.merchantId, mode: request.mode, expiresAt: request.expiresAt });
-      return { id: key.id, apiKey: key.apiKey, mode: key.mode, expiresAt: key.expiresAt?.toISOString() };
+      const key = await createApiKey(deps, { merchantId: request.merchant_id, mode: modeCodec.requestText(request.mode), expiresAt: request.expires_at });
+      return { id: key.id, api_key: key.apiKey, mode: modeCodec.fromWire(key.mode), expires_at: key.expiresAt?.toISOString() };
     }),
     revokeApiKey: handle("RevokeApiKey", async (request) => revokeApiKey(deps, request.id)),
     simulatePayment: handle("SimulatePayment", async (request) => ({
-      payment: toPaymentMessage(await inTransaction(deps, (tx) => simulatePayment(deps, tx, OPERATOR, request.paymentId, request.step))),
+      payment: toPaymentMessage(await inTransaction(deps, (tx) => simulatePayment(deps, tx, OPERATOR, request.payment_id, request.step))),
     })),
   };
 }

@@ -3,37 +3,35 @@ import { createPayment } from "../domain/create-payment.ts";
 import { getPayment, listPayments } from "../domain/payments.ts";
 import { withoutTransaction } from "../domain/unit-of-work.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
-import type { Customer, Payment, PaymentServiceServer } from "../../../proto/gen/paytami/v1/payment.ts";
+import { currencyCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
+import type { Payment, PaymentServiceServer } from "../../../proto/gen/paytami/v1/payment.ts";
 import { merchantFromApiKey, presentedApiKey } from "./caller.ts";
 import { unary } from "./unary.ts";
 
+/** The one mapping from the domain's Payment to its gRPC message (the facade and CLI map it on to JSON). */
 export function toPaymentMessage(view: PaymentView): Payment {
   return {
-    id: view.id, status: view.status, currency: view.currency, amount: view.amount, serviceFee: view.service_fee,
-    netAmount: view.net_amount, description: view.description, checkoutUrl: view.checkout_url, createdAt: view.created_at,
+    ...view,
+    status: paymentStatusCodec.fromWire(view.status),
+    currency: currencyCodec.fromWire(view.currency),
   };
 }
 
-function customerBody(customer: Customer | undefined) {
-  return customer === undefined ? undefined : { email: customer.email, name: customer.name };
-}
-
 export function paymentService(deps: CoreDeps): PaymentServiceServer {
-  const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps.log, method, fn);
+  const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps, method, fn);
   return {
     authenticate: handle("Authenticate", async (_request, ctx) => {
       const caller = await merchantFromApiKey(deps, ctx);
-      return { merchantId: caller.merchantId, mode: caller.mode };
+      return { merchant_id: caller.merchantId, mode: modeCodec.fromWire(caller.mode) };
     }),
     createPayment: handle("CreatePayment", async (request, ctx) => {
+      // The request's fields are the public body's: the domain's input schema reads them as they are.
+      const { idempotency_key, malformed_request, ...input } = request;
       // The key's owner is resolved inside the creation statement (one round trip), so it goes in as presented.
       const result = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentedApiKey(ctx), {
-        idempotencyKey: request.idempotencyKey === "" ? undefined : request.idempotencyKey,
-        input: {
-          amount: request.amount, currency: request.currency, method_type: request.methodType, success_url: request.successUrl,
-          cancel_url: request.cancelUrl, description: request.description, customer: customerBody(request.customer),
-        },
-        malformed: request.malformedRequest,
+        idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
+        input,
+        malformed: malformed_request,
       }));
       return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
     }),
@@ -44,9 +42,12 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
     listPayments: handle("ListPayments", async (request, ctx) => {
       const caller = await merchantFromApiKey(deps, ctx);
       const page = await withoutTransaction(deps, (tx) => listPayments(deps, tx, caller, {
-        limit: request.limit, starting_after: request.startingAfter, status: request.status, malformed: request.malformedRequest,
+        limit: request.limit,
+        starting_after: request.starting_after,
+        status: request.status === undefined ? undefined : paymentStatusCodec.requestText(request.status),
+        malformed: request.malformed_request,
       }));
-      return { data: page.data.map(toPaymentMessage), hasMore: page.has_more };
+      return { data: page.data.map(toPaymentMessage), has_more: page.has_more };
     }),
   };
 }

@@ -1,7 +1,9 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
+import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
+import { resolveOperator } from "../domain/operator.ts";
 import type { Logger } from "../logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { toServiceError } from "./errors.ts";
@@ -20,12 +22,17 @@ function firstString(metadata: Metadata, key: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Wraps a handler: request id and logger per call, metrics, and the mapping of errors to catalog codes. */
+/**
+ * Wraps a handler: the internal token (every Paytami method requires it, so it is checked here and
+ * nowhere else), request id and logger per call, metrics, and the mapping of errors to catalog codes.
+ */
 export function unary<Req, Res>(
-  base: Logger,
+  deps: Pick<CoreDeps, "log" | "config">,
   method: string,
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
+  const base = deps.log;
+  const { internalToken } = deps.config;
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
     let child: Logger | undefined;
@@ -40,7 +47,11 @@ export function unary<Req, Res>(
     };
     const log = () => context.log;
     const started = performance.now();
-    handler(call.request, context)
+    Promise.resolve()
+      .then(() => {
+        resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
+        return handler(call.request, context);
+      })
       .then(
         (response) => {
           grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
@@ -59,11 +70,4 @@ export function unary<Req, Res>(
         },
       );
   };
-}
-
-/** Admin calls carry the operator token; anything else is unauthorized. */
-export function requireInternalToken(context: CallContext, token: string): void {
-  const given = firstString(context.metadata, INTERNAL_TOKEN_METADATA_KEY) ?? "";
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  if (!timingSafeEqual(digest(given), digest(token))) throw new DomainError("unauthorized", "A valid internal token is required.");
 }

@@ -3,19 +3,22 @@ import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { registry } from "../metrics.ts";
+import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
 
 export interface HealthProbe {
   name: string;
   check: () => Promise<boolean>;
 }
 
-/** The core's HTTP side: /healthz and /metrics (the dashboard's tRPC router mounts here later). */
+/** The core's HTTP side: /healthz and /metrics and the tRPC API at /trpc. */
 export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
   const probes: HealthProbe[] = [
     { name: "database", check: async () => (await sql`select 1 as ok`.execute(db(deps.orm.em.fork()))).rows.length === 1 },
     ...extraProbes,
   ];
+  const trpc = trpcHandler(deps);
   const server = createServer(async (req, res) => {
+    if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
     if (req.method === "GET" && req.url === "/healthz") {
       const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
       const ok = results.every(([, up]) => up);

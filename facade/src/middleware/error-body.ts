@@ -1,6 +1,7 @@
 import type { Context, Next } from "koa";
 import { HTTP_STATUS } from "../error-map.ts";
-import { PublicError } from "../public-error.ts";
+import { CoreError } from "../../../proto/core-client.ts";
+import { PublicError, publicErrorOf } from "../public-error.ts";
 import type { FacadeState } from "./request-context.ts";
 
 /** Every failure leaves as `{"error":{"code","message"}}`; anything unexpected is an internal_error without detail. */
@@ -17,6 +18,8 @@ export async function errorBody(ctx: Context, next: Next) {
 
 function asPublicError(error: unknown, ctx: Context): PublicError {
   if (error instanceof PublicError) return error;
+  const fromCore = error instanceof CoreError ? publicErrorOf(error) : undefined;
+  if (fromCore) return fromCore;
   const status = (error as { status?: unknown }).status;
   // Koa's own client errors (e.g. an undecodable path) are the client's fault, never a 500.
   if ((error as { expose?: unknown }).expose === true && typeof status === "number" && status >= 400 && status < 500) {

@@ -23,6 +23,8 @@ export const TEXT = {
     reasons: { already_paid: "Este pago ya fue completado.", failed: "Este pago falló.", canceled: "Este pago fue cancelado.", expired: "Este pago expiró." },
     notFoundTitle: "Pago no encontrado", notFound: "No existe un pago con esta dirección.",
     linkExpiredTitle: "Enlace vencido", linkExpired: "Este enlace de pago embebido venció. Vuelva a la tienda e intente de nuevo.",
+    unavailableTitle: "Servicio no disponible", unavailable: "No podemos mostrar este pago en este momento. Intente de nuevo en unos minutos.",
+    errorTitle: "Algo salió mal", error: "No pudimos mostrar este pago. Intente de nuevo más tarde.",
   },
   en: {
     title: "Pay", payTo: "Payment to", amount: "Amount", reference: "Reference", method: "Method",
@@ -32,5 +34,7 @@ export const TEXT = {
     reasons: { already_paid: "This payment has already been completed.", failed: "This payment failed.", canceled: "This payment was canceled.", expired: "This payment expired." },
     notFoundTitle: "Payment not found", notFound: "There is no payment at this address.",
     linkExpiredTitle: "Link expired", linkExpired: "This embedded payment link has expired. Return to the store and try again.",
+    unavailableTitle: "Service unavailable", unavailable: "We cannot show this payment right now. Please try again in a few minutes.",
+    errorTitle: "Something went wrong", error: "We could not show this payment. Please try again later.",
   },
 } as const;

@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import type { CallMeta } from "../core-client.ts";
+import type { CallMeta } from "../../../proto/core-client.ts";
 import type { FacadeState } from "../middleware/request-context.ts";
 
 export function callMeta(ctx: Context): CallMeta {

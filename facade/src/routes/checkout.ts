@@ -1,22 +1,22 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import type { CoreClient } from "../core-client.ts";
+import type { CoreClient } from "../../../proto/core-client.ts";
 import { callMeta } from "./call-meta.ts";
 
 /** Spec 4.4 and 4.5: public, the payment id is the credential; never cached. */
 export function checkoutRoutes(router: Router, core: CoreClient): void {
   router.get("/v1/checkout/:id", async (ctx: Context) => {
     ctx.set("Cache-Control", "no-store");
-    const { paymentPageUrl } = await core.resolveCheckout(ctx.params.id!, callMeta(ctx));
+    const { payment_page_url } = await core.checkout.resolveCheckout({ payment_id: ctx.params.id! }, callMeta(ctx));
     ctx.status = 302;
-    ctx.redirect(paymentPageUrl);
+    ctx.redirect(payment_page_url);
   });
 
   router.get("/v1/payments/:id/checkout_session", async (ctx: Context) => {
     ctx.set("Cache-Control", "no-store");
-    const session = await core.getCheckoutSession(ctx.params.id!, callMeta(ctx));
+    const session = await core.checkout.getCheckoutSession({ payment_id: ctx.params.id! }, callMeta(ctx));
     ctx.body = session.payable
-      ? { payment_id: session.paymentId, payable: true, checkout_url: session.checkoutUrl }
-      : { payment_id: session.paymentId, payable: false, reason: session.reason };
+      ? { payment_id: session.payment_id, payable: true, checkout_url: session.checkout_url }
+      : { payment_id: session.payment_id, payable: false, reason: session.reason };
   });
 }

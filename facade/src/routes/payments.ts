@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import type { CoreClient } from "../core-client.ts";
+import type { CoreClient } from "../../../proto/core-client.ts";
 import { readJsonBody } from "../middleware/json-body.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { PublicError } from "../public-error.ts";
@@ -26,22 +26,22 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
     const idempotencyKey = ctx.get("Idempotency-Key");
     const request = await readOr(
       async () => createPaymentRequest(await readJsonBody(ctx, bodyLimitBytes), idempotencyKey),
-      (malformedRequest) => ({ idempotencyKey, malformedRequest }),
+      (malformed_request) => ({ idempotency_key: idempotencyKey, malformed_request }),
     );
-    const result = await core.createPayment(request, callMeta(ctx));
+    const result = await core.payments.createPayment(request, callMeta(ctx));
     ctx.status = 201;
     if (result.replayed) ctx.set("Idempotent-Replayed", "true");
     ctx.body = paymentJson(result.payment!);
   });
 
   router.get("/v1/payments", async (ctx: Context) => {
-    const request = await readOr(() => listPaymentsRequest(ctx.query), (malformedRequest) => ({ malformedRequest }));
-    const page = await core.listPayments(request, callMeta(ctx));
-    ctx.body = { data: page.data.map(paymentJson), has_more: page.hasMore };
+    const request = await readOr(() => listPaymentsRequest(ctx.query), (malformed_request) => ({ malformed_request }));
+    const page = await core.payments.listPayments(request, callMeta(ctx));
+    ctx.body = { data: page.data.map(paymentJson), has_more: page.has_more };
   });
 
   router.get("/v1/payments/:id", async (ctx: Context) => {
-    const { payment } = await core.getPayment(ctx.params.id!, callMeta(ctx));
+    const { payment } = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
     ctx.body = paymentJson(payment!);
   });
 }

@@ -9,12 +9,13 @@ export const IdempotencyKey = defineEntity({
   name: "IdempotencyKey",
   tableName: "idempotency_keys",
   properties: {
-    scope: p.string().primary(),
-    key: p.string().primary(),
-    fingerprint: p.string(),
-    resource_id: p.string(),
+    scope: p.text().primary(),
+    key: p.text().primary(),
+    fingerprint: p.text(),
+    resource_id: p.text(),
     response: p.text(),
     created_at: p.datetime(3),
     expires_at: p.datetime(3),
   },
+  indexes: [{ name: "idempotency_keys_expiry_idx", properties: "expires_at" }],
 });

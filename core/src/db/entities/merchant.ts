@@ -4,7 +4,7 @@ export const Merchant = defineEntity({
   name: "Merchant",
   tableName: "merchants",
   properties: {
-    id: p.string().primary(),
+    id: p.text().primary(),
     name: p.text(),
     trade_name: p.text(),
     currencies: p.array(),

@@ -8,14 +8,17 @@ export const OutboxEvent = defineEntity({
   name: "OutboxEvent",
   tableName: "outbox_events",
   properties: {
-    seq: p.bigint("string").primary().autoincrement(),
-    id: p.string().unique(),
-    merchant_id: p.string(),
-    mode: p.string(),
-    type: p.string(),
+    seq: p.bigint("string").primary().autoincrement().generated("identity"),
+    id: p.text(),
+    merchant_id: p.text(),
+    mode: p.text(),
+    type: p.text(),
     envelope: p.json<Record<string, unknown>>(),
     created_at: p.datetime(3),
     claimed_until: p.datetime(3).nullable(),
     published_at: p.datetime(3).nullable(),
   },
+  uniques: [{ name: "outbox_events_id_key", properties: "id" }],
+  // The relay reads only what is still unpublished, in order.
+  indexes: [{ name: "outbox_events_pending_idx", properties: "seq", where: "published_at is null" }],
 });

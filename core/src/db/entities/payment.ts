@@ -1,28 +1,28 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { Merchant } from "./merchant.ts";
 
 export const Payment = defineEntity({
   name: "Payment",
   tableName: "payments",
   properties: {
-    id: p.string().primary(),
+    id: p.text().primary(),
     // Tie-breaker for keyset pagination when two payments share created_at.
-    seq: p.bigint("string").autoincrement(),
-    merchant_id: p.string(),
-    mode: p.string(),
-    status: p.string(),
-    status_before_chargeback: p.string().nullable(),
-    currency: p.string(),
-    method_type: p.string(),
-    amount: p.bigint("string"),
-    service_fee: p.bigint("string"),
-    net_amount: p.bigint("string"),
-    refunded_amount: p.bigint("string"),
+    seq: p.bigint("string").autoincrement().generated("identity"),
+    merchant_id: p.manyToOne(Merchant).fieldName("merchant_id").columnType("text").mapToPk().foreignKeyName("payments_merchant_id_fkey"),
+    mode: p.text().check("mode in ('test', 'live')"),
+    status: p.text(),
+    status_before_chargeback: p.text().nullable(),
+    currency: p.text(),
+    method_type: p.text(),
+    amount: p.bigint("string").check("amount >= 0"),
+    service_fee: p.bigint("string").check("service_fee >= 0"),
+    net_amount: p.bigint("string").check("net_amount >= 0"),
     description: p.text().nullable(),
     customer_email: p.text().nullable(),
     customer_name: p.text().nullable(),
     success_url: p.text(),
     cancel_url: p.text(),
-    link_id: p.string().nullable(),
+    link_id: p.text().nullable(),
     created_at: p.datetime(3),
     updated_at: p.datetime(3),
     expires_at: p.datetime(3),
@@ -39,4 +39,18 @@ export const Payment = defineEntity({
     chargeback_opened_at: p.datetime(3).nullable(),
     chargeback_won_at: p.datetime(3).nullable(),
   },
+  uniques: [{ name: "payments_seq_key", properties: "seq" }],
+  indexes: [
+    // Keyset pagination: newest first, with and without a status filter.
+    {
+      name: "payments_list_idx",
+      columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
+    },
+    {
+      name: "payments_list_status_idx",
+      columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "status" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
+    },
+    // The expiry job scans only payable payments.
+    { name: "payments_expiry_idx", properties: "expires_at", where: "status in ('created', 'processing', 'authorized')" },
+  ],
 });

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Currency, MethodType, Mode } from "./enums.ts";
 import { Payment } from "./payment.ts";
 
 export const protobufPackage = "paytami.v1";
@@ -27,27 +28,28 @@ export const protobufFileName = "paytami/v1/admin.proto";
 export interface CreateMerchantRequest {
   name: string;
   /** Empty means every supported currency / method. */
-  currencies: string[];
-  methods: string[];
+  currencies: Currency[];
+  methods: MethodType[];
 }
 
 export interface CreateMerchantResponse {
-  merchantId: string;
-  testApiKey: string;
-  liveApiKey: string;
+  merchant_id: string;
+  test_api_key: string;
+  live_api_key: string;
 }
 
 export interface CreateApiKeyRequest {
-  merchantId: string;
-  mode: string;
-  expiresAt?: string | undefined;
+  merchant_id: string;
+  mode: Mode;
+  /** ISO 8601; absent means the key does not expire. */
+  expires_at?: string | undefined;
 }
 
 export interface CreateApiKeyResponse {
   id: string;
-  apiKey: string;
-  mode: string;
-  expiresAt?: string | undefined;
+  api_key: string;
+  mode: Mode;
+  expires_at?: string | undefined;
 }
 
 export interface RevokeApiKeyRequest {
@@ -60,7 +62,7 @@ export interface RevokeApiKeyResponse {
 }
 
 export interface SimulatePaymentRequest {
-  paymentId: string;
+  payment_id: string;
   /** One of succeed, fail, cancel, expire, process, authorize, settle. */
   step: string;
 }
@@ -78,11 +80,19 @@ export const CreateMerchantRequest: MessageFns<CreateMerchantRequest> = {
     if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    for (const v of message.currencies) {
-      writer.uint32(18).string(v!);
+    if (message.currencies.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.currencies) {
+        writer.int32(v);
+      }
+      writer.join();
     }
-    for (const v of message.methods) {
-      writer.uint32(26).string(v!);
+    if (message.methods.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.methods) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -109,20 +119,40 @@ export const CreateMerchantRequest: MessageFns<CreateMerchantRequest> = {
             continue;
           }
           case 2: {
-            if (tag !== 18) {
-              break;
+            if (tag === 16) {
+              message.currencies.push(reader.int32() as any);
+
+              continue;
             }
 
-            message.currencies.push(reader.string());
-            continue;
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.currencies.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
           }
           case 3: {
-            if (tag !== 26) {
-              break;
+            if (tag === 24) {
+              message.methods.push(reader.int32() as any);
+
+              continue;
             }
 
-            message.methods.push(reader.string());
-            continue;
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.methods.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
           }
         }
         if ((tag & 7) === 4 || tag === 0) {
@@ -138,19 +168,19 @@ export const CreateMerchantRequest: MessageFns<CreateMerchantRequest> = {
 };
 
 function createBaseCreateMerchantResponse(): CreateMerchantResponse {
-  return { merchantId: "", testApiKey: "", liveApiKey: "" };
+  return { merchant_id: "", test_api_key: "", live_api_key: "" };
 }
 
 export const CreateMerchantResponse: MessageFns<CreateMerchantResponse> = {
   encode(message: CreateMerchantResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.merchantId !== "") {
-      writer.uint32(10).string(message.merchantId);
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
     }
-    if (message.testApiKey !== "") {
-      writer.uint32(18).string(message.testApiKey);
+    if (message.test_api_key !== "") {
+      writer.uint32(18).string(message.test_api_key);
     }
-    if (message.liveApiKey !== "") {
-      writer.uint32(26).string(message.liveApiKey);
+    if (message.live_api_key !== "") {
+      writer.uint32(26).string(message.live_api_key);
     }
     return writer;
   },
@@ -173,7 +203,7 @@ export const CreateMerchantResponse: MessageFns<CreateMerchantResponse> = {
               break;
             }
 
-            message.merchantId = reader.string();
+            message.merchant_id = reader.string();
             continue;
           }
           case 2: {
@@ -181,7 +211,7 @@ export const CreateMerchantResponse: MessageFns<CreateMerchantResponse> = {
               break;
             }
 
-            message.testApiKey = reader.string();
+            message.test_api_key = reader.string();
             continue;
           }
           case 3: {
@@ -189,7 +219,7 @@ export const CreateMerchantResponse: MessageFns<CreateMerchantResponse> = {
               break;
             }
 
-            message.liveApiKey = reader.string();
+            message.live_api_key = reader.string();
             continue;
           }
         }
@@ -206,19 +236,19 @@ export const CreateMerchantResponse: MessageFns<CreateMerchantResponse> = {
 };
 
 function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
-  return { merchantId: "", mode: "", expiresAt: undefined };
+  return { merchant_id: "", mode: 0, expires_at: undefined };
 }
 
 export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
   encode(message: CreateApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.merchantId !== "") {
-      writer.uint32(10).string(message.merchantId);
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
     }
-    if (message.mode !== "") {
-      writer.uint32(18).string(message.mode);
+    if (message.mode !== 0) {
+      writer.uint32(16).int32(message.mode);
     }
-    if (message.expiresAt !== undefined) {
-      writer.uint32(26).string(message.expiresAt);
+    if (message.expires_at !== undefined) {
+      writer.uint32(26).string(message.expires_at);
     }
     return writer;
   },
@@ -241,15 +271,15 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
               break;
             }
 
-            message.merchantId = reader.string();
+            message.merchant_id = reader.string();
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.mode = reader.string();
+            message.mode = reader.int32() as any;
             continue;
           }
           case 3: {
@@ -257,7 +287,7 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
               break;
             }
 
-            message.expiresAt = reader.string();
+            message.expires_at = reader.string();
             continue;
           }
         }
@@ -274,7 +304,7 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
 };
 
 function createBaseCreateApiKeyResponse(): CreateApiKeyResponse {
-  return { id: "", apiKey: "", mode: "", expiresAt: undefined };
+  return { id: "", api_key: "", mode: 0, expires_at: undefined };
 }
 
 export const CreateApiKeyResponse: MessageFns<CreateApiKeyResponse> = {
@@ -282,14 +312,14 @@ export const CreateApiKeyResponse: MessageFns<CreateApiKeyResponse> = {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
     }
-    if (message.apiKey !== "") {
-      writer.uint32(18).string(message.apiKey);
+    if (message.api_key !== "") {
+      writer.uint32(18).string(message.api_key);
     }
-    if (message.mode !== "") {
-      writer.uint32(26).string(message.mode);
+    if (message.mode !== 0) {
+      writer.uint32(24).int32(message.mode);
     }
-    if (message.expiresAt !== undefined) {
-      writer.uint32(34).string(message.expiresAt);
+    if (message.expires_at !== undefined) {
+      writer.uint32(34).string(message.expires_at);
     }
     return writer;
   },
@@ -320,15 +350,15 @@ export const CreateApiKeyResponse: MessageFns<CreateApiKeyResponse> = {
               break;
             }
 
-            message.apiKey = reader.string();
+            message.api_key = reader.string();
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.mode = reader.string();
+            message.mode = reader.int32() as any;
             continue;
           }
           case 4: {
@@ -336,7 +366,7 @@ export const CreateApiKeyResponse: MessageFns<CreateApiKeyResponse> = {
               break;
             }
 
-            message.expiresAt = reader.string();
+            message.expires_at = reader.string();
             continue;
           }
         }
@@ -456,13 +486,13 @@ export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
 };
 
 function createBaseSimulatePaymentRequest(): SimulatePaymentRequest {
-  return { paymentId: "", step: "" };
+  return { payment_id: "", step: "" };
 }
 
 export const SimulatePaymentRequest: MessageFns<SimulatePaymentRequest> = {
   encode(message: SimulatePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
     if (message.step !== "") {
       writer.uint32(18).string(message.step);
@@ -488,7 +518,7 @@ export const SimulatePaymentRequest: MessageFns<SimulatePaymentRequest> = {
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
           case 2: {
@@ -559,8 +589,8 @@ export const SimulatePaymentResponse: MessageFns<SimulatePaymentResponse> = {
 };
 
 /**
- * AdminService is for operators and internal tools (the paytami CLI). Callers
- * pass `x-paytami-internal-token` metadata.
+ * AdminService is for operators and internal tools (the paytami CLI). Like
+ * every Paytami service, it requires `x-paytami-internal-token` metadata.
  */
 export type AdminServiceService = typeof AdminServiceService;
 export const AdminServiceService = {

@@ -18,53 +18,54 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Currency, MethodType, Mode, PaymentStatus } from "./enums.ts";
 
 export const protobufPackage = "paytami.v1";
 
 export const protobufFileName = "paytami/v1/checkout.proto";
 
 export interface ResolveCheckoutRequest {
-  paymentId: string;
+  payment_id: string;
 }
 
 export interface ResolveCheckoutResponse {
   /** payment_page_url is where the customer's browser is sent. */
-  paymentPageUrl: string;
+  payment_page_url: string;
 }
 
 export interface GetCheckoutSessionRequest {
-  paymentId: string;
+  payment_id: string;
 }
 
 export interface GetCheckoutSessionResponse {
-  paymentId: string;
+  payment_id: string;
   payable: boolean;
-  checkoutUrl?: string | undefined;
+  checkout_url?: string | undefined;
   reason?: string | undefined;
 }
 
 export interface GetHostedPaymentRequest {
-  paymentId: string;
+  payment_id: string;
 }
 
 /** GetHostedPaymentResponse is what the hosted payment page shows the customer. */
 export interface GetHostedPaymentResponse {
-  paymentId: string;
-  status: string;
-  currency: string;
+  payment_id: string;
+  status: PaymentStatus;
+  currency: Currency;
   amount: string;
   description?: string | undefined;
-  merchantTradeName: string;
-  methodType: string;
+  merchant_trade_name: string;
+  method_type: MethodType;
   payable: boolean;
   reason?: string | undefined;
-  successUrl: string;
-  cancelUrl: string;
-  mode: string;
+  success_url: string;
+  cancel_url: string;
+  mode: Mode;
 }
 
 export interface VerifyEmbedTokenRequest {
-  paymentId: string;
+  payment_id: string;
   token: string;
 }
 
@@ -73,13 +74,13 @@ export interface VerifyEmbedTokenResponse {
 }
 
 function createBaseResolveCheckoutRequest(): ResolveCheckoutRequest {
-  return { paymentId: "" };
+  return { payment_id: "" };
 }
 
 export const ResolveCheckoutRequest: MessageFns<ResolveCheckoutRequest> = {
   encode(message: ResolveCheckoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
     return writer;
   },
@@ -102,7 +103,7 @@ export const ResolveCheckoutRequest: MessageFns<ResolveCheckoutRequest> = {
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
         }
@@ -119,13 +120,13 @@ export const ResolveCheckoutRequest: MessageFns<ResolveCheckoutRequest> = {
 };
 
 function createBaseResolveCheckoutResponse(): ResolveCheckoutResponse {
-  return { paymentPageUrl: "" };
+  return { payment_page_url: "" };
 }
 
 export const ResolveCheckoutResponse: MessageFns<ResolveCheckoutResponse> = {
   encode(message: ResolveCheckoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentPageUrl !== "") {
-      writer.uint32(10).string(message.paymentPageUrl);
+    if (message.payment_page_url !== "") {
+      writer.uint32(10).string(message.payment_page_url);
     }
     return writer;
   },
@@ -148,7 +149,7 @@ export const ResolveCheckoutResponse: MessageFns<ResolveCheckoutResponse> = {
               break;
             }
 
-            message.paymentPageUrl = reader.string();
+            message.payment_page_url = reader.string();
             continue;
           }
         }
@@ -165,13 +166,13 @@ export const ResolveCheckoutResponse: MessageFns<ResolveCheckoutResponse> = {
 };
 
 function createBaseGetCheckoutSessionRequest(): GetCheckoutSessionRequest {
-  return { paymentId: "" };
+  return { payment_id: "" };
 }
 
 export const GetCheckoutSessionRequest: MessageFns<GetCheckoutSessionRequest> = {
   encode(message: GetCheckoutSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
     return writer;
   },
@@ -194,7 +195,7 @@ export const GetCheckoutSessionRequest: MessageFns<GetCheckoutSessionRequest> = 
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
         }
@@ -211,19 +212,19 @@ export const GetCheckoutSessionRequest: MessageFns<GetCheckoutSessionRequest> = 
 };
 
 function createBaseGetCheckoutSessionResponse(): GetCheckoutSessionResponse {
-  return { paymentId: "", payable: false, checkoutUrl: undefined, reason: undefined };
+  return { payment_id: "", payable: false, checkout_url: undefined, reason: undefined };
 }
 
 export const GetCheckoutSessionResponse: MessageFns<GetCheckoutSessionResponse> = {
   encode(message: GetCheckoutSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
     if (message.payable !== false) {
       writer.uint32(16).bool(message.payable);
     }
-    if (message.checkoutUrl !== undefined) {
-      writer.uint32(26).string(message.checkoutUrl);
+    if (message.checkout_url !== undefined) {
+      writer.uint32(26).string(message.checkout_url);
     }
     if (message.reason !== undefined) {
       writer.uint32(34).string(message.reason);
@@ -249,7 +250,7 @@ export const GetCheckoutSessionResponse: MessageFns<GetCheckoutSessionResponse> 
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
           case 2: {
@@ -265,7 +266,7 @@ export const GetCheckoutSessionResponse: MessageFns<GetCheckoutSessionResponse> 
               break;
             }
 
-            message.checkoutUrl = reader.string();
+            message.checkout_url = reader.string();
             continue;
           }
           case 4: {
@@ -290,13 +291,13 @@ export const GetCheckoutSessionResponse: MessageFns<GetCheckoutSessionResponse> 
 };
 
 function createBaseGetHostedPaymentRequest(): GetHostedPaymentRequest {
-  return { paymentId: "" };
+  return { payment_id: "" };
 }
 
 export const GetHostedPaymentRequest: MessageFns<GetHostedPaymentRequest> = {
   encode(message: GetHostedPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
     return writer;
   },
@@ -319,7 +320,7 @@ export const GetHostedPaymentRequest: MessageFns<GetHostedPaymentRequest> = {
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
         }
@@ -337,31 +338,31 @@ export const GetHostedPaymentRequest: MessageFns<GetHostedPaymentRequest> = {
 
 function createBaseGetHostedPaymentResponse(): GetHostedPaymentResponse {
   return {
-    paymentId: "",
-    status: "",
-    currency: "",
+    payment_id: "",
+    status: 0,
+    currency: 0,
     amount: "",
     description: undefined,
-    merchantTradeName: "",
-    methodType: "",
+    merchant_trade_name: "",
+    method_type: 0,
     payable: false,
     reason: undefined,
-    successUrl: "",
-    cancelUrl: "",
-    mode: "",
+    success_url: "",
+    cancel_url: "",
+    mode: 0,
   };
 }
 
 export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
   encode(message: GetHostedPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
-    if (message.status !== "") {
-      writer.uint32(18).string(message.status);
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
     }
-    if (message.currency !== "") {
-      writer.uint32(26).string(message.currency);
+    if (message.currency !== 0) {
+      writer.uint32(24).int32(message.currency);
     }
     if (message.amount !== "") {
       writer.uint32(34).string(message.amount);
@@ -369,11 +370,11 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
     if (message.description !== undefined) {
       writer.uint32(42).string(message.description);
     }
-    if (message.merchantTradeName !== "") {
-      writer.uint32(50).string(message.merchantTradeName);
+    if (message.merchant_trade_name !== "") {
+      writer.uint32(50).string(message.merchant_trade_name);
     }
-    if (message.methodType !== "") {
-      writer.uint32(58).string(message.methodType);
+    if (message.method_type !== 0) {
+      writer.uint32(56).int32(message.method_type);
     }
     if (message.payable !== false) {
       writer.uint32(64).bool(message.payable);
@@ -381,14 +382,14 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
     if (message.reason !== undefined) {
       writer.uint32(74).string(message.reason);
     }
-    if (message.successUrl !== "") {
-      writer.uint32(82).string(message.successUrl);
+    if (message.success_url !== "") {
+      writer.uint32(82).string(message.success_url);
     }
-    if (message.cancelUrl !== "") {
-      writer.uint32(90).string(message.cancelUrl);
+    if (message.cancel_url !== "") {
+      writer.uint32(90).string(message.cancel_url);
     }
-    if (message.mode !== "") {
-      writer.uint32(98).string(message.mode);
+    if (message.mode !== 0) {
+      writer.uint32(96).int32(message.mode);
     }
     return writer;
   },
@@ -411,23 +412,23 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = reader.int32() as any;
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.currency = reader.string();
+            message.currency = reader.int32() as any;
             continue;
           }
           case 4: {
@@ -451,15 +452,15 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
               break;
             }
 
-            message.merchantTradeName = reader.string();
+            message.merchant_trade_name = reader.string();
             continue;
           }
           case 7: {
-            if (tag !== 58) {
+            if (tag !== 56) {
               break;
             }
 
-            message.methodType = reader.string();
+            message.method_type = reader.int32() as any;
             continue;
           }
           case 8: {
@@ -483,7 +484,7 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
               break;
             }
 
-            message.successUrl = reader.string();
+            message.success_url = reader.string();
             continue;
           }
           case 11: {
@@ -491,15 +492,15 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
               break;
             }
 
-            message.cancelUrl = reader.string();
+            message.cancel_url = reader.string();
             continue;
           }
           case 12: {
-            if (tag !== 98) {
+            if (tag !== 96) {
               break;
             }
 
-            message.mode = reader.string();
+            message.mode = reader.int32() as any;
             continue;
           }
         }
@@ -516,13 +517,13 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
 };
 
 function createBaseVerifyEmbedTokenRequest(): VerifyEmbedTokenRequest {
-  return { paymentId: "", token: "" };
+  return { payment_id: "", token: "" };
 }
 
 export const VerifyEmbedTokenRequest: MessageFns<VerifyEmbedTokenRequest> = {
   encode(message: VerifyEmbedTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.paymentId !== "") {
-      writer.uint32(10).string(message.paymentId);
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
     }
     if (message.token !== "") {
       writer.uint32(18).string(message.token);
@@ -548,7 +549,7 @@ export const VerifyEmbedTokenRequest: MessageFns<VerifyEmbedTokenRequest> = {
               break;
             }
 
-            message.paymentId = reader.string();
+            message.payment_id = reader.string();
             continue;
           }
           case 2: {
@@ -619,8 +620,9 @@ export const VerifyEmbedTokenResponse: MessageFns<VerifyEmbedTokenResponse> = {
 };
 
 /**
- * CheckoutService serves the public, unauthenticated checkout operations: the
- * payment id is itself the credential.
+ * CheckoutService serves the public checkout operations: no API key, the
+ * payment id is itself the customer's credential. The caller (the facade) still
+ * passes `x-paytami-internal-token` metadata, as for every Paytami service.
  */
 export type CheckoutServiceService = typeof CheckoutServiceService;
 export const CheckoutServiceService = {

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Currency, Mode, PaymentStatus } from "./enums.ts";
 
 export const protobufPackage = "paytami.v1";
 
@@ -29,14 +30,14 @@ export const protobufFileName = "paytami/v1/payment.proto";
  */
 export interface Payment {
   id: string;
-  status: string;
-  currency: string;
+  status: PaymentStatus;
+  currency: Currency;
   amount: string;
-  serviceFee: string;
-  netAmount: string;
+  service_fee: string;
+  net_amount: string;
   description?: string | undefined;
-  checkoutUrl: string;
-  createdAt: string;
+  checkout_url: string;
+  created_at: string;
 }
 
 export interface Customer {
@@ -48,21 +49,40 @@ export interface AuthenticateRequest {
 }
 
 export interface AuthenticateResponse {
-  merchantId: string;
-  mode: string;
+  merchant_id: string;
+  mode: Mode;
 }
 
 /**
- * Fields are the raw strings the client sent; the core validates them so that
- * every caller (facade, internal services) gets the same rules.
+ * The body of POST /v1/payments, field for field. The core validates every
+ * value (formats, limits, which merchant takes what) so that every caller
+ * (facade, internal services) gets the same rules, errors and check order; an
+ * absent field is unset, never "".
  */
 export interface CreatePaymentRequest {
-  idempotencyKey: string;
-  amount?: string | undefined;
-  currency?: string | undefined;
-  methodType?: string | undefined;
-  successUrl?: string | undefined;
-  cancelUrl?: string | undefined;
+  idempotency_key: string;
+  /**
+   * A decimal string of minor units, by contract (never a float); kept as the
+   * client's text so an unreadable amount is a validation_error.
+   */
+  amount?:
+    | string
+    | undefined;
+  /**
+   * The client's text, not a Currency: a well-formed code Paytami does not
+   * support ("EUR") is currency_not_supported, a malformed one ("eur") a
+   * validation_error.
+   */
+  currency?:
+    | string
+    | undefined;
+  /**
+   * The client's text, not a MethodType: a method the merchant does not take
+   * is method_not_supported, an unknown one a validation_error.
+   */
+  method_type?: string | undefined;
+  success_url?: string | undefined;
+  cancel_url?: string | undefined;
   description?: string | undefined;
   customer?:
     | Customer
@@ -72,7 +92,7 @@ export interface CreatePaymentRequest {
    * types, unknown fields...): the core answers it as a validation_error in
    * its place in the check order, after the Idempotency-Key and the API key.
    */
-  malformedRequest?: string | undefined;
+  malformed_request?: string | undefined;
 }
 
 export interface CreatePaymentResponse {
@@ -95,31 +115,32 @@ export interface GetPaymentResponse {
 }
 
 export interface ListPaymentsRequest {
-  limit?: string | undefined;
-  startingAfter?: string | undefined;
+  /** 1 to 100, default 25. */
+  limit?: number | undefined;
+  starting_after?: string | undefined;
   status?:
-    | string
+    | PaymentStatus
     | undefined;
   /** As in CreatePaymentRequest: an unreadable query, reported after the API key. */
-  malformedRequest?: string | undefined;
+  malformed_request?: string | undefined;
 }
 
 export interface ListPaymentsResponse {
   data: Payment[];
-  hasMore: boolean;
+  has_more: boolean;
 }
 
 function createBasePayment(): Payment {
   return {
     id: "",
-    status: "",
-    currency: "",
+    status: 0,
+    currency: 0,
     amount: "",
-    serviceFee: "",
-    netAmount: "",
+    service_fee: "",
+    net_amount: "",
     description: undefined,
-    checkoutUrl: "",
-    createdAt: "",
+    checkout_url: "",
+    created_at: "",
   };
 }
 
@@ -128,29 +149,29 @@ export const Payment: MessageFns<Payment> = {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
     }
-    if (message.status !== "") {
-      writer.uint32(18).string(message.status);
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
     }
-    if (message.currency !== "") {
-      writer.uint32(26).string(message.currency);
+    if (message.currency !== 0) {
+      writer.uint32(24).int32(message.currency);
     }
     if (message.amount !== "") {
       writer.uint32(34).string(message.amount);
     }
-    if (message.serviceFee !== "") {
-      writer.uint32(42).string(message.serviceFee);
+    if (message.service_fee !== "") {
+      writer.uint32(42).string(message.service_fee);
     }
-    if (message.netAmount !== "") {
-      writer.uint32(50).string(message.netAmount);
+    if (message.net_amount !== "") {
+      writer.uint32(50).string(message.net_amount);
     }
     if (message.description !== undefined) {
       writer.uint32(58).string(message.description);
     }
-    if (message.checkoutUrl !== "") {
-      writer.uint32(66).string(message.checkoutUrl);
+    if (message.checkout_url !== "") {
+      writer.uint32(66).string(message.checkout_url);
     }
-    if (message.createdAt !== "") {
-      writer.uint32(74).string(message.createdAt);
+    if (message.created_at !== "") {
+      writer.uint32(74).string(message.created_at);
     }
     return writer;
   },
@@ -177,19 +198,19 @@ export const Payment: MessageFns<Payment> = {
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = reader.int32() as any;
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.currency = reader.string();
+            message.currency = reader.int32() as any;
             continue;
           }
           case 4: {
@@ -205,7 +226,7 @@ export const Payment: MessageFns<Payment> = {
               break;
             }
 
-            message.serviceFee = reader.string();
+            message.service_fee = reader.string();
             continue;
           }
           case 6: {
@@ -213,7 +234,7 @@ export const Payment: MessageFns<Payment> = {
               break;
             }
 
-            message.netAmount = reader.string();
+            message.net_amount = reader.string();
             continue;
           }
           case 7: {
@@ -229,7 +250,7 @@ export const Payment: MessageFns<Payment> = {
               break;
             }
 
-            message.checkoutUrl = reader.string();
+            message.checkout_url = reader.string();
             continue;
           }
           case 9: {
@@ -237,7 +258,7 @@ export const Payment: MessageFns<Payment> = {
               break;
             }
 
-            message.createdAt = reader.string();
+            message.created_at = reader.string();
             continue;
           }
         }
@@ -346,16 +367,16 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { merchantId: "", mode: "" };
+  return { merchant_id: "", mode: 0 };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
   encode(message: AuthenticateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.merchantId !== "") {
-      writer.uint32(10).string(message.merchantId);
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
     }
-    if (message.mode !== "") {
-      writer.uint32(18).string(message.mode);
+    if (message.mode !== 0) {
+      writer.uint32(16).int32(message.mode);
     }
     return writer;
   },
@@ -378,15 +399,15 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
               break;
             }
 
-            message.merchantId = reader.string();
+            message.merchant_id = reader.string();
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.mode = reader.string();
+            message.mode = reader.int32() as any;
             continue;
           }
         }
@@ -404,22 +425,22 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
 
 function createBaseCreatePaymentRequest(): CreatePaymentRequest {
   return {
-    idempotencyKey: "",
+    idempotency_key: "",
     amount: undefined,
     currency: undefined,
-    methodType: undefined,
-    successUrl: undefined,
-    cancelUrl: undefined,
+    method_type: undefined,
+    success_url: undefined,
+    cancel_url: undefined,
     description: undefined,
     customer: undefined,
-    malformedRequest: undefined,
+    malformed_request: undefined,
   };
 }
 
 export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
   encode(message: CreatePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.idempotencyKey !== "") {
-      writer.uint32(10).string(message.idempotencyKey);
+    if (message.idempotency_key !== "") {
+      writer.uint32(10).string(message.idempotency_key);
     }
     if (message.amount !== undefined) {
       writer.uint32(18).string(message.amount);
@@ -427,14 +448,14 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
     if (message.currency !== undefined) {
       writer.uint32(26).string(message.currency);
     }
-    if (message.methodType !== undefined) {
-      writer.uint32(34).string(message.methodType);
+    if (message.method_type !== undefined) {
+      writer.uint32(34).string(message.method_type);
     }
-    if (message.successUrl !== undefined) {
-      writer.uint32(42).string(message.successUrl);
+    if (message.success_url !== undefined) {
+      writer.uint32(42).string(message.success_url);
     }
-    if (message.cancelUrl !== undefined) {
-      writer.uint32(50).string(message.cancelUrl);
+    if (message.cancel_url !== undefined) {
+      writer.uint32(50).string(message.cancel_url);
     }
     if (message.description !== undefined) {
       writer.uint32(58).string(message.description);
@@ -442,8 +463,8 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
     if (message.customer !== undefined) {
       Customer.encode(message.customer, writer.uint32(66).fork()).join();
     }
-    if (message.malformedRequest !== undefined) {
-      writer.uint32(74).string(message.malformedRequest);
+    if (message.malformed_request !== undefined) {
+      writer.uint32(74).string(message.malformed_request);
     }
     return writer;
   },
@@ -466,7 +487,7 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
               break;
             }
 
-            message.idempotencyKey = reader.string();
+            message.idempotency_key = reader.string();
             continue;
           }
           case 2: {
@@ -490,7 +511,7 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
               break;
             }
 
-            message.methodType = reader.string();
+            message.method_type = reader.string();
             continue;
           }
           case 5: {
@@ -498,7 +519,7 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
               break;
             }
 
-            message.successUrl = reader.string();
+            message.success_url = reader.string();
             continue;
           }
           case 6: {
@@ -506,7 +527,7 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
               break;
             }
 
-            message.cancelUrl = reader.string();
+            message.cancel_url = reader.string();
             continue;
           }
           case 7: {
@@ -530,7 +551,7 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
               break;
             }
 
-            message.malformedRequest = reader.string();
+            message.malformed_request = reader.string();
             continue;
           }
         }
@@ -696,22 +717,22 @@ export const GetPaymentResponse: MessageFns<GetPaymentResponse> = {
 };
 
 function createBaseListPaymentsRequest(): ListPaymentsRequest {
-  return { limit: undefined, startingAfter: undefined, status: undefined, malformedRequest: undefined };
+  return { limit: undefined, starting_after: undefined, status: undefined, malformed_request: undefined };
 }
 
 export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
   encode(message: ListPaymentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.limit !== undefined) {
-      writer.uint32(10).string(message.limit);
+      writer.uint32(8).int32(message.limit);
     }
-    if (message.startingAfter !== undefined) {
-      writer.uint32(18).string(message.startingAfter);
+    if (message.starting_after !== undefined) {
+      writer.uint32(18).string(message.starting_after);
     }
     if (message.status !== undefined) {
-      writer.uint32(26).string(message.status);
+      writer.uint32(24).int32(message.status);
     }
-    if (message.malformedRequest !== undefined) {
-      writer.uint32(34).string(message.malformedRequest);
+    if (message.malformed_request !== undefined) {
+      writer.uint32(34).string(message.malformed_request);
     }
     return writer;
   },
@@ -730,11 +751,11 @@ export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 10) {
+            if (tag !== 8) {
               break;
             }
 
-            message.limit = reader.string();
+            message.limit = reader.int32();
             continue;
           }
           case 2: {
@@ -742,15 +763,15 @@ export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
               break;
             }
 
-            message.startingAfter = reader.string();
+            message.starting_after = reader.string();
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = reader.int32() as any;
             continue;
           }
           case 4: {
@@ -758,7 +779,7 @@ export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
               break;
             }
 
-            message.malformedRequest = reader.string();
+            message.malformed_request = reader.string();
             continue;
           }
         }
@@ -775,7 +796,7 @@ export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
 };
 
 function createBaseListPaymentsResponse(): ListPaymentsResponse {
-  return { data: [], hasMore: false };
+  return { data: [], has_more: false };
 }
 
 export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
@@ -783,8 +804,8 @@ export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
     for (const v of message.data) {
       Payment.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.hasMore !== false) {
-      writer.uint32(16).bool(message.hasMore);
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
     }
     return writer;
   },
@@ -815,7 +836,7 @@ export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
               break;
             }
 
-            message.hasMore = reader.bool();
+            message.has_more = reader.bool();
             continue;
           }
         }
@@ -833,7 +854,8 @@ export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
 
 /**
  * PaymentService serves merchant-authenticated operations. Callers pass the
- * merchant's API key as `authorization: Bearer sk_...` metadata.
+ * merchant's API key as `authorization: Bearer sk_...` metadata, and, as for
+ * every Paytami service, `x-paytami-internal-token`.
  */
 export type PaymentServiceService = typeof PaymentServiceService;
 export const PaymentServiceService = {

@@ -1,0 +1,77 @@
+// Merchant and key administration through the EntityManager, against a real migrated database.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createDatabase, dropDatabase } from "../../../test/support/stack.ts";
+import { loadConfig } from "../config.ts";
+import { ApiKey, Merchant } from "../db/entities/index.ts";
+import { migrate, openOrm } from "../db/orm.ts";
+import { createLogger } from "../logger.ts";
+import { createApiKey, digestApiKey, revokeApiKey } from "./api-keys.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError } from "./errors.ts";
+import { createMerchant } from "./merchants.ts";
+
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
+
+let database: { name: string; url: string };
+let orm: MikroORM;
+let deps: CoreDeps;
+let clock = new Date("2026-11-21T12:00:00.000Z");
+
+beforeAll(async () => {
+  database = await createDatabase(adminUrl);
+  orm = await openOrm({ databaseUrl: database.url, poolSize: 2 });
+  await migrate(orm);
+  deps = { orm, config: loadConfig({ DATABASE_URL: database.url }), log: createLogger("test"), now: () => clock };
+});
+
+afterAll(async () => {
+  await orm?.close();
+  if (database) await dropDatabase(adminUrl, database.name);
+});
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (error: unknown) => (error instanceof DomainError ? error.code : error),
+  );
+
+describe("createMerchant", () => {
+  test("writes the merchant and one test and one live key, storing only their digests", async () => {
+    const created = await createMerchant(deps, { name: "  Tienda EM  ", currencies: ["GTQ", "GTQ"], methods: [] });
+    const em = orm.em.fork();
+    const merchant = await em.findOneOrFail(Merchant, created.merchantId);
+    expect(merchant).toMatchObject({ name: "Tienda EM", trade_name: "Tienda EM", currencies: ["GTQ"], methods: ["card", "bank_transfer"] });
+    expect(merchant.created_at.toISOString()).toBe(clock.toISOString());
+    const keys = await em.find(ApiKey, { merchant_id: created.merchantId }, { orderBy: { mode: "asc" } });
+    expect(keys.map((k) => [k.mode, k.digest, k.last4, k.revoked_at])).toEqual([
+      ["live", digestApiKey(created.liveApiKey), created.liveApiKey.slice(-4), null],
+      ["test", digestApiKey(created.testApiKey), created.testApiKey.slice(-4), null],
+    ]);
+  });
+});
+
+describe("createApiKey and revokeApiKey", () => {
+  test("a key for an unknown merchant is a validation_error and nothing is written", async () => {
+    const before = await orm.em.fork().count(ApiKey);
+    expect(await codeOf(createApiKey(deps, { merchantId: "mer_nobody", mode: "test" }))).toBe("validation_error");
+    expect(await orm.em.fork().count(ApiKey)).toBe(before);
+  });
+
+  test("a new key is stored with its expiry; revoking keeps the first revocation time; unknown ids fail", async () => {
+    const { merchantId } = await createMerchant(deps, { name: "Llaves", currencies: [], methods: [] });
+    const issued = await createApiKey(deps, { merchantId, mode: "live", expiresAt: "2027-01-01T00:00:00.000Z" });
+    const stored = await orm.em.fork().findOneOrFail(ApiKey, issued.id);
+    expect(stored).toMatchObject({ merchant_id: merchantId, mode: "live", digest: digestApiKey(issued.apiKey), revoked_at: null });
+    expect(stored.expires_at?.toISOString()).toBe("2027-01-01T00:00:00.000Z");
+
+    const first = clock;
+    expect(await revokeApiKey(deps, issued.id)).toEqual({ id: issued.id, revoked: true });
+    clock = new Date(first.getTime() + 60_000);
+    expect(await revokeApiKey(deps, issued.id)).toEqual({ id: issued.id, revoked: true });
+    expect((await orm.em.fork().findOneOrFail(ApiKey, issued.id)).revoked_at?.toISOString()).toBe(first.toISOString());
+
+    expect(await codeOf(revokeApiKey(deps, "key_nobody"))).toBe("validation_error");
+  });
+});

@@ -1,0 +1,29 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { CoreDeps } from "../domain/deps.ts";
+import { router } from "./init.ts";
+import { keysRouter, merchantsRouter } from "./merchants.ts";
+import { paymentsRouter } from "./payments.ts";
+
+/** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
+export const appRouter = router({
+  merchants: merchantsRouter,
+  keys: keysRouter,
+  payments: paymentsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const TRPC_PATH = "/trpc";
+
+/** The HTTP handler for `${TRPC_PATH}/…` on the core's HTTP port. */
+export function trpcHandler(deps: CoreDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return createHTTPHandler({
+    router: appRouter,
+    basePath: `${TRPC_PATH}/`,
+    createContext: ({ req }) => ({ deps, bearer: /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1] }),
+    onError: ({ error, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") deps.log.error({ err: error.cause ?? error, path }, "tRPC call failed");
+    },
+  });
+}

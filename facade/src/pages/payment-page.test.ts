@@ -1,0 +1,64 @@
+import { h } from "preact";
+import { describe, expect, it } from "vitest";
+import type { HostedPayment } from "./hosted-payment.ts";
+import { MessagePage } from "./message-page.tsx";
+import { PaymentPage, ResolvedPaymentPage } from "./payment-page.tsx";
+import { renderDocument } from "./render-document.ts";
+
+// Merchant names, descriptions and ids come from merchants and must never become markup.
+const HOSTILE = `<script>alert(1)</script>"'&<img src=x onerror=alert(2)>`;
+const payment: HostedPayment = {
+  id: `pay_"><script>alert(3)</script>`,
+  amount: `1"><b onclick=x>`,
+  currency: `GTQ" onmouseover="alert(4)`,
+  description: HOSTILE,
+  merchantName: HOSTILE,
+  method: "card",
+  mode: "test",
+  successUrl: `https://shop.example/ok?x="><script>alert(5)</script>`,
+  cancelUrl: `https://shop.example/no?x="><script>alert(6)</script>`,
+};
+
+/** Undoes the escaping a browser would undo, to show the data arrives intact. */
+function decode(html: string): string {
+  return html.replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]!);
+}
+
+/** Every tag in the document, by name; hostile data must add none. */
+function tags(html: string): string[] {
+  return [...html.matchAll(/<([a-z][a-z0-9]*)[\s/>]/gi)].map((m) => m[1]!.toLowerCase());
+}
+
+/** Every attribute name; an attribute value that breaks out would add one (onclick, onmouseover…). */
+function attributes(html: string): string[] {
+  return [...html.matchAll(/<[a-z][^>]*>/gi)].flatMap((tag) => [...tag[0].matchAll(/\s([a-z-]+)(?==)/gi)].map((m) => m[1]!));
+}
+
+describe("hosted pages escape what they show", () => {
+  it("the payment page renders hostile data as text, not markup", () => {
+    const html = renderDocument(h(PaymentPage, { payment, locale: "es" }));
+    expect(html.startsWith("<!doctype html>\n<html lang=\"es\">")).toBe(true);
+    expect(tags(html).sort()).toEqual(["a", "body", "dd", "dd", "dl", "dt", "dt", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "p", "p", "p", "title"].sort());
+    expect(attributes(html).every((a) => !a.startsWith("on"))).toBe(true);
+    expect(decode(html)).toContain(`Pago a ${HOSTILE}`);
+    expect(decode(html)).toContain(`<p>${HOSTILE}</p>`);
+    expect(decode(html)).toContain(`data-currency="${payment.currency}"`);
+  });
+
+  it("the resolved page renders hostile data as text, not markup", () => {
+    const html = renderDocument(h(ResolvedPaymentPage, { payment, locale: "en", reason: "already_paid" }));
+    expect(tags(html).sort()).toEqual(["a", "body", "dd", "dd", "dl", "dt", "dt", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "title"].sort());
+    expect(attributes(html).every((a) => !a.startsWith("on"))).toBe(true);
+    expect(decode(html)).toContain(payment.id);
+    // The return URL keeps the merchant's query (URL-encoded by URL) and gains payment_id.
+    const href = decode(/<a class="button" href="([^"]*)"/.exec(html)![1]!);
+    expect(new URL(href).searchParams.get("x")).toBe(`"><script>alert(5)</script>`);
+    expect(new URL(href).searchParams.get("payment_id")).toBe(payment.id);
+  });
+
+  it("a message page escapes its title and text", () => {
+    const html = renderDocument(h(MessagePage, { locale: "en", title: HOSTILE, message: HOSTILE }));
+    expect(tags(html).sort()).toEqual(["body", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "title"].sort());
+    expect(decode(html)).toContain(`<title>${HOSTILE} · Paytami</title>`);
+  });
+});

@@ -1,0 +1,116 @@
+// The one gRPC client of the core, for every process that calls it (facade, CLI, dev stack, test
+// harness): promise-returning unary calls on one shared channel, a deadline on each call, the
+// request id, internal token and optional `authorization` metadata, and one mapping from a gRPC
+// failure to a catalog code.
+import { Client, credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQUEST_ID_METADATA_KEY, type ErrorCode } from "./error-catalog.ts";
+import { HealthService } from "./gen/grpc/health/v1/health.ts";
+import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
+import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
+import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
+
+/** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
+export class CoreError extends Error {
+  override name = "CoreError";
+  readonly code: ErrorCode;
+  readonly fromCore: boolean;
+  constructor(code: ErrorCode, message: string, fromCore: boolean) {
+    super(message);
+    this.code = code;
+    this.fromCore = fromCore;
+  }
+}
+
+export function toCoreError(error: ServiceError, address: string): CoreError {
+  const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
+  // grpc-js appends an empty "Resolution note:" to connection failures; it only adds noise.
+  const message = (error.details || error.message).replace(/\s*Resolution note:\s*$/, "");
+  if (isErrorCode(code)) return new CoreError(code, message, true);
+  // No catalog code: no core answered in time.
+  if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
+    return new CoreError("processor_unavailable", `core at ${address} is unreachable: ${message}`, false);
+  }
+  return new CoreError("internal_error", message, false);
+}
+
+export interface CallMeta {
+  /** Sent as `x-request-id`; the core makes one when absent. */
+  requestId?: string | undefined;
+  /** The client's `Authorization` header, passed through as is (e.g. "Bearer sk_test_…"). */
+  authorization?: string | undefined;
+  /** This call's deadline, instead of the client's. */
+  timeoutMs?: number | undefined;
+}
+
+interface UnaryDefinition<Req, Res> {
+  path: string;
+  requestStream: false;
+  responseStream: false;
+  requestSerialize: (value: Req) => Buffer;
+  responseDeserialize: (value: Buffer) => Res;
+}
+
+/** A generated service definition's unary methods as promise-returning functions. */
+export type UnaryCalls<S> = {
+  [K in keyof S as S[K] extends UnaryDefinition<never, unknown> ? K : never]: S[K] extends UnaryDefinition<infer Req, infer Res>
+    ? (request: Req, meta?: CallMeta) => Promise<Res>
+    : never;
+};
+
+export interface CoreClientOptions {
+  address: string;
+  /** Sent as `x-paytami-internal-token` on every call: every Paytami service requires it. */
+  internalToken: string | undefined;
+  /** Default deadline of each call. */
+  timeoutMs: number;
+}
+
+/** gRPC metadata values must be printable ASCII; anything else cannot be a valid key anyway. */
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
+export class CoreClient {
+  readonly payments: UnaryCalls<typeof PaymentServiceService>;
+  readonly checkout: UnaryCalls<typeof CheckoutServiceService>;
+  readonly admin: UnaryCalls<typeof AdminServiceService>;
+  /** The standard grpc.health.v1 service (open: needs no token). */
+  readonly health: UnaryCalls<typeof HealthService>;
+  readonly #channel: Client;
+  readonly #options: CoreClientOptions;
+
+  constructor(options: CoreClientOptions) {
+    this.#options = options;
+    // One channel (one HTTP/2 connection) carries every service; connects on the first call.
+    this.#channel = new Client(options.address, credentials.createInsecure(), { "grpc.keepalive_time_ms": 30_000, "grpc.enable_retries": 0 });
+    this.payments = this.#unaryCalls(PaymentServiceService);
+    this.checkout = this.#unaryCalls(CheckoutServiceService);
+    this.admin = this.#unaryCalls(AdminServiceService);
+    this.health = this.#unaryCalls(HealthService);
+  }
+
+  #unaryCalls<S extends object>(service: S): UnaryCalls<S> {
+    const calls: Record<string, unknown> = {};
+    for (const [name, method] of Object.entries(service) as Array<[string, UnaryDefinition<unknown, unknown> | { responseStream: true }]>) {
+      if (method.responseStream) continue;
+      calls[name] = (request: unknown, meta?: CallMeta) => this.#call(method as UnaryDefinition<unknown, unknown>, request, meta ?? {});
+    }
+    return calls as UnaryCalls<S>;
+  }
+
+  #call<Req, Res>(method: UnaryDefinition<Req, Res>, request: Req, meta: CallMeta): Promise<Res> {
+    const metadata = new Metadata();
+    if (meta.requestId) metadata.set(REQUEST_ID_METADATA_KEY, meta.requestId);
+    if (this.#options.internalToken) metadata.set(INTERNAL_TOKEN_METADATA_KEY, this.#options.internalToken);
+    if (meta.authorization && PRINTABLE.test(meta.authorization)) metadata.set("authorization", meta.authorization);
+    const deadline = new Date(Date.now() + (meta.timeoutMs ?? this.#options.timeoutMs));
+    return new Promise((resolve, reject) => {
+      this.#channel.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadata, { deadline }, (error, response) => {
+        if (error) reject(toCoreError(error, this.#options.address));
+        else resolve(response!);
+      });
+    });
+  }
+
+  close(): void {
+    this.#channel.close();
+  }
+}

@@ -1,0 +1,86 @@
+// Entities are the schema: the migrations must produce exactly what the entities declare (columns,
+// types, nullability, defaults, identity columns, primary keys, uniques, indexes with their sort
+// order and predicates, foreign keys, CHECKs), on a fresh database and on one `npm start` created
+// before the entities took over. The judge is MikroORM's own schema comparator: any SQL it would
+// run to bring the database to the entities is a difference.
+import { afterAll, describe, expect, test } from "vitest";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { openSnapshotOrm } from "../core/src/db/migration-snapshot.ts";
+import { MIGRATIONS } from "../core/src/db/migrations/index.ts";
+import { migrate, openOrm } from "../core/src/db/orm.ts";
+import { createDatabase, dropDatabase } from "./support/stack.ts";
+
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
+
+const databases: string[] = [];
+afterAll(async () => {
+  for (const name of databases) await dropDatabase(adminUrl, name);
+});
+
+async function withDatabase<T>(work: (orm: MikroORM) => Promise<T>): Promise<T> {
+  const db = await createDatabase(adminUrl!);
+  databases.push(db.name);
+  const orm = await openOrm({ databaseUrl: db.url, poolSize: 2 });
+  try {
+    return await work(orm);
+  } finally {
+    await orm.close();
+  }
+}
+
+/** The SQL that would bring the database to the entities; empty when they agree. */
+async function differences(orm: MikroORM): Promise<string> {
+  return (await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim();
+}
+
+// The name databases created by `npm start` recorded in mikro_orm_migrations.
+const INITIAL_SCHEMA = "2026-11-21-initial-schema";
+
+async function executed(orm: MikroORM): Promise<string[]> {
+  return (await orm.migrator.getExecuted()).map((m) => m.name);
+}
+
+describe("entities are the schema", () => {
+  test("a fresh database, migrated, is exactly what the entities declare", async () => {
+    await withDatabase(async (orm) => {
+      expect(await migrate(orm)).toHaveLength(MIGRATIONS.length);
+      expect(await differences(orm)).toBe("");
+      expect(await migrate(orm)).toEqual([]);
+    });
+  });
+
+  test("a database npm start created with only InitialSchema migrates to the entities, keeping its rows", async () => {
+    await withDatabase(async (orm) => {
+      await orm.migrator.up({ to: INITIAL_SCHEMA });
+      expect(await executed(orm)).toEqual([INITIAL_SCHEMA]);
+      const connection = orm.em.getConnection();
+      await connection.execute(
+        `insert into merchants (id, name, trade_name, currencies, methods, created_at) values ('mer_old', 'Old', 'Old', '{GTQ}', '{card}', now())`,
+      );
+      await connection.execute(
+        `insert into payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount, refunded_amount,
+           success_url, cancel_url, created_at, updated_at, expires_at)
+         values ('pay_old', 'mer_old', 'test', 'captured', 'GTQ', 'card', 10000, 350, 9650, 0,
+           'https://shop.example/ok', 'https://shop.example/back', now(), now(), now())`,
+      );
+      expect(await differences(orm)).not.toBe("");
+
+      expect(await migrate(orm)).toHaveLength(MIGRATIONS.length - 1);
+      expect(await executed(orm)).toHaveLength(MIGRATIONS.length);
+      expect(await differences(orm)).toBe("");
+      const rows = await connection.execute(`select id, amount, seq from payments`);
+      expect(rows).toEqual([{ id: "pay_old", amount: "10000", seq: "1" }]);
+    });
+  });
+
+  test("the committed migrator snapshot matches the entities (so the next generated migration holds only new changes)", async () => {
+    const orm = await openSnapshotOrm();
+    try {
+      const differs = await orm.migrator.checkSchema();
+      expect(differs, "entities changed without `npm run migration:create -- <name>`").toBe(false);
+    } finally {
+      await orm.close();
+    }
+  });
+});

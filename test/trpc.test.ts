@@ -1,0 +1,112 @@
+// The core's tRPC API (/trpc on the core's HTTP port), through the real tRPC client over HTTP.
+
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { describe, expect, test } from "vitest";
+import type { AppRouter } from "../core/src/trpc/router.ts";
+import { createOk, useStack } from "./support/expect.ts";
+
+const stack = useStack();
+
+function client(token: string | undefined) {
+  return createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })],
+  });
+}
+const operator = () => client(stack().internalToken);
+
+/** The catalog code and HTTP status a failed call carried. */
+async function failure(call: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof TRPCClientError)) throw error;
+    const data = error.data as { paytami_code: string; httpStatus: number };
+    return { code: data.paytami_code, status: data.httpStatus, message: error.message };
+  }
+  throw new Error("the call succeeded");
+}
+
+describe("tRPC /trpc", () => {
+  test.each([
+    ["no token", undefined],
+    ["a wrong token", "not-the-token"],
+    ["an API key instead of the internal token", "sk_test_" + "A".repeat(32)],
+  ])("every procedure refuses %s with unauthorized (401)", async (_name, token) => {
+    const api = client(token);
+    const calls = [
+      () => api.merchants.create.mutate({ name: "X" }),
+      () => api.keys.create.mutate({ merchant_id: "mer_x", mode: "test" }),
+      () => api.keys.revoke.mutate({ id: "key_x" }),
+      () => api.payments.get.query({ merchant_id: "mer_x", mode: "test", id: "pay_x" }),
+      () => api.payments.list.query({ merchant_id: "mer_x", mode: "test" }),
+      () => api.payments.simulate.mutate({ payment_id: "pay_x", step: "succeed" }),
+    ];
+    for (const call of calls) expect(await failure(call())).toMatchObject({ code: "unauthorized", status: 401 });
+  });
+
+  test("merchants.create and keys.create issue keys that work on the REST API; keys.revoke ends them", async () => {
+    const s = stack();
+    const m = await operator().merchants.create.mutate({ name: "Tienda tRPC", currencies: ["GTQ"] });
+    expect(Object.keys(m)).toEqual(["merchant_id", "test_api_key", "live_api_key"]);
+    expect(m.merchant_id).toMatch(/^mer_[0-9a-f]{24}$/);
+    expect(m.test_api_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+    expect(m.live_api_key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+    expect((await s.http.listPayments(m.test_api_key)).status).toBe(200);
+
+    const key = await operator().keys.create.mutate({ merchant_id: m.merchant_id, mode: "test", expires_at: "2099-01-01T00:00:00.000Z" });
+    expect(key).toMatchObject({ mode: "test", expires_at: "2099-01-01T00:00:00.000Z" });
+    expect(key.id).toMatch(/^key_[0-9a-f]{24}$/);
+    expect((await s.http.listPayments(key.api_key)).status).toBe(200);
+    expect(await operator().keys.revoke.mutate({ id: key.id })).toEqual({ id: key.id, revoked: true });
+    expect((await s.http.listPayments(key.api_key)).status).toBe(401);
+  });
+
+  test("bad input is validation_error (400), from the tRPC input schema and from the domain alike", async () => {
+    expect(await failure(operator().merchants.create.mutate({ name: "" }))).toMatchObject({ code: "validation_error", status: 400 });
+    expect(await failure(operator().merchants.create.mutate({ name: "X", currencies: ["EUR"] }))).toMatchObject({ code: "validation_error", status: 400 });
+    expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_000000000000000000000000", mode: "test" }))).toMatchObject({ code: "validation_error" });
+    expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
+    // @ts-expect-error: an unknown field is refused, not ignored
+    expect(await failure(operator().payments.list.query({ merchant_id: "mer_x", mode: "test", colour: "blue" }))).toMatchObject({ code: "validation_error" });
+    // @ts-expect-error: mode is test or live
+    expect(await failure(operator().payments.list.query({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
+    expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_x", step: "teleport" }))).toMatchObject({ code: "validation_error" });
+  });
+
+  test("payments.get and payments.list return exactly what GET /v1/payments shows; other merchants and modes see nothing", async () => {
+    const s = stack();
+    const m = await s.admin.createMerchant({ name: "Lista" });
+    const other = await s.admin.createMerchant({ name: "Otra" });
+    const created = [await createOk(s.http, m.testApiKey), await createOk(s.http, m.testApiKey, { description: "segundo" })];
+    const rest = (await s.http.getPayment(m.testApiKey, created[1].id)).json;
+
+    expect(await operator().payments.get.query({ merchant_id: m.merchantId, mode: "test", id: created[1].id })).toEqual(rest);
+    const page = await operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", limit: 1 });
+    expect(page).toEqual({ data: [rest], has_more: true });
+    const next = await operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", starting_after: created[1].id });
+    expect(next.data.map((p) => p.id)).toEqual([created[0].id]);
+    expect(await operator().payments.list.query({ merchant_id: m.merchantId, mode: "live" })).toEqual({ data: [], has_more: false });
+
+    for (const actingFor of [{ merchant_id: other.merchantId, mode: "test" as const }, { merchant_id: m.merchantId, mode: "live" as const }]) {
+      expect(await failure(operator().payments.get.query({ ...actingFor, id: created[0].id }))).toMatchObject({ code: "unknown_payment", status: 404 });
+    }
+    expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", limit: 0 }))).toMatchObject({ code: "validation_error" });
+    expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", status: "nope" }))).toMatchObject({ code: "validation_error" });
+  });
+
+  test("payments.simulate moves a payment through the state table and records its event in the outbox", async () => {
+    const s = stack();
+    const m = await s.admin.createMerchant({ name: "Simula" });
+    const p = await createOk(s.http, m.testApiKey);
+    const after = await operator().payments.simulate.mutate({ payment_id: p.id, step: "succeed" });
+    expect(after).toEqual({ ...p, status: "captured" });
+    expect(after).toEqual((await s.http.getPayment(m.testApiKey, p.id)).json);
+    const events = await s.sql<{ type: string; data: unknown }>(
+      "select type, envelope->'data' as data from outbox_events where envelope->'data'->>'id' = $1", [p.id]);
+    expect(events).toEqual([{ type: "payment.succeeded", data: after }]);
+    // A resolved payment refuses the next step with the state table's code, and nothing is recorded.
+    expect(await failure(operator().payments.simulate.mutate({ payment_id: p.id, step: "fail" }))).toMatchObject({ code: "payment_not_payable", status: 409 });
+    expect(await s.sql("select 1 from outbox_events where envelope->'data'->>'id' = $1", [p.id])).toHaveLength(1);
+    expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_000000000000000000000000", step: "fail" }))).toMatchObject({ code: "unknown_payment" });
+  });
+});
