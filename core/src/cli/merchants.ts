@@ -1,5 +1,5 @@
 // `paytami merchants create`: a merchant with one test and one live API key.
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { currencyCodec, methodTypeCodec } from "../../../proto/enums.ts";
 import type { Currency, MethodType } from "../../../proto/gen/paytami/v1/enums.ts";
 import { enumList, nonBlank, type CommandContext } from "./command.ts";
@@ -11,8 +11,17 @@ export function addMerchantCommands(program: Command, context: CommandContext): 
     .command("create")
     .description("create a merchant with one test and one live API key")
     .requiredOption("--name <name>", "the merchant's name", nonBlank)
-    .option("--currencies <list>", `enabled currencies, comma-separated (default: all: ${currencyCodec.wireNames.join(",")})`, enumList(currencyCodec), [])
-    .option("--methods <list>", `enabled methods, comma-separated (default: all: ${methodTypeCodec.wireNames.join(",")})`, enumList(methodTypeCodec), [])
+    // An empty list means every supported one (admin.proto).
+    .addOption(
+      new Option("--currencies <list>", "enabled currencies, comma-separated")
+        .argParser(enumList(currencyCodec))
+        .default([], `all: ${currencyCodec.wireNames.join(",")}`),
+    )
+    .addOption(
+      new Option("--methods <list>", "enabled methods, comma-separated")
+        .argParser(enumList(methodTypeCodec))
+        .default([], `all: ${methodTypeCodec.wireNames.join(",")}`),
+    )
     .action(async ({ name, currencies, methods }: { name: string; currencies: Currency[]; methods: MethodType[] }) => {
       const core = context.core();
       const created = await core.admin.createMerchant({ name, currencies, methods });
