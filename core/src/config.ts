@@ -36,6 +36,7 @@ export interface CoreConfig {
   publicBaseUrl: string;
   embedBaseUrl: string;
   internalToken: string;
+  embedTokenSecret: string;
   embedTokenTtlMs: number;
   paymentTtlMs: number;
   idempotencyTtlMs: number;
@@ -89,6 +90,24 @@ function percentEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): 
   return BigInt(match[1]!) * 100n + BigInt((match[2] ?? "").padEnd(2, "0"));
 }
 
+// Required, not defaulted: a secret each process invented for itself would make every embed
+// token minted by one core fail on another core and after a restart, silently. 32 characters is
+// the least a generated secret has (32 random bytes are 43 in base64url), so a typo'd or
+// placeholder value is refused too.
+const EMBED_TOKEN_SECRET_MIN_LENGTH = 32;
+
+function embedTokenSecretEnv(source: NodeJS.ProcessEnv): string {
+  const secret = source.EMBED_TOKEN_SECRET ?? "";
+  if (secret.length < EMBED_TOKEN_SECRET_MIN_LENGTH) {
+    throw new Error(
+      `EMBED_TOKEN_SECRET is ${secret ? `shorter than ${EMBED_TOKEN_SECRET_MIN_LENGTH} characters` : "not set"}: it signs the tokens ` +
+        "in checkout_session URLs and must be the same on every core and survive restarts. Generate one once " +
+        "(e.g. `openssl rand -base64 32`) and give it to every core; `npm start` keeps one in $PAYTAMI_HOME/dev.json.",
+    );
+  }
+  return secret;
+}
+
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
   // "10/ip,120/link,60s"
   const text = env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s");
@@ -111,6 +130,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     // Without a configured token the admin surface is closed to everyone:
     // a random token nobody knows.
     internalToken: env(source, "PAYTAMI_INTERNAL_TOKEN", randomBytes(32).toString("hex")),
+    embedTokenSecret: embedTokenSecretEnv(source),
     embedTokenTtlMs: parseDuration(env(source, "EMBED_TOKEN_TTL", "15m")),
     paymentTtlMs: parseDuration(env(source, "PAYMENT_TTL", "24h")),
     idempotencyTtlMs: parseDuration(env(source, "IDEMPOTENCY_TTL", "24h")),

@@ -292,6 +292,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const embedBaseUrl = opts.embedBaseUrl ?? publicBaseUrl;
   const coreGrpcAddr = `127.0.0.1:${grpcPort}`;
   const internalToken = randomBytes(24).toString("hex");
+  // One per stack, shared by every instance and kept across restarts, as in production.
+  const embedTokenSecret = randomBytes(32).toString("base64url");
 
   const common: Record<string, string> = {
     DATABASE_URL: db.url,
@@ -300,6 +302,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     PUBLIC_BASE_URL: publicBaseUrl,
     EMBED_BASE_URL: embedBaseUrl,
     PAYTAMI_INTERNAL_TOKEN: internalToken,
+    EMBED_TOKEN_SECRET: embedTokenSecret,
     LOG_LEVEL: opts.logLevel ?? "info",
     // Keep background sandbox jobs from moving payments under a test's feet.
     SETTLEMENT_DELAYS: "3600s,3600s,3600s",

@@ -1,5 +1,6 @@
 // $PAYTAMI_HOME/dev.json: what `npm start` tells tools and people about the running stack. The CLI
-// reads its defaults from here. It holds secrets (keys, internal token), hence mode 0600.
+// reads its defaults from here. It holds secrets (keys, internal token, embed token secret), hence
+// mode 0600.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
@@ -12,6 +13,7 @@ const KEYS = [
   "test_api_key",
   "live_api_key",
   "internal_token",
+  "embed_token_secret",
   "database_url",
   "nats_url",
 ] as const;

@@ -17,10 +17,10 @@ export interface NatsHandle {
 
 const EXTRA_DIRS = ["/usr/bin", "/usr/sbin", "/usr/local/bin"];
 
-async function ensureNatsServer(): Promise<string> {
+async function ensureNatsServer(home: string): Promise<string> {
   const found = findExecutable("nats-server", EXTRA_DIRS);
   if (found) return found;
-  await aptInstall(["nats-server"], "nats-server", "install nats-server >= 2.9 (e.g. `sudo apt-get install nats-server`) or set NATS_URL");
+  await aptInstall(["nats-server"], "nats-server", "install nats-server >= 2.9 (e.g. `sudo apt-get install nats-server`) or set NATS_URL", home);
   const installed = findExecutable("nats-server", EXTRA_DIRS);
   if (!installed) throw new SetupError("installed nats-server but still cannot find it on PATH");
   return installed;
@@ -55,7 +55,7 @@ function probe(port: number): Promise<true | string> {
 }
 
 export async function startNats(home: string): Promise<NatsHandle> {
-  const bin = await ensureNatsServer();
+  const bin = await ensureNatsServer(home);
   const dir = join(home, "nats");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pidFile = join(dir, "nats.pid");

@@ -5,7 +5,7 @@ import { appendFileSync, chownSync, existsSync, mkdirSync, readdirSync, readFile
 import { dirname, join } from "node:path";
 import { savedOrFreePort } from "./free-port.ts";
 import { runCommand, type CommandResult } from "./processes.ts";
-import { say, SetupError, warn } from "./report.ts";
+import { say, SetupError, tailOf, warn } from "./report.ts";
 import { chooseRunAs, ownedDirectory, type RunAs } from "./run-as.ts";
 import { aptInstall, findExecutable, isExecutable } from "./system-packages.ts";
 
@@ -44,13 +44,14 @@ function findPostgresBinDir(): string | null {
   return null;
 }
 
-async function ensurePostgresBinDir(): Promise<string> {
+async function ensurePostgresBinDir(home: string): Promise<string> {
   const found = findPostgresBinDir();
   if (found) return found;
   await aptInstall(
     ["postgresql"],
     "PostgreSQL server binaries (initdb, pg_ctl)",
     `install PostgreSQL >= ${MIN_MAJOR} (e.g. \`sudo apt-get install postgresql\`) or set DATABASE_URL`,
+    home,
   );
   const installed = findPostgresBinDir();
   if (!installed) throw new SetupError("installed postgresql but still cannot find initdb/pg_ctl/psql");
@@ -64,17 +65,9 @@ async function serverMajor(bindir: string): Promise<number> {
   return Number(match[1]);
 }
 
-function tail(path: string, lines = 20): string {
-  try {
-    return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "(no log)";
-  }
-}
-
 function failed(step: string, result: CommandResult, logFile?: string): SetupError {
   const details = `${result.stdout}${result.stderr}`.trim();
-  const log = logFile ? `\n--- ${logFile} ---\n${tail(logFile)}` : "";
+  const log = logFile ? `\n--- ${logFile} ---\n${tailOf(logFile)}` : "";
   return new SetupError(`${step} failed (exit ${result.code}): ${details}${log}`);
 }
 
@@ -86,7 +79,7 @@ function socketDirSetting(runDir: string, port: number): string {
 }
 
 export async function startPostgres(home: string): Promise<PostgresHandle> {
-  const bindir = await ensurePostgresBinDir();
+  const bindir = await ensurePostgresBinDir(home);
   const major = await serverMajor(bindir);
   if (major < MIN_MAJOR) throw new SetupError(`PostgreSQL ${major} found in ${bindir}; Paytami needs ${MIN_MAJOR} or newer`);
 

@@ -1,9 +1,10 @@
 // Child-process plumbing shared by the dev stack: long-running children with prefixed log lines,
 // orderly stop with a SIGKILL fallback, one-shot commands, and readiness polling.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
+import { logLinesFor } from "./log-lines.ts";
 import { linePrefix, SetupError, warn } from "./report.ts";
 
 export interface Exit {
@@ -23,15 +24,18 @@ export interface Child {
 export interface ChildOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  // Where output goes: "prefix" streams lines to our stdout as `name | line`, a string is a log
-  // file path (appended), "inherit" passes our stdio through.
+  // Where output goes: "prefix" streams lines to our stdout as `name | line` (log lines
+  // human-readable when that is a terminal, see log-lines.ts), a string is a log file path
+  // (appended), "inherit" passes our stdio through.
   output: "prefix" | "inherit" | string;
 }
 
-function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: NodeJS.WritableStream): void {
+// Each line formatted, then every resulting line prefixed (a pretty error spans several lines).
+function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: NodeJS.WriteStream): void {
   if (!stream) return;
+  const format = logLinesFor(sink);
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  lines.on("line", (line) => sink.write(`${prefix}${line}\n`));
+  lines.on("line", (line) => sink.write(`${prefix}${format(line).replaceAll("\n", `\n${prefix}`)}\n`));
 }
 
 export function startChild(name: string, command: string, args: string[], options: ChildOptions): Child {
@@ -94,20 +98,27 @@ export interface CommandResult {
   stderr: string;
 }
 
-// Runs a command to completion, capturing its output (used for initdb, pg_ctl, psql, apt-get).
+// Runs a command to completion, capturing its output (used for initdb, pg_ctl, psql), or appending
+// it to `logFile` under a header line (apt-get, whose output is long and rarely interesting).
 export function runCommand(
   command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number; inherit?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number; logFile?: string } = {},
 ): Promise<CommandResult> {
+  let log: number | undefined;
+  if (options.logFile) {
+    appendFileSync(options.logFile, `\n===== ${new Date().toISOString()} $ ${command} ${args.join(" ")}\n`);
+    log = openSync(options.logFile, "a");
+  }
   return new Promise((resolve) => {
     const proc = spawn(command, args, {
       env: options.env ?? process.env,
       cwd: options.cwd,
       uid: options.uid,
       gid: options.gid,
-      stdio: options.inherit ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+      stdio: log === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", log, log],
     });
+    if (log !== undefined) closeSync(log);
     let stdout = "";
     let stderr = "";
     proc.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

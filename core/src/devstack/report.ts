@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
+
 // How the dev stack talks to the operator: one prefix for our own lines so they stand out among the
 // children's JSON logs, and one error type for "cannot continue, here is what to do" conditions
 // that the entry points print as a single line instead of a stack trace.
@@ -13,6 +16,33 @@ export function say(message: string): void {
 
 export function warn(message: string): void {
   process.stderr.write(`${linePrefix("paytami")}${message}\n`);
+}
+
+// A path as the operator would type it: relative to the working directory when inside it.
+export function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+export function tailOf(path: string, lines = 20): string {
+  try {
+    return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+// When a step failed: the end of its log from the last command's header line (see runCommand's
+// logFile), each line under the step's name.
+export function showTail(name: string, path: string, lines = 40): void {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    text = "(no log)";
+  }
+  const last = text.slice(text.lastIndexOf("\n===== ") + 1).trimEnd().split("\n").slice(-lines);
+  for (const line of last) process.stderr.write(`${linePrefix(name)}${line}\n`);
 }
 
 export class SetupError extends Error {

@@ -54,6 +54,8 @@ async function run(life: Lifecycle): Promise<void> {
   const dispatcherPort = envPort("DISPATCHER_HTTP_PORT") ?? (await preferredOrFreePort(4002));
   const baseUrl = process.env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   const internalToken = process.env.PAYTAMI_INTERNAL_TOKEN || previous?.internal_token || randomBytes(32).toString("base64url");
+  // Generated once and kept: embed tokens handed out before a restart must still open the page.
+  const embedTokenSecret = process.env.EMBED_TOKEN_SECRET || previous?.embed_token_secret || randomBytes(32).toString("base64url");
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -67,6 +69,7 @@ async function run(life: Lifecycle): Promise<void> {
     PUBLIC_BASE_URL: baseUrl,
     EMBED_BASE_URL: process.env.EMBED_BASE_URL || baseUrl,
     PAYTAMI_INTERNAL_TOKEN: internalToken,
+    EMBED_TOKEN_SECRET: embedTokenSecret,
   };
 
   const launch = (name: ServiceName): Child => {
@@ -100,6 +103,7 @@ async function run(life: Lifecycle): Promise<void> {
     test_api_key: merchant.test_api_key,
     live_api_key: merchant.live_api_key,
     internal_token: internalToken,
+    embed_token_secret: embedTokenSecret,
     database_url: infra.databaseUrl,
     nats_url: infra.natsUrl,
   });

@@ -78,7 +78,7 @@ export interface CheckoutSession {
 }
 
 function embedSecret(deps: CoreDeps): string {
-  return createHmac("sha256", deps.config.internalToken).update("paytami embed token v1").digest("hex");
+  return createHmac("sha256", deps.config.embedTokenSecret).update("paytami embed token v1").digest("hex");
 }
 
 /** GET /v1/payments/{id}/checkout_session. */

@@ -23,7 +23,7 @@ beforeAll(async () => {
   database = await createDatabase(adminUrl);
   orm = await openOrm({ databaseUrl: database.url, poolSize: 2 });
   await migrate(orm);
-  deps = { orm, config: loadConfig({ DATABASE_URL: database.url }), log: createLogger("test"), now: () => clock };
+  deps = { orm, config: loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "merchants-test-embed-token-secret-0123456789" }), log: createLogger("test"), now: () => clock };
 });
 
 afterAll(async () => {

@@ -2,6 +2,8 @@ import { createServer, type Server } from "node:http";
 import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { DomainError } from "../domain/errors.ts";
+import { resolveOperator } from "../domain/operator.ts";
 import { registry } from "../metrics.ts";
 import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
 
@@ -27,6 +29,15 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
       return;
     }
     if (req.method === "GET" && req.url === "/metrics") {
+      // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
+      try {
+        resolveOperator(deps.config.internalToken, /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1]);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+        res.end(JSON.stringify({ error: { code: error.code, message: error.message } }));
+        return;
+      }
       res.writeHead(200, { "content-type": registry.contentType });
       res.end(await registry.metrics());
       return;

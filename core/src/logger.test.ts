@@ -1,0 +1,129 @@
+import { describe, expect, test } from "vitest";
+import { CENSOR, createLogger, MAX_DEPTH, redactSecrets } from "./logger.ts";
+
+/** A logger writing into an array; each entry is one parsed log line. */
+function capture(name = "test") {
+  const lines: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const log = createLogger(name, {
+    write(line: string) {
+      raw.push(line);
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  });
+  return { log, lines, raw };
+}
+
+const SECRET = "sk_test_abcdefghijklmnopqrstuvwxyz012345";
+
+describe("log redaction", () => {
+  test("a card number and cvc deep inside a request body are censored; ordinary fields survive", () => {
+    const { log, lines, raw } = capture();
+    log.info(
+      {
+        req: {
+          method: "POST",
+          url: "/v1/payments",
+          headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+          body: { amount: "12345", currency: "GTQ", customer: { name: "Ana", email: "ana@example.com", card_number: "4242424242424242", cvc: "123" } },
+        },
+      },
+      "request",
+    );
+    expect(lines[0]).toMatchObject({
+      msg: "request",
+      service: "test",
+      req: {
+        method: "POST",
+        url: "/v1/payments",
+        headers: { authorization: CENSOR, "content-type": "application/json" },
+        body: { amount: "12345", currency: "GTQ", customer: { name: "Ana", email: "ana@example.com", card_number: CENSOR, cvc: CENSOR } },
+      },
+    });
+    expect(raw[0]).not.toContain(SECRET);
+    expect(raw[0]).not.toContain("4242424242424242");
+  });
+
+  test("every secret-looking key is censored at any depth, whatever its spelling", () => {
+    const secrets = {
+      apiKey: "a1", api_key: "a2", "x-api-key": "a3", testApiKey: "a4", live_api_key: "a5",
+      authorization: "a6", Authorization: "a7", "proxy-authorization": "a8", cookie: "a9",
+      internalToken: "b1", internal_token: "b2", "x-paytami-internal-token": "b3", PAYTAMI_INTERNAL_TOKEN: "b4",
+      embedTokenSecret: "c1", embed_token_secret: "c2", EMBED_TOKEN_SECRET: "c3",
+      secret: "d1", webhook_secret: "d2", signingSecret: "d3",
+      card_number: "e1", cardNumber: "e2", cvc: "e3", cvv: "e4", card: { number: "e5", exp_month: 12 },
+      password: "f1", db_password: "f2", token: "f3", access_token: "f4", refreshToken: "f5",
+    };
+    const { log, raw } = capture();
+    log.info({ a: { b: { c: { ...secrets } } }, list: [{ nested: [{ ...secrets }] }], ...secrets }, "deep");
+    for (const value of ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "d1", "d2", "d3", "e1", "e2", "e3", "e4", "e5", "f1", "f2", "f3", "f4", "f5"]) {
+      expect(raw[0], value).not.toContain(`"${value}"`);
+    }
+    const line = JSON.parse(raw[0]!) as any;
+    expect(line.a.b.c.internal_token).toBe(CENSOR);
+    expect(line.a.b.c.card).toEqual({ number: CENSOR, exp_month: 12 });
+    expect(line.list[0].nested[0].secret).toBe(CENSOR);
+  });
+
+  test("ordinary fields pass unchanged, including ones that merely mention a secret word", () => {
+    const ordinary = {
+      payment_id: "pay_0123456789abcdef01234567", amount: "12345", count: 3, ok: true, none: null,
+      api_key_id: "key_1", token_count: 2, embed_token_ttl_ms: 900000, idempotency_key: "idem-1",
+      numbers: [1, 2, 3], number: 7, at: "2025-01-01T00:00:00.000Z", nested: { deeper: { deepest: { value: "kept" } } },
+    };
+    const { log, lines } = capture();
+    log.info({ ...ordinary }, "ordinary");
+    expect(lines[0]).toMatchObject(ordinary);
+  });
+
+  test("the caller's object is not modified", () => {
+    const body = { customer: { card_number: "4242424242424242" }, headers: { authorization: "Bearer x" } };
+    const snapshot = structuredClone(body);
+    const { log } = capture();
+    log.info({ body }, "x");
+    expect(body).toEqual(snapshot);
+  });
+
+  test("what holds no secret is returned as is (no copy)", () => {
+    const value = { a: { b: [1, { c: "d" }] } };
+    expect(redactSecrets(value)).toBe(value);
+  });
+
+  test("child bindings are redacted too", () => {
+    const { log, lines } = capture();
+    log.child({ request_id: "r1", caller: { apiKey: SECRET } }).info("child");
+    expect(lines[0]).toMatchObject({ request_id: "r1", caller: { apiKey: CENSOR } });
+  });
+
+  test("an Error keeps its type, message and stack; its secret fields and cause are redacted", () => {
+    const { log, lines, raw } = capture();
+    const cause = Object.assign(new Error("inner"), { config: { headers: { authorization: `Bearer ${SECRET}` } } });
+    const err = Object.assign(new TypeError("boom", { cause }), { secret: SECRET, status: 500 });
+    log.error({ err }, "failed");
+    const logged = lines[0]!.err as any;
+    expect(logged).toMatchObject({ type: "TypeError", secret: CENSOR, status: 500 });
+    expect(logged.message).toMatch(/^boom/); // pino appends the cause's message
+    expect(logged.stack).toContain("boom");
+    expect(raw[0]).not.toContain(SECRET);
+    expect(err.secret).toBe(SECRET);
+  });
+
+  test("objects with toJSON are redacted in what they print", () => {
+    const { log, raw } = capture();
+    const ctx = { toJSON: () => ({ request: { header: { authorization: `Bearer ${SECRET}` } } }) };
+    log.info({ ctx, at: new Date(0) }, "ctx");
+    expect(raw[0]).not.toContain(SECRET);
+    expect(JSON.parse(raw[0]!).at).toBe("1970-01-01T00:00:00.000Z");
+  });
+
+  test("depth is bounded: what lies deeper is cut, not written unchecked; cycles end", () => {
+    let deep: Record<string, unknown> = { secret: SECRET };
+    for (let i = 0; i < MAX_DEPTH + 5; i++) deep = { next: deep };
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic.self = cyclic;
+    const { log, raw } = capture();
+    log.info({ deep, cyclic }, "deep");
+    expect(raw[0]).not.toContain(SECRET);
+    expect(raw[0]).toContain("[too deep]");
+  });
+});
