@@ -3,6 +3,7 @@
 // Spec 4.1, 4.3, §7, §8; DESIGN §4 Money, Validation, Idempotency, Listing.
 
 import { beforeAll, describe, expect, test } from "vitest";
+import { ERROR_CODES } from "../proto/error-catalog.ts";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
 import { expectError, randomPaymentId, useStack, validBody } from "./support/expect.ts";
@@ -229,5 +230,172 @@ describe("nothing a client sends yields a 500", () => {
       expectError(res, 400, "validation_error");
       expect(await s.paymentCount()).toBe(before);
     }
+  });
+});
+
+// Found by fuzzing (DESIGN §4 Validation): text the database cannot hold or that would be
+// silently altered, and a key given twice, are each a validation_error naming the problem.
+describe("NUL, unpaired surrogates and duplicate keys", () => {
+  const text = (body: Record<string, unknown>) => JSON.stringify(body);
+  const withCustomer = validBody({ customer: { email: "ana@example.com", name: "Ana López" } });
+  const cases: Array<[string, string, RegExp]> = [
+    ["\\u0000 in description", text(validBody({ description: "Pedido\u0000 1" })), /^description must not contain NUL/],
+    ["\\u0000 in success_url", text(validBody({ success_url: "https://shop.example.com/thanks\u0000" })), /^success_url must not contain NUL/],
+    ["\\u0000 in cancel_url", text(validBody({ cancel_url: "https://shop.example.com/\u0000cart" })), /^cancel_url must not contain NUL/],
+    ["\\u0000 in customer.name", text(validBody({ customer: { name: "Ana\u0000" } })), /^customer\.name must not contain NUL/],
+    ["\\u0000 in customer.email", text(validBody({ customer: { email: "ana\u0000@example.com" } })), /^customer\.email /],
+    ["\\ud800x in description", text(validBody({ description: "@" })).replace("@", "\\ud800x"), /^description must be well-formed Unicode/],
+    ["lone low surrogate in description", text(validBody({ description: "@" })).replace("@", "x\\udc00"), /^description must be well-formed Unicode/],
+    ["surrogates in the wrong order", text(validBody({ description: "@" })).replace("@", "\\ude00\\ud83d"), /^description must be well-formed Unicode/],
+    ["lone surrogate in customer.name", text(withCustomer).replace("Ana López", "Ana \\uD83D"), /^customer\.name must be well-formed Unicode/],
+    ["lone surrogate in success_url", text(validBody()).replace("/thanks", "/\\ud800"), /^success_url must be well-formed Unicode/],
+    ["lone surrogate in a key", text(validBody()).replace('"currency"', '"\\ud800"'), /^The body must be well-formed Unicode/],
+    ["amount twice", text(validBody()).replace("{", '{"amount":"999999",'), /"amount" appears twice in the body/],
+    ["amount twice, same value", text(validBody()).replace("{", '{"amount":"10000",'), /"amount" appears twice in the body/],
+    ["amount twice, spelled with an escape", text(validBody()).replace("{", '{"amo\\u0075nt":"500",'), /"amount" appears twice in the body/],
+    ["currency twice", text(validBody()).replace(/}$/, ',"currency":"USD"}'), /"currency" appears twice in the body/],
+    ["customer.name twice", text(withCustomer).replace('"customer":{', '"customer":{"name":"Eva",'), /"name" appears twice in customer/],
+    ["customer twice", text(withCustomer).replace(/}$/, ',"customer":{"name":"Eva"}}'), /"customer" appears twice in the body/],
+  ];
+
+  test.each(cases)("%s → 400 validation_error, nothing created", async (_name, raw, message) => {
+    const s = stack();
+    const before = await s.paymentCount();
+    const res = await s.http.post("/v1/payments", { key: m.testApiKey, idem: newIdemKey(), body: raw, headers: { "content-type": "application/json" } });
+    expectError(res, 400, "validation_error");
+    expect(res.json.error.message).toMatch(message);
+    expect(await s.paymentCount()).toBe(before);
+  });
+
+  test("a duplicate key is reported after the Idempotency-Key and the API key (DESIGN §4 check order)", async () => {
+    const s = stack();
+    const raw = JSON.stringify(validBody()).replace("{", '{"amount":"999999",');
+    const headers = { "content-type": "application/json" };
+    expectError(await s.http.post("/v1/payments", { key: m.testApiKey, body: raw, headers }), 400, "idempotency_key_required");
+    expectError(await s.http.post("/v1/payments", { idem: newIdemKey(), body: raw, headers }), 401, "unauthorized");
+    expectError(await s.http.post("/v1/payments", { key: "sk_test_" + "x".repeat(32), idem: newIdemKey(), body: raw, headers }), 401, "unauthorized");
+  });
+
+  test("escapes that spell well-formed text are accepted as that text", async () => {
+    const s = stack();
+    // Slashes escaped as some encoders do (PHP's json_encode), a surrogate pair, an accent, quotes, a backslash.
+    const raw = JSON.stringify(validBody({ description: "@" })).replace(/\//g, "\\/").replace("@", String.raw`\ud83d\ude00 caf\u00e9 \"A\" \/ \\`);
+    const res = await s.http.post("/v1/payments", { key: m.testApiKey, idem: newIdemKey(), body: raw, headers: { "content-type": "application/json" } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.description).toBe('😀 café "A" / \\');
+  });
+});
+
+// Seeded random mutations of a valid body: whatever a mutation makes of it, the answer is a 201
+// (some mutations happen to stay valid) or a 4xx with a catalog code, never a 5xx, and exactly
+// the 201s created payments. Reproduce or explore with BAD_INPUT_SEED=<n> (and BAD_INPUT_COUNT).
+describe("random mutations of a valid body", () => {
+  const seed = Number(process.env.BAD_INPUT_SEED ?? 20261121);
+  const count = Number(process.env.BAD_INPUT_COUNT ?? 400);
+
+  /** mulberry32: small, fast, and the same sequence for a seed on every machine. */
+  function prng(start: number): () => number {
+    let a = start >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function mutations(random: () => number): Buffer[] {
+    const int = (n: number) => Math.floor(random() * n);
+    const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+
+    // The body as [key, raw JSON value] members, so mutations can target fields and still
+    // produce text a JSON encoder never would (duplicate keys, raw escapes).
+    type Members = Array<[string, string | Members]>;
+    const base = (): Members => [
+      ["amount", '"10000"'],
+      ["currency", '"GTQ"'],
+      ["method_type", '"card"'],
+      ["success_url", '"https://shop.example.com/thanks?order=A-1"'],
+      ["cancel_url", '"https://shop.example.com/cart"'],
+      ["description", '"Pedido A-1: café 454 g"'],
+      ["customer", [["email", '"ana@example.com"'], ["name", '"Ana López"']]],
+    ];
+    const render = (members: Members): string =>
+      `{${members.map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" ? v : render(v)}`).join(",")}}`;
+
+    const junkValues = [
+      "1", "-0", "1e400", "-1e400", "9".repeat(400), "0.1", "10000", `"${"9".repeat(400)}"`, '"-1"', '"1e3"', "true", "false", "null",
+      "[]", "{}", '""', '" "', '["10000"]', '{"value":"10000"}', "[".repeat(300) + "]".repeat(300), '{"a":{"b":{"c":[1,{"d":null}]}}}',
+      '"GTQ"', '"USD"', '"EUR"', '"bank_transfer"', '"https://x.example/"', '"ftp://x"', `"${"a".repeat(600)}"`,
+    ];
+    const escapes = [String.raw`\u0000`, String.raw`\ud800`, String.raw`\udfff`, String.raw`\ud83d\ude00`, String.raw`\"`, String.raw`\\`, String.raw`\n`, String.raw`\u`, "\\", String.raw`\x41`];
+    const tokens = ['"', "{", "}", "[", "]", "\\", ",", ":", String.raw`\"`, "null", " ", '""', "{}", String.raw`\u0000`];
+    const badUtf8 = [[0xff], [0xfe, 0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80], [0x00]];
+
+    const member = (members: Members): { list: Members; i: number } => {
+      const customer = members.find(([k, v]) => k === "customer" && typeof v !== "string");
+      const list = customer && random() < 0.3 ? (customer[1] as Members) : members;
+      return { list, i: int(list.length) };
+    };
+    const structural: Array<(members: Members) => void> = [
+      (ms) => { const { list, i } = member(ms); if (list[i]) list[i]![1] = pick(junkValues); }, // wrong type / huge number / nested junk
+      (ms) => { // an escape inside a string value
+        const { list, i } = member(ms);
+        const v = list[i]?.[1];
+        if (typeof v === "string" && v.startsWith('"') && v.length > 2) {
+          const at = 1 + int(v.length - 2);
+          list[i]![1] = v.slice(0, at) + pick(escapes) + v.slice(at);
+        }
+      },
+      (ms) => { const { list, i } = member(ms); if (list[i]) list.splice(int(list.length + 1), 0, [list[i]![0], random() < 0.5 ? list[i]![1] : pick(junkValues)]); }, // a key twice
+      (ms) => { const { list, i } = member(ms); list.splice(i, 1); }, // a field missing
+      (ms) => { const { list } = member(ms); list.push([pick(["metadata", "Amount", "amount ", "__proto__", "constructor", "amo\u0000unt", ""]), pick(junkValues)]); },
+    ];
+    const bytewise: Array<(b: Buffer) => Buffer> = [
+      (b) => { const c = Buffer.from(b); const i = int(c.length); c[i] = c[i]! ^ (1 << int(8)); return c; }, // bit flip
+      (b) => { const c = Buffer.from(b); c[int(c.length)] = int(256); return c; }, // random byte
+      (b) => { const i = int(b.length); return Buffer.concat([b.subarray(0, i), b.subarray(i + 1 + int(8))]); }, // deletion
+      (b) => b.subarray(0, int(b.length)), // truncation
+      (b) => { const i = int(b.length + 1); return Buffer.concat([b.subarray(0, i), Buffer.from(pick(tokens)), b.subarray(i)]); }, // inserted token
+      (b) => { const i = int(b.length + 1); return Buffer.concat([b.subarray(0, i), Buffer.from(pick(badUtf8)), b.subarray(i)]); }, // invalid UTF-8
+    ];
+
+    const bodies: Buffer[] = [];
+    for (let n = 0; n < count; n++) {
+      const members = base();
+      const kind = random();
+      const structuralSteps = kind < 0.35 ? 0 : 1 + int(3);
+      const byteSteps = kind < 0.35 ? 1 + int(3) : kind < 0.75 ? 0 : 1;
+      for (let k = 0; k < structuralSteps; k++) pick(structural)(members);
+      let body: Buffer = Buffer.from(render(members), "utf8");
+      for (let k = 0; k < byteSteps; k++) body = pick(bytewise)(body);
+      bodies.push(body);
+    }
+    return bodies;
+  }
+
+  test(`${count} mutated bodies (seed ${seed}): no 5xx, a catalog 4xx or a 201, payments created = 201s`, async () => {
+    const s = stack();
+    const bodies = mutations(prng(seed));
+    const before = await s.paymentCount();
+    const problems: string[] = [];
+    const statuses = new Map<number, number>();
+    let next = 0;
+    const worker = async () => {
+      while (next < bodies.length) {
+        const n = next++;
+        const body = bodies[n]!;
+        const res = await s.http.post("/v1/payments", { key: m.testApiKey, idem: newIdemKey(), body, headers: { "content-type": "application/json" } });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const code = res.json?.error?.code;
+        const ok = res.status === 201 || (res.status >= 400 && res.status < 500 && (ERROR_CODES as readonly string[]).includes(code));
+        if (!ok) problems.push(`#${n} → ${res.status} ${res.text.slice(0, 200)}\n    body (base64) ${body.toString("base64")}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const created = statuses.get(201) ?? 0;
+    const summary = `seed ${seed} (BAD_INPUT_SEED to replay); statuses ${JSON.stringify(Object.fromEntries(statuses))}`;
+    expect(problems, `${summary}\n${problems.slice(0, 10).join("\n")}`).toEqual([]);
+    expect(await s.paymentCount(), summary).toBe(before + created);
   });
 });

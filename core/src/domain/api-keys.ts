@@ -4,11 +4,11 @@ import type { Mode } from "../config.ts";
 import type { ExpressionBuilder } from "kysely";
 import { ApiKey, Merchant } from "../db/entities/index.ts";
 import { db, type DB, type EntityManager } from "../db/orm.ts";
-import { merchantCaller, type MerchantCaller, type PresentedApiKey, type PresentedCredential } from "./caller.ts";
+import { merchantCaller, type MerchantCaller, type OperatorCaller, type PresentedApiKey, type PresentedCredential } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { newId } from "./ids.ts";
-import type { Tx } from "./unit-of-work.ts";
+import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_FORMAT = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
@@ -86,27 +86,31 @@ export function insertApiKey(em: EntityManager, merchantId: string, mode: Mode, 
   return { id: key.id, apiKey, mode, expiresAt };
 }
 
-export async function createApiKey(deps: CoreDeps, input: { merchantId: string; mode: string; expiresAt?: string }): Promise<IssuedApiKey> {
+export async function createApiKey(
+  deps: CoreDeps,
+  tx: Tx,
+  _operator: OperatorCaller,
+  input: { merchantId: string; mode: string; expiresAt?: string | undefined },
+): Promise<Changes<IssuedApiKey>> {
   const mode = parseMode(input.mode);
   let expiresAt: Date | null = null;
   if (input.expiresAt !== undefined) {
     expiresAt = new Date(input.expiresAt);
     if (Number.isNaN(expiresAt.getTime())) fail("validation_error", "expires_at must be an ISO 8601 timestamp.");
   }
-  const em = deps.orm.em.fork();
-  const merchant = await em.findOne(Merchant, input.merchantId);
+  const merchant = await tx.findOne(Merchant, input.merchantId);
   if (!merchant) fail("validation_error", `Unknown merchant ${input.merchantId}.`);
-  const issued = insertApiKey(em, input.merchantId, mode, expiresAt, deps.now());
-  await em.flush();
-  return issued;
+  const issued = insertApiKey(tx, input.merchantId, mode, expiresAt, deps.now());
+  await tx.flush();
+  return withoutEvents(issued);
 }
 
 /** Revoking twice is fine; the first revocation's time stays. */
-export async function revokeApiKey(deps: CoreDeps, id: string): Promise<{ id: string; revoked: true }> {
-  await deps.orm.em.fork().transactional(async (em) => {
-    const key = await em.findOne(ApiKey, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!key) return fail("validation_error", `Unknown API key ${id}.`);
-    key.revoked_at ??= deps.now();
-  });
-  return { id, revoked: true };
+export async function revokeApiKey(deps: CoreDeps, tx: Tx, _operator: OperatorCaller, id: string): Promise<Changes<{ id: string; revoked: true }>> {
+  // Row lock: needs the transaction of inTransaction.
+  const key = await tx.findOne(ApiKey, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!key) return fail("validation_error", `Unknown API key ${id}.`);
+  key.revoked_at ??= deps.now();
+  await tx.flush();
+  return withoutEvents({ id, revoked: true });
 }

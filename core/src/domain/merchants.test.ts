@@ -6,10 +6,13 @@ import { loadConfig } from "../config.ts";
 import { ApiKey, Merchant } from "../db/entities/index.ts";
 import { migrate, openOrm } from "../db/orm.ts";
 import { createLogger } from "../logger.ts";
-import { createApiKey, digestApiKey, revokeApiKey } from "./api-keys.ts";
+import * as apiKeys from "./api-keys.ts";
+import { digestApiKey } from "./api-keys.ts";
+import { OPERATOR } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
-import { createMerchant } from "./merchants.ts";
+import * as merchants from "./merchants.ts";
+import { inTransaction } from "./unit-of-work.ts";
 
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
@@ -31,6 +34,13 @@ afterAll(async () => {
   if (database) await dropDatabase(adminUrl, database.name);
 });
 
+// Each operation in its own transaction, as the transports run them.
+const createMerchant = (input: Parameters<typeof merchants.createMerchant>[3]) =>
+  inTransaction(deps, (tx) => merchants.createMerchant(deps, tx, OPERATOR, input));
+const createApiKey = (input: Parameters<typeof apiKeys.createApiKey>[3]) =>
+  inTransaction(deps, (tx) => apiKeys.createApiKey(deps, tx, OPERATOR, input));
+const revokeApiKey = (id: string) => inTransaction(deps, (tx) => apiKeys.revokeApiKey(deps, tx, OPERATOR, id));
+
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
     () => "resolved",
@@ -39,7 +49,7 @@ const codeOf = (promise: Promise<unknown>) =>
 
 describe("createMerchant", () => {
   test("writes the merchant and one test and one live key, storing only their digests", async () => {
-    const created = await createMerchant(deps, { name: "  Tienda EM  ", currencies: ["GTQ", "GTQ"], methods: [] });
+    const created = await createMerchant({ name: "  Tienda EM  ", currencies: ["GTQ", "GTQ"], methods: [] });
     const em = orm.em.fork();
     const merchant = await em.findOneOrFail(Merchant, created.merchantId);
     expect(merchant).toMatchObject({ name: "Tienda EM", trade_name: "Tienda EM", currencies: ["GTQ"], methods: ["card", "bank_transfer"] });
@@ -55,23 +65,23 @@ describe("createMerchant", () => {
 describe("createApiKey and revokeApiKey", () => {
   test("a key for an unknown merchant is a validation_error and nothing is written", async () => {
     const before = await orm.em.fork().count(ApiKey);
-    expect(await codeOf(createApiKey(deps, { merchantId: "mer_nobody", mode: "test" }))).toBe("validation_error");
+    expect(await codeOf(createApiKey({ merchantId: "mer_nobody", mode: "test" }))).toBe("validation_error");
     expect(await orm.em.fork().count(ApiKey)).toBe(before);
   });
 
   test("a new key is stored with its expiry; revoking keeps the first revocation time; unknown ids fail", async () => {
-    const { merchantId } = await createMerchant(deps, { name: "Llaves", currencies: [], methods: [] });
-    const issued = await createApiKey(deps, { merchantId, mode: "live", expiresAt: "2027-01-01T00:00:00.000Z" });
+    const { merchantId } = await createMerchant({ name: "Llaves", currencies: [], methods: [] });
+    const issued = await createApiKey({ merchantId, mode: "live", expiresAt: "2027-01-01T00:00:00.000Z" });
     const stored = await orm.em.fork().findOneOrFail(ApiKey, issued.id);
     expect(stored).toMatchObject({ merchant_id: merchantId, mode: "live", digest: digestApiKey(issued.apiKey), revoked_at: null });
     expect(stored.expires_at?.toISOString()).toBe("2027-01-01T00:00:00.000Z");
 
     const first = clock;
-    expect(await revokeApiKey(deps, issued.id)).toEqual({ id: issued.id, revoked: true });
+    expect(await revokeApiKey(issued.id)).toEqual({ id: issued.id, revoked: true });
     clock = new Date(first.getTime() + 60_000);
-    expect(await revokeApiKey(deps, issued.id)).toEqual({ id: issued.id, revoked: true });
+    expect(await revokeApiKey(issued.id)).toEqual({ id: issued.id, revoked: true });
     expect((await orm.em.fork().findOneOrFail(ApiKey, issued.id)).revoked_at?.toISOString()).toBe(first.toISOString());
 
-    expect(await codeOf(revokeApiKey(deps, "key_nobody"))).toBe("validation_error");
+    expect(await codeOf(revokeApiKey("key_nobody"))).toBe("validation_error");
   });
 });

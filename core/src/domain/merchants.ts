@@ -1,9 +1,11 @@
 import { CURRENCIES, METHOD_TYPES } from "../config.ts";
 import { Merchant } from "../db/entities/index.ts";
 import { insertApiKey } from "./api-keys.ts";
+import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { newId } from "./ids.ts";
+import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
 
 export interface CreatedMerchant {
   merchantId: string;
@@ -20,18 +22,22 @@ function pick(values: readonly string[], allowed: readonly string[], what: strin
 }
 
 /** A merchant with one test and one live key; the plaintext keys are returned once and never stored. */
-export async function createMerchant(deps: CoreDeps, input: { name: string; currencies: string[]; methods: string[] }): Promise<CreatedMerchant> {
+export async function createMerchant(
+  deps: CoreDeps,
+  tx: Tx,
+  _operator: OperatorCaller,
+  input: { name: string; currencies: string[]; methods: string[] },
+): Promise<Changes<CreatedMerchant>> {
   const name = input.name.trim();
   if (!name || [...name].length > 200) fail("validation_error", "name must be 1 to 200 characters.");
   const currencies = pick(input.currencies, CURRENCIES, "currency");
   const methods = pick(input.methods, METHOD_TYPES, "method");
   const now = deps.now();
   const merchantId = newId("mer");
-  // One flush at the end of the transaction writes the merchant, then its keys.
-  return deps.orm.em.fork().transactional(async (em) => {
-    em.create(Merchant, { id: merchantId, name, trade_name: name, currencies, methods, created_at: now });
-    const test = insertApiKey(em, merchantId, "test", null, now);
-    const live = insertApiKey(em, merchantId, "live", null, now);
-    return { merchantId, testApiKey: test.apiKey, liveApiKey: live.apiKey };
-  });
+  // One flush writes the merchant, then its keys.
+  tx.create(Merchant, { id: merchantId, name, trade_name: name, currencies, methods, created_at: now });
+  const test = insertApiKey(tx, merchantId, "test", null, now);
+  const live = insertApiKey(tx, merchantId, "live", null, now);
+  await tx.flush();
+  return withoutEvents({ merchantId, testApiKey: test.apiKey, liveApiKey: live.apiKey });
 }

@@ -9,18 +9,22 @@ const required = (what: string) => ({
   error: (issue: { input: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
 });
 
+// Every free-text field: PostgreSQL text cannot hold U+0000, so it is refused
+// here (a validation_error for gRPC callers too) rather than failing the insert.
+const textField = (what: string) => z.string(required(what)).refine((t) => !t.includes("\0"), "must not contain NUL (U+0000)");
+
 function httpUrl(httpsOnly: boolean) {
-  return z.string(required("a URL string")).max(2048, "must be at most 2048 characters").refine((text) => {
+  return textField("a URL string").max(2048, "must be at most 2048 characters").refine((text) => {
     if (!URL.canParse(text)) return false;
     const { protocol, hostname } = new URL(text);
     return hostname !== "" && (protocol === "https:" || (!httpsOnly && protocol === "http:"));
   }, httpsOnly ? "must be an absolute https URL (live mode)" : "must be an absolute http or https URL");
 }
 
-const description = z.string(required("a string")).refine((t) => codePoints(t) <= 500, "must be at most 500 characters");
+const description = textField("a string").refine((t) => codePoints(t) <= 500, "must be at most 500 characters");
 const customer = z.object({
-  email: z.email("must be an e-mail address").max(254, "must be at most 254 characters").optional(),
-  name: z.string().refine((t) => codePoints(t) <= 200, "must be at most 200 characters").optional(),
+  email: textField("a string").pipe(z.email("must be an e-mail address").max(254, "must be at most 254 characters")).optional(),
+  name: textField("a string").refine((t) => codePoints(t) <= 200, "must be at most 200 characters").optional(),
 }, required("an object"));
 
 export const AMOUNT_SCHEMA = z.string(required("a string")).regex(AMOUNT, "must be a string holding an integer in minor units (no sign, decimals or leading zeros, at most 16 digits)");

@@ -23,7 +23,8 @@ export interface Changes<T> {
   refusal?: DomainError;
 }
 
-export const unchanged = <T>(value: T): Changes<T> => ({ value, events: [] });
+/** A change that raises no event. */
+export const withoutEvents = <T>(value: T): Changes<T> => ({ value, events: [] });
 
 /**
  * Runs `work` in one transaction and records the events it raised in the

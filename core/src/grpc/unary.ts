@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
+import { OPERATOR, type OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { resolveOperator } from "../domain/operator.ts";
@@ -15,6 +16,8 @@ export interface CallContext {
   metadata: Metadata;
   /** The `authorization` metadata value, e.g. "Bearer sk_test_…". */
   authorization: string | undefined;
+  /** The internal caller every Paytami method requires (the internal token), resolved before the handler runs. */
+  operator: OperatorCaller;
 }
 
 function firstString(metadata: Metadata, key: string): string | undefined {
@@ -44,12 +47,13 @@ export function unary<Req, Res>(
       },
       metadata: call.metadata,
       authorization: firstString(call.metadata, "authorization"),
+      operator: OPERATOR,
     };
     const log = () => context.log;
     const started = performance.now();
     Promise.resolve()
       .then(() => {
-        resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
+        context.operator = resolveOperator(internalToken, firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
         return handler(call.request, context);
       })
       .then(
