@@ -28,6 +28,23 @@ export interface CurrencyPolicy {
   fees: Partial<Record<MethodType, FeeRule>>;
 }
 
+/** How often a background job runs and how many rows it claims per run (core/src/jobs/claim.ts). */
+export interface JobPolicy {
+  intervalMs: number;
+  batch: number;
+}
+
+/** For jobs doing I/O outside a transaction: how long a claimed row stays away from other cores. */
+export interface LeasedJobPolicy extends JobPolicy {
+  leaseMs: number;
+}
+
+export interface JobPolicies {
+  expirePayments: JobPolicy;
+  purgeIdempotencyKeys: JobPolicy;
+  outboxRelay: LeasedJobPolicy;
+}
+
 export interface CoreConfig {
   databaseUrl: string;
   natsUrl: string | undefined;
@@ -48,6 +65,7 @@ export interface CoreConfig {
   dbPoolSize: number;
   migrateOnStart: boolean;
   shutdownGraceMs: number;
+  jobs: JobPolicies;
 }
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
@@ -108,6 +126,28 @@ function embedTokenSecretEnv(source: NodeJS.ProcessEnv): string {
   return secret;
 }
 
+function positiveDurationEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const text = env(source, name, fallback);
+  const ms = DURATION.test(text.trim()) ? parseDuration(text) : 0;
+  if (ms <= 0) throw new Error(`${name} must be a duration longer than 0 such as 250ms, 5s or 1m, got "${text}"`);
+  return ms;
+}
+
+function jobEnv(source: NodeJS.ProcessEnv, prefix: string, interval: string, batch: number): JobPolicy {
+  const size = intEnv(source, `${prefix}_BATCH`, batch);
+  if (size < 1) throw new Error(`${prefix}_BATCH must be at least 1`);
+  return { intervalMs: positiveDurationEnv(source, `${prefix}_INTERVAL`, interval), batch: size };
+}
+
+/** Each job: <JOB>_INTERVAL (how often each core runs it) and <JOB>_BATCH (rows per claim). */
+function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
+  return {
+    expirePayments: jobEnv(source, "EXPIRE_PAYMENTS", "5s", 200),
+    purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
+    outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
+  };
+}
+
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
   // "10/ip,120/link,60s"
   const text = env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s");
@@ -158,5 +198,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
+    jobs: jobsEnv(source),
   };
 }

@@ -3,12 +3,12 @@
 import { loadConfig } from "./config.ts";
 import { migrate, openOrm } from "./db/orm.ts";
 import type { CoreDeps } from "./domain/deps.ts";
-import { purgeExpiredIdempotencyKeys } from "./domain/idempotency.ts";
 import { drainGrpcServer, startGrpcServer } from "./grpc/server.ts";
 import { startHttpServer, type HealthProbe } from "./http/server.ts";
-import { expireDuePayments } from "./jobs/expire-payments.ts";
-import { OutboxRelay } from "./jobs/outbox-relay.ts";
-import { everyInterval, type PeriodicJob } from "./jobs/periodic.ts";
+import { duePayments, expireDuePayments } from "./jobs/expire-payments.ts";
+import { OutboxRelay, unpublishedEvents } from "./jobs/outbox-relay.ts";
+import { everyInterval } from "./jobs/periodic.ts";
+import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { createLogger } from "./logger.ts";
 
 const log = createLogger("core");
@@ -23,18 +23,21 @@ async function main(): Promise<void> {
   const deps: CoreDeps = { orm, config, log, now: () => new Date() };
 
   const probes: HealthProbe[] = [];
-  const jobs: PeriodicJob[] = [
-    everyInterval("expire_payments", 5_000, log, () => expireDuePayments(deps)),
-    everyInterval("purge_idempotency_keys", 60_000, log, () => purgeExpiredIdempotencyKeys(orm.em.fork(), deps.now())),
-  ];
   const relay = config.natsUrl ? new OutboxRelay(deps, config.natsUrl) : undefined;
   if (relay) {
     probes.push({ name: "nats", check: async () => relay.connected });
     relay.start().catch((err: unknown) => log.error({ err }, "outbox relay could not connect to NATS"));
-    jobs.push(everyInterval("outbox_relay", 250, log, () => relay.relayOnce()));
   } else {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
+  // Every background job, with its policy from config (intervals, batch sizes, leases).
+  const { expirePayments, purgeIdempotencyKeys, outboxRelay } = config.jobs;
+  const schedule = [
+    { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
+    { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
+    ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
+  ];
+  const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));
 
   const grpc = await startGrpcServer(deps);
   const http = await startHttpServer(deps, probes);

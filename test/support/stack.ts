@@ -77,6 +77,8 @@ export interface Stack {
   coreHttpUrl: string;
   /** PAYTAMI_INTERNAL_TOKEN of every process of this stack. */
   internalToken: string;
+  /** The HTTP URL (health, metrics) of every core: coreHttpUrl first, then those addInstance() started. */
+  coreHttpUrls(): string[];
   dispatcherHttpUrl?: string;
   logDir: string;
   admin: Admin;
@@ -333,6 +335,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let stopped = false;
 
   const extraProcs: Proc[] = [];
+  const extraCoreHttpUrls: string[] = [];
   const addInstance = async (): Promise<HttpClient> => {
     const n = extraProcs.length / 2 + 2;
     const [fPort, gPort, hPort] = (await freePorts(3)) as [number, number, number];
@@ -340,6 +343,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     const core = proc("core", `core-${n}`, hPort, own);
     const facade = proc("facade", `facade-${n}`, fPort, { ...own, PORT: String(fPort) });
     extraProcs.push(core, facade);
+    extraCoreHttpUrls.push(`http://127.0.0.1:${hPort}`);
     await startProc(core);
     await startProc(facade);
     return new HttpClient(`http://127.0.0.1:${fPort}`);
@@ -394,6 +398,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     coreGrpcAddr,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
     internalToken,
+    coreHttpUrls: () => [`http://127.0.0.1:${coreHttpPort}`, ...extraCoreHttpUrls],
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,
     admin,

@@ -86,12 +86,3 @@ export async function replayOrConflict(em: EntityManager, scope: string, key: st
   }
   return { response: existing.response, replayed: true };
 }
-
-/** Deletes expired keys in bounded batches so the purge never holds long locks. */
-export async function purgeExpiredIdempotencyKeys(em: EntityManager, now: Date, batch = 1_000): Promise<number> {
-  const result = await sql`
-    delete from idempotency_keys
-    where ctid = any(array(select ctid from idempotency_keys where expires_at <= ${now} limit ${batch}))
-  `.execute(db(em));
-  return Number(result.numAffectedRows ?? 0n);
-}

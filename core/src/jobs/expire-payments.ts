@@ -1,23 +1,23 @@
-import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { PAYABLE_STATUSES } from "../domain/payment-states.ts";
 import { expireIfPayable } from "../domain/payment-transitions.ts";
-import { inTransaction } from "../domain/unit-of-work.ts";
-import { jobRuns } from "../metrics.ts";
+import { eachRow, handleClaimed, type ClaimPolicy, type Tally, type WorkQueue } from "./claim.ts";
 
-/** Expires payable payments whose PAYMENT_TTL has passed. Safe with many cores: each payment is locked while it moves. */
-export async function expireDuePayments(deps: CoreDeps, batch = 200): Promise<number> {
-  const due = await db(deps.orm.em.fork())
-    .selectFrom("payments")
-    .select("id")
-    .where("status", "in", PAYABLE_STATUSES)
-    .where("expires_at", "<=", deps.now())
-    .limit(batch)
-    .execute();
-  let expired = 0;
-  for (const { id } of due) {
-    if (await inTransaction(deps, (tx) => expireIfPayable(deps, tx, id))) expired++;
-  }
-  jobRuns.inc({ job: "expire_payments", outcome: "expired" }, expired);
-  return expired;
+/** Payable payments whose PAYMENT_TTL has passed, oldest deadline first (payments_expiry_idx). */
+export const duePayments: WorkQueue<"payments", { id: string }> = {
+  job: "expire_payments",
+  table: "payments",
+  due: (rows, now) => rows.select("id").where("status", "in", PAYABLE_STATUSES).where("expires_at", "<=", now).orderBy("expires_at"),
+};
+
+/**
+ * Expires one claimed batch of due payments in the claiming transaction.
+ * Outcomes: "expired", or "not_payable" if a claimed payment was no longer
+ * payable (cannot happen while the claim holds the row lock; counted so it would show).
+ */
+export function expireDuePayments(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
+  return handleClaimed(deps, duePayments, policy, eachRow(deps, duePayments.job, async (tx, payment) => {
+    const { value, events } = await expireIfPayable(deps, tx, payment.id);
+    return { value: value ? "expired" : "not_payable", events };
+  }));
 }

@@ -1,24 +1,22 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { sql } from "kysely";
 import { ensureEventStream, eventSubject } from "../../../proto/event-stream.ts";
-import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { jobRuns } from "../metrics.ts";
+import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
 
-const CLAIM_MS = 30_000;
-
-interface ClaimedEvent {
-  id: string;
-  mode: string;
-  type: string;
-  envelope: unknown;
-}
+/** Outbox rows not yet published, in the order they were written. */
+export const unpublishedEvents: LeasedQueue<"outbox_events", "id", { id: string; mode: string; type: string; envelope: unknown }> = {
+  job: "outbox_relay",
+  table: "outbox_events",
+  key: "id",
+  due: (rows) => rows.select(["id", "mode", "type", "envelope"]).where("published_at", "is", null).orderBy("seq"),
+};
 
 /**
- * Moves committed outbox rows to JetStream. Rows are claimed with a lease in a
- * short transaction, published outside it (the event id is the JetStream
- * msgID, so a re-publish after a crash is de-duplicated), then marked.
+ * Moves committed outbox rows to JetStream. Rows are claimed with a lease
+ * (claim.ts), published outside any transaction (the event id is the
+ * JetStream msgID, so a re-publish after a crash or an expired lease is
+ * de-duplicated), then marked published.
  */
 export class OutboxRelay {
   #deps: CoreDeps;
@@ -56,35 +54,21 @@ export class OutboxRelay {
     return jetstream(this.#nc);
   }
 
-  async #claim(batch: number): Promise<ClaimedEvent[]> {
-    const now = this.#deps.now();
-    const result = await sql<ClaimedEvent>`
-      update outbox_events set claimed_until = ${new Date(now.getTime() + CLAIM_MS)}
-      where seq in (
-        select seq from outbox_events
-        where published_at is null and (claimed_until is null or claimed_until < ${now})
-        order by seq limit ${batch}
-        for update skip locked)
-      returning id, mode, type, envelope`.execute(db(this.#deps.orm.em.fork()));
-    return result.rows;
-  }
-
   /** One relay pass; returns how many events were published. */
-  async relayOnce(batch = 200): Promise<number> {
-    const events = await this.#claim(batch);
+  async relayOnce(policy: LeasePolicy): Promise<number> {
+    const events = await claimLeased(this.#deps, unpublishedEvents, policy);
     if (events.length === 0) return 0;
-    const js = await this.#client();
     const published: string[] = [];
-    for (const event of events) {
-      await js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id });
-      published.push(event.id);
+    try {
+      const js = await this.#client();
+      for (const event of events) {
+        await js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id });
+        published.push(event.id);
+      }
+    } finally {
+      // What did go out is marked even when a later publish failed; the rest waits for its lease to run out.
+      await completeLeased(this.#deps, unpublishedEvents, published, { published_at: this.#deps.now() }, "published");
     }
-    await db(this.#deps.orm.em.fork())
-      .updateTable("outbox_events")
-      .set({ published_at: this.#deps.now(), claimed_until: null })
-      .where("id", "in", published)
-      .execute();
-    jobRuns.inc({ job: "outbox_relay", outcome: "published" }, published.length);
     return published.length;
   }
 

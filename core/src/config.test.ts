@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.ts";
+
+const base = { DATABASE_URL: "postgres://localhost/x", EMBED_TOKEN_SECRET: "s".repeat(64) };
+
+describe("job policies", () => {
+  it("default to the intervals and batch sizes the jobs always had", () => {
+    expect(loadConfig(base).jobs).toEqual({
+      expirePayments: { intervalMs: 5_000, batch: 200 },
+      purgeIdempotencyKeys: { intervalMs: 60_000, batch: 1_000 },
+      outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
+    });
+  });
+
+  it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
+    const jobs = loadConfig({
+      ...base, EXPIRE_PAYMENTS_INTERVAL: "100ms", EXPIRE_PAYMENTS_BATCH: "20", IDEMPOTENCY_PURGE_INTERVAL: "5m",
+      IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
+    }).jobs;
+    expect(jobs).toEqual({
+      expirePayments: { intervalMs: 100, batch: 20 },
+      purgeIdempotencyKeys: { intervalMs: 300_000, batch: 5_000 },
+      outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
+    });
+  });
+
+  it.each([
+    ["EXPIRE_PAYMENTS_BATCH", "0"],
+    ["EXPIRE_PAYMENTS_BATCH", "-1"],
+    ["OUTBOX_RELAY_INTERVAL", "0ms"],
+    ["OUTBOX_RELAY_LEASE", "soon"],
+  ])("refuse %s=%s", (name, value) => {
+    expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
+  });
+});

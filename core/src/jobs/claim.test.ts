@@ -1,0 +1,217 @@
+// The claim mechanism against a real PostgreSQL (a throw-away database on the
+// server of DATABASE_URL, which `npm test` provides). Two claimers here are two
+// transactions on two pooled connections, as two cores would be.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase } from "../../../test/support/stack.ts";
+import { loadConfig } from "../config.ts";
+import { db, migrate, openOrm } from "../db/orm.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { createLogger } from "../logger.ts";
+import { jobRuns } from "../metrics.ts";
+import { claimLeased, completeLeased, eachRow, handleClaimed, type Tally } from "./claim.ts";
+import { unpublishedEvents } from "./outbox-relay.ts";
+import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./purge-idempotency-keys.ts";
+
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) throw new Error("DATABASE_URL is not set; run the suite with `npm test`");
+
+let database: { name: string; url: string };
+let orm: MikroORM;
+let clock = new Date("2026-11-21T12:00:00.000Z");
+let deps: CoreDeps;
+
+beforeAll(async () => {
+  database = await createDatabase(adminUrl);
+  orm = await openOrm({ databaseUrl: database.url, poolSize: 6 });
+  await migrate(orm);
+  deps = { orm, config: loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "claim-test-embed-token-secret-0123456789" }), log: createLogger("test"), now: () => clock };
+});
+
+afterAll(async () => {
+  await orm?.close();
+  if (database) await dropDatabase(adminUrl, database.name);
+});
+
+beforeEach(async () => {
+  clock = new Date("2026-11-21T12:00:00.000Z");
+  await db(orm.em.fork()).deleteFrom("idempotency_keys").execute();
+  await db(orm.em.fork()).deleteFrom("outbox_events").execute();
+});
+
+/** `n` idempotency keys that expired a minute ago, named k000, k001, … */
+async function expiredKeys(n: number): Promise<string[]> {
+  const keys = Array.from({ length: n }, (_, i) => `k${String(i).padStart(3, "0")}`);
+  const at = new Date(clock.getTime() - 60_000);
+  await db(orm.em.fork())
+    .insertInto("idempotency_keys")
+    .values(keys.map((key) => ({ scope: "s", key, fingerprint: "f", resource_id: "r", response: "{}", created_at: at, expires_at: at })))
+    .execute();
+  return keys;
+}
+
+/** `n` unpublished outbox events evt000, evt001, … in that order. */
+async function pendingEvents(n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, (_, i) => `evt${String(i).padStart(3, "0")}`);
+  await db(orm.em.fork())
+    .insertInto("outbox_events")
+    .values(ids.map((id) => ({ id, merchant_id: "m", mode: "test", type: "payment.succeeded", envelope: { id }, created_at: clock, claimed_until: null, published_at: null })))
+    .execute();
+  return ids;
+}
+
+const remainingKeys = async () => (await db(orm.em.fork()).selectFrom("idempotency_keys").select("key").orderBy("key").execute()).map((r) => r.key);
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe("handleClaimed (work inside the claiming transaction)", () => {
+  it("a second claimer passes over rows the first holds, without waiting for it, and gets the next ones", async () => {
+    await expiredKeys(30);
+    const firstHolds = deferred();
+    const releaseFirst = deferred();
+    const seen: Record<"first" | "second", string[]> = { first: [], second: [] };
+    const claimer = (who: "first" | "second", hold?: boolean) =>
+      handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, async (_tx, rows) => {
+        seen[who] = rows.map((r) => r.key);
+        if (hold) {
+          firstHolds.resolve();
+          await releaseFirst.promise;
+        }
+        return { value: { seen: rows.length }, events: [] };
+      });
+    const first = claimer("first", true);
+    await firstHolds.promise;
+    // The first claimer's transaction is still open here; without SKIP LOCKED the second would block on it.
+    const second = claimer("second");
+    const blocked = await Promise.race([second.then(() => false), sleep(10_000).then(() => true)]);
+    releaseFirst.resolve();
+    await Promise.all([first, second]);
+    expect(blocked, "the second claimer waited for the first one's locks").toBe(false);
+    expect(seen.first).toEqual(Array.from({ length: 10 }, (_, i) => `k${String(i).padStart(3, "0")}`));
+    expect(seen.second).toEqual(Array.from({ length: 10 }, (_, i) => `k${String(i + 10).padStart(3, "0")}`));
+  });
+
+  it("many concurrent claimers take every due row exactly once, never more than the batch each", async () => {
+    const keys = await expiredKeys(200);
+    const claimed: string[] = [];
+    const batches: number[] = [];
+    const claimer = async () => {
+      for (;;) {
+        let got = 0;
+        await handleClaimed(deps, expiredIdempotencyKeys, { batch: 7 }, async (tx, rows) => {
+          got = rows.length;
+          batches.push(rows.length);
+          claimed.push(...rows.map((r) => r.key));
+          await db(tx).deleteFrom("idempotency_keys").where("key", "in", rows.map((r) => r.key)).execute();
+          return { value: { done: rows.length }, events: [] };
+        });
+        if (got === 0) return;
+      }
+    };
+    await Promise.all([claimer(), claimer(), claimer(), claimer()]);
+    expect(claimed.length).toBe(keys.length);
+    expect(new Set(claimed).size).toBe(keys.length);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(7);
+    expect(await remainingKeys()).toEqual([]);
+  });
+
+  it("respects the batch bound and leaves rows that are not due", async () => {
+    await expiredKeys(25);
+    await db(orm.em.fork())
+      .insertInto("idempotency_keys")
+      .values({ scope: "s", key: "fresh", fingerprint: "f", resource_id: "r", response: "{}", created_at: clock, expires_at: new Date(clock.getTime() + 60_000) })
+      .execute();
+    const runs: Tally[] = [];
+    for (let i = 0; i < 4; i++) runs.push(await purgeExpiredIdempotencyKeys(deps, { batch: 10 }));
+    expect(runs).toEqual([{ purged: 10 }, { purged: 10 }, { purged: 5 }, {}]);
+    expect(await remainingKeys()).toEqual(["fresh"]);
+  });
+
+  it("rolls the whole batch back when the work fails, so its rows are due again", async () => {
+    await expiredKeys(5);
+    await expect(
+      handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, async (tx, rows) => {
+        await db(tx).deleteFrom("idempotency_keys").where("key", "in", rows.map((r) => r.key)).execute();
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await remainingKeys()).toHaveLength(5);
+    expect(await purgeExpiredIdempotencyKeys(deps, { batch: 10 })).toEqual({ purged: 5 });
+  });
+
+  it("eachRow rolls a failing row back alone: the others commit, the failed one stays due", async () => {
+    await expiredKeys(4);
+    const tally = await handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, eachRow(deps, "test", async (tx, row) => {
+      await db(tx).deleteFrom("idempotency_keys").where("key", "=", row.key).execute();
+      if (row.key === "k001") throw new Error("broken row");
+      return { value: "purged", events: [] };
+    }));
+    expect(tally).toEqual({ purged: 3, failed: 1 });
+    expect(await remainingKeys()).toEqual(["k001"]);
+  });
+
+  it("records the events the work raised in the outbox, in the claiming transaction", async () => {
+    await expiredKeys(2);
+    await handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, async (_tx, rows) => ({
+      value: { noted: rows.length },
+      events: rows.map((r) => ({ merchantId: "m", mode: "test", type: "payment.failed", data: { key: r.key }, at: clock })),
+    }));
+    const events = await db(orm.em.fork()).selectFrom("outbox_events").select("envelope").execute();
+    expect(events.map((e) => (e.envelope as { data: { key: string } }).data.key).sort()).toEqual(["k000", "k001"]);
+  });
+
+  it("counts outcomes in paytami_core_job_items_total", async () => {
+    const before = (await jobRuns.get()).values.find((v) => v.labels.job === "purge_idempotency_keys" && v.labels.outcome === "purged")?.value ?? 0;
+    await expiredKeys(3);
+    await purgeExpiredIdempotencyKeys(deps, { batch: 10 });
+    const after = (await jobRuns.get()).values.find((v) => v.labels.job === "purge_idempotency_keys" && v.labels.outcome === "purged")?.value;
+    expect(after).toBe(before + 3);
+  });
+});
+
+describe("claimLeased / completeLeased (work outside any transaction)", () => {
+  const lease = { batch: 10, leaseMs: 30_000 };
+
+  it("a leased row is not claimed again until its lease runs out; then any claimer gets it back", async () => {
+    const ids = await pendingEvents(3);
+    const first = await claimLeased(deps, unpublishedEvents, lease);
+    expect(first.map((e) => e.id)).toEqual(ids);
+    expect(first[0]).toMatchObject({ mode: "test", type: "payment.succeeded", envelope: { id: "evt000" } });
+
+    clock = new Date(clock.getTime() + 29_000);
+    expect(await claimLeased(deps, unpublishedEvents, lease)).toEqual([]);
+
+    // The claimer died without completing: after the lease the rows are back in the pool.
+    clock = new Date(clock.getTime() + 1_000);
+    const again = await claimLeased(deps, unpublishedEvents, lease);
+    expect(again.map((e) => e.id)).toEqual(ids);
+    expect(await claimLeased(deps, unpublishedEvents, lease)).toEqual([]);
+  });
+
+  it("completed rows leave the pool for good; the others return after the lease", async () => {
+    const ids = await pendingEvents(4);
+    const claimed = await claimLeased(deps, unpublishedEvents, lease);
+    await completeLeased(deps, unpublishedEvents, claimed.slice(0, 2).map((e) => e.id), { published_at: clock }, "published");
+    const rows = await db(orm.em.fork()).selectFrom("outbox_events").select(["id", "claimed_until", "published_at"]).orderBy("seq").execute();
+    expect(rows.map((r) => [r.id, r.claimed_until === null, r.published_at !== null])).toEqual([
+      [ids[0], true, true], [ids[1], true, true], [ids[2], false, false], [ids[3], false, false],
+    ]);
+    clock = new Date(clock.getTime() + 31_000);
+    expect((await claimLeased(deps, unpublishedEvents, lease)).map((e) => e.id)).toEqual(ids.slice(2));
+  });
+
+  it("concurrent claimers get disjoint batches of at most `batch` rows that together cover every row", async () => {
+    const ids = await pendingEvents(100);
+    const results = await Promise.all(Array.from({ length: 6 }, () => claimLeased(deps, unpublishedEvents, { batch: 12, leaseMs: 30_000 })));
+    const more = await Promise.all(Array.from({ length: 6 }, () => claimLeased(deps, unpublishedEvents, { batch: 12, leaseMs: 30_000 })));
+    const all = [...results, ...more].flatMap((batch) => batch.map((e) => e.id));
+    for (const batch of [...results, ...more]) expect(batch.length).toBeLessThanOrEqual(12);
+    expect(all.length).toBe(ids.length);
+    expect([...all].sort()).toEqual(ids);
+  });
+});

@@ -1,0 +1,166 @@
+import type { Kysely, SelectQueryBuilder, Updateable } from "kysely";
+import { db, type DB, type Db } from "../db/orm.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { inTransaction, type Changes, type Tx } from "../domain/unit-of-work.ts";
+import { jobRuns } from "../metrics.ts";
+
+// The one way background work is claimed (DESIGN §1). Any number of cores run
+// the same jobs against one database; each claims a bounded batch of due rows
+// with FOR UPDATE SKIP LOCKED, so a row another core holds is passed over,
+// never waited for and never handled twice. Two flavours share that select:
+//  - handleClaimed: the work is database work; it runs in the claiming
+//    transaction, so the rows stay locked until it commits (expiry, purge,
+//    next: settlement, payouts).
+//  - claimLeased / completeLeased: the work is I/O that must not run inside a
+//    transaction (publishing to NATS, next: webhook POSTs, processor calls).
+//    The claim stamps `claimed_until` in a short transaction; the row is then
+//    invisible to other claimers until it is completed or the lease runs out,
+//    so a dead core's claims return to the pool.
+
+/** Rows of one table that become due for one job. */
+export interface WorkQueue<T extends keyof DB & string, Row> {
+  /** The `job` label of paytami_core_job_items_total and of log lines. */
+  job: string;
+  table: T;
+  /**
+   * Narrows `rows` (a select from `table`) to the due ones, with the columns the
+   * job needs, in the order to take them. The claim adds the lease check,
+   * FOR UPDATE SKIP LOCKED and the batch limit.
+   */
+  due(rows: SelectQueryBuilder<DB, T, {}>, now: Date): SelectQueryBuilder<DB, T, Row>;
+}
+
+/** Tables with a `claimed_until` lease column. */
+export type LeasedTable = { [T in keyof DB & string]: DB[T] extends { claimed_until: unknown } ? T : never }[keyof DB & string];
+
+/** A queue whose rows are leased; `key` is a unique text column (an id) the claim returns in every row. */
+export interface LeasedQueue<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>> extends WorkQueue<T, Row> {
+  key: K;
+}
+
+export interface ClaimPolicy {
+  /** At most this many rows per claim. */
+  batch: number;
+}
+
+export interface LeasePolicy extends ClaimPolicy {
+  /** How long a claimed row stays out of the pool; longer than the work ever takes. */
+  leaseMs: number;
+}
+
+/** Outcome label → number of rows with that outcome; every claimed row has exactly one. */
+export type Tally = Record<string, number>;
+
+/** The select both flavours share: due rows, locked by this transaction, skipping rows locked by others. */
+function lockDue<T extends keyof DB & string, Row>(trx: Db, queue: WorkQueue<T, Row>, now: Date, batch: number, leased: boolean): Promise<Row[]> {
+  let rows = trx.selectFrom(queue.table) as unknown as SelectQueryBuilder<DB, T, {}>;
+  if (leased) {
+    // Loosely typed in here only: LeasedTable guarantees the column exists.
+    const lease = rows as unknown as SelectQueryBuilder<{ t: { claimed_until: Date | null } }, "t", {}>;
+    rows = lease.where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", now)])) as unknown as typeof rows;
+  }
+  return queue.due(rows, now).forUpdate().skipLocked().limit(batch).execute() as Promise<Row[]>;
+}
+
+/** The lease statements name a table chosen by the queue; LeasedQueue has already checked its columns. */
+const anyTable = (trx: Db) => trx as unknown as Kysely<any>;
+
+function count(job: string, tally: Tally): void {
+  for (const [outcome, n] of Object.entries(tally)) if (n > 0) jobRuns.inc({ job, outcome }, n);
+}
+
+/**
+ * Claims up to `policy.batch` due rows and hands them to `handle` inside the
+ * claiming transaction; the events it returns are recorded in the outbox in
+ * that transaction (unit of work). All or nothing: if `handle` throws, the
+ * batch rolls back and its rows are due again for the next run, on any core.
+ * Returns the tally (also counted in paytami_core_job_items_total).
+ */
+export async function handleClaimed<T extends keyof DB & string, Row>(
+  deps: CoreDeps,
+  queue: WorkQueue<T, Row>,
+  policy: ClaimPolicy,
+  handle: (tx: Tx, rows: Row[]) => Promise<Changes<Tally>>,
+): Promise<Tally> {
+  const tally = await inTransaction(deps, async (tx) => {
+    const rows = await lockDue(db(tx), queue, deps.now(), policy.batch, false);
+    return rows.length === 0 ? { value: {}, events: [] } : handle(tx, rows);
+  });
+  count(queue.job, tally);
+  return tally;
+}
+
+/**
+ * Adapts a handler of one row (which answers its outcome) to `handleClaimed`,
+ * in claim order. Each row runs in its own savepoint: a row whose work throws
+ * is rolled back alone, logged and counted as "failed" (it stays due and is
+ * tried again next run), so one broken row never holds back the rest of its batch.
+ */
+export function eachRow<Row>(
+  deps: Pick<CoreDeps, "log">,
+  job: string,
+  handle: (tx: Tx, row: Row) => Promise<Changes<string>>,
+): (tx: Tx, rows: Row[]) => Promise<Changes<Tally>> {
+  return async (tx, rows) => {
+    const tally: Tally = {};
+    const events: Changes<Tally>["events"] = [];
+    for (const row of rows) {
+      let outcome = "failed";
+      try {
+        const changes = await tx.transactional((savepoint) => handle(savepoint, row));
+        outcome = changes.value;
+        events.push(...changes.events);
+      } catch (err) {
+        deps.log.error({ err, job, row }, "job item failed; rolled back alone, due again next run");
+      }
+      tally[outcome] = (tally[outcome] ?? 0) + 1;
+    }
+    return { value: tally, events };
+  };
+}
+
+/**
+ * Claims up to `policy.batch` due rows whose lease is free (never claimed, or
+ * the lease ran out) and leases them for `policy.leaseMs`, in one short
+ * transaction. Do the work outside any transaction, then `completeLeased`.
+ */
+export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
+  deps: CoreDeps,
+  queue: LeasedQueue<T, K, Row>,
+  policy: LeasePolicy,
+): Promise<Row[]> {
+  return deps.orm.em.fork().transactional(async (tx) => {
+    const trx = db(tx);
+    const now = deps.now();
+    const rows = await lockDue(trx, queue, now, policy.batch, true);
+    if (rows.length > 0) {
+      await anyTable(trx)
+        .updateTable(queue.table as string)
+        .set({ claimed_until: new Date(now.getTime() + policy.leaseMs) })
+        .where(queue.key as string, "in", rows.map((row) => row[queue.key] as string))
+        .execute();
+    }
+    return rows;
+  });
+}
+
+/**
+ * Marks leased rows done: applies `done` (which must take them out of `due`)
+ * and clears the lease. Rows not completed return to the pool when their lease
+ * runs out, so the work must tolerate being done again (at least once).
+ */
+export async function completeLeased<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
+  deps: CoreDeps,
+  queue: LeasedQueue<T, K, Row>,
+  keys: readonly Row[K][],
+  done: Updateable<DB[T]>,
+  outcome: string,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await anyTable(db(deps.orm.em.fork()))
+    .updateTable(queue.table as string)
+    .set({ ...(done as object), claimed_until: null })
+    .where(queue.key as string, "in", keys as readonly string[])
+    .execute();
+  count(queue.job, { [outcome]: keys.length });
+}
