@@ -1,17 +1,25 @@
 // `npm run bench`: starts PostgreSQL + NATS (unless DATABASE_URL / NATS_URL are set), a
 // core and a facade on loopback, and measures
 //   1. POST /v1/payments at concurrency 1, 8 and 32 (autocannon, a fresh Idempotency-Key
-//      per request): requests/s, p50, p99;
+//      per request) against a one-hop baseline (baseline-server.ts: node:http + pg
+//      running the creation statement on the same database), alternately baseline,
+//      product, baseline, product…: requests/s, p50, p99, their ratios product / baseline
+//      (the machine's speed and load cancel out of those), and CPU time per payment
+//      of each process;
 //   2. GET /v1/payments?limit=25 for a merchant with 10 000 and with 1 000 000 payments
 //      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
 //   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM).
-// Prints a markdown table and the command that produced it.
+// Prints markdown tables and the command that produced them.
 //
-// Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_LIST_SECONDS
-// (default 8) per list run, BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL
-// (default "info", what the processes log at), BENCH_OUT (also write the report there).
+// Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
+// baseline/product pairs at concurrency 32, BENCH_LIST_SECONDS (default 8) per list run,
+// BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL (default "info", what the
+// processes log at), BENCH_OUT (also write the report there). Profiling: BENCH_PROBE=1,
+// BENCH_PROBE_V8_FLAGS (e.g. "--trace-gc", set by probe.ts), BENCH_NODE_OPTIONS,
+// BENCH_KEEP_LOGS=1 (keep the processes' logs).
 
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -26,6 +34,17 @@ const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
 const WARMUP_SECONDS = Math.min(3, POST_SECONDS);
 const LIST_SIZES = (process.env.BENCH_LIST_SIZES ?? "10000,1000000").split(",").map((s) => Number(s.trim()));
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "info";
+/** Baseline/product pairs at concurrency 32; the ratios reported are their medians. */
+const PAIRS_C32 = Number(process.env.BENCH_PAIRS ?? 3);
+/** BENCH_PROBE=1: load probe.ts into facade, core and baseline (GC, event-loop delay) and report it per run. */
+const PROBE_DIR = process.env.BENCH_PROBE === "1" ? fs.mkdtempSync(path.join(os.tmpdir(), "paytami-probe-")) : undefined;
+/** NODE_OPTIONS for facade, core and baseline, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (profiling only). */
+const CHILD_NODE_OPTIONS = [process.env.BENCH_NODE_OPTIONS ?? "", PROBE_DIR ? `--import=${path.join(import.meta.dirname, "probe.ts")}` : ""].join(" ").trim();
+const CHILD_ENV: Record<string, string> = {
+  ...(CHILD_NODE_OPTIONS ? { NODE_OPTIONS: CHILD_NODE_OPTIONS } : {}),
+  ...(PROBE_DIR ? { BENCH_PROBE_DIR: PROBE_DIR } : {}),
+  ...(process.env.BENCH_PROBE_V8_FLAGS ? { BENCH_PROBE_V8_FLAGS: process.env.BENCH_PROBE_V8_FLAGS } : {}),
+};
 
 function say(msg: string): void {
   process.stderr.write(`bench  | ${msg}\n`);
@@ -132,6 +151,102 @@ class MemSampler {
 const mb = (kb: number | undefined) => (kb === undefined ? "–" : `${(kb / 1024).toFixed(0)} MB`);
 
 // ---------------------------------------------------------------------------
+// CPU time per process (utime + stime from /proc/<pid>/stat)
+
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU milliseconds of each process in each group. */
+function cpuOf(groups: Record<string, number[]>): Record<string, Map<number, number>> {
+  const out: Record<string, Map<number, number>> = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    out[name] = new Map();
+    for (const pid of pids) {
+      const ms = cpuMs(pid);
+      if (ms !== undefined) out[name].set(pid, ms);
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU milliseconds each group spent between two snapshots. A process that started in
+ * between counts from zero (a new pooled connection's backend); one that ended in
+ * between is lost, which undercounts PostgreSQL slightly when pools shrink.
+ */
+function cpuSpent(before: Record<string, Map<number, number>>, after: Record<string, Map<number, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, pids] of Object.entries(after)) {
+    out[name] = 0;
+    for (const [pid, ms] of pids) out[name] += ms - (before[name]?.get(pid) ?? 0);
+  }
+  return out;
+}
+
+/** This process's CPU milliseconds (autocannon runs in it). */
+function selfCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+// ---------------------------------------------------------------------------
+// the baseline process (test/bench/baseline-server.ts)
+
+type Target = "product" | "baseline";
+
+interface Baseline {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + name;
+  return u.toString();
+}
+
+async function startBaseline(databaseUrl: string, publicBaseUrl: string): Promise<Baseline> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(import.meta.dirname, "baseline-server.ts")], {
+    env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: publicBaseUrl, ...CHILD_ENV },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    // Anything else it prints (e.g. --trace-gc lines) is passed through to stderr.
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const lines = out.split("\n");
+      out = lines.pop()!;
+      for (const line of lines) {
+        if (line.startsWith('{"port":')) resolve((JSON.parse(line) as { port: number }).port);
+        else if (process.env.BENCH_KEEP_LOGS === "1") process.stderr.write(`baseline | ${line}\n`);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`baseline exited during startup (code ${code})`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
 // load
 
 interface RunResult {
@@ -145,6 +260,23 @@ interface RunResult {
   ok2xx: number;
   errors: number;
   tool: string;
+}
+
+interface PostRun extends RunResult {
+  target: Target;
+  /** CPU milliseconds per created payment, per process group (PostgreSQL: this database's backends). */
+  cpuMsPerRequest: Record<string, number>;
+  /** What probe.ts saw in each Node process during the run (BENCH_PROBE=1). */
+  probes: Record<string, ProbeRecord>;
+}
+
+interface ProbeRecord {
+  seconds: number;
+  cpuMs: number;
+  eventLoopUtilization: number;
+  loopDelayMs: { p50: number; p99: number; max: number };
+  gc: Record<string, { count: number; ms: number; maxMs: number }>;
+  heapUsedMb: number;
 }
 
 async function cannon(opts: {
@@ -202,6 +334,12 @@ function timedGet(url: string, headers: Record<string, string>): Promise<{ statu
     });
     req.on("error", reject);
   });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -304,9 +442,10 @@ async function main(): Promise<void> {
   process.env.NATS_URL = infra.natsUrl;
   let stack: Stack | undefined;
   let sampler: MemSampler | undefined;
+  let baseline: Baseline | undefined;
   try {
     say(`starting core and facade (LOG_LEVEL=${LOG_LEVEL})`);
-    stack = await startStack({ logLevel: LOG_LEVEL });
+    stack = await startStack({ logLevel: LOG_LEVEL, env: CHILD_ENV });
     sampler = new MemSampler(stack);
     sampler.start();
     const s = stack;
@@ -328,28 +467,78 @@ async function main(): Promise<void> {
     const runs: RunResult[] = [];
     const phasePeaks: Array<{ label: string; peaks: Record<string, number> }> = [];
 
-    say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8`);
-    const warm = await cannon({ label: "warm-up", url: `${s.baseUrl}/v1/payments`, concurrency: 8, seconds: WARMUP_SECONDS, method: "POST", headers: postHeaders, body, uniqueIdem: true });
+    // The yardstick: its own process and merchant, the same database, body and load tool.
+    const database = (await s.sql<{ name: string }>("select current_database() as name"))[0]!.name;
+    const databaseUrl = withDatabase(infra.databaseUrl, database);
+    baseline = await startBaseline(databaseUrl, s.publicBaseUrl);
+    const baselineMerchant = await s.admin.createMerchant({ name: "Bench Baseline" });
+    const targets: Record<Target, { url: string; headers: Record<string, string> }> = {
+      product: { url: `${s.baseUrl}/v1/payments`, headers: postHeaders },
+      baseline: { url: `${baseline.url}/v1/payments`, headers: { ...postHeaders, authorization: `Bearer ${baselineMerchant.testApiKey}` } },
+    };
+    const cpuPids = async (target: Target): Promise<Record<string, number[]>> => {
+      const backends = (await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).map((r) => r.pid);
+      const own: Record<string, number[]> = target === "product" ? { facade: [s.pids().facade!], core: [s.pids().core!] } : { baseline: [baseline!.pid] };
+      return { ...own, postgres: backends };
+    };
+    const post = async (target: Target, concurrency: number, seconds: number): Promise<PostRun> => {
+      const before = await cpuPids(target);
+      const startCpu = cpuOf(before);
+      const startSelf = selfCpuMs();
+      const probed = Object.entries(before).filter(([name]) => name !== "postgres").map(([name, pids]) => [name, pids[0]!] as const);
+      if (PROBE_DIR) for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
+      const r = await cannon({ label: `POST /v1/payments (${target})`, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
+      const after = await cpuPids(target);
+      const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
+      const cpuMsPerRequest: Record<string, number> = {};
+      for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;
+      const probes: Record<string, ProbeRecord> = {};
+      if (PROBE_DIR) {
+        for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        for (const [name, pid] of probed) {
+          const lines = fs.readFileSync(path.join(PROBE_DIR, `${pid}.jsonl`), "utf8").trim().split("\n");
+          probes[name] = JSON.parse(lines[lines.length - 1]!) as ProbeRecord;
+        }
+      }
+      return { ...r, target, cpuMsPerRequest, probes };
+    };
+
+    say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8, product then baseline`);
+    const warm = await post("product", 8, WARMUP_SECONDS);
+    const warmBaseline = await post("baseline", 8, WARMUP_SECONDS);
     sampler.takePhase();
 
-    for (const c of [1, 8, 32]) {
-      say(`POST /v1/payments, ${POST_SECONDS} s at concurrency ${c}`);
-      const r = await cannon({ label: "POST /v1/payments", url: `${s.baseUrl}/v1/payments`, concurrency: c, seconds: POST_SECONDS, method: "POST", headers: postHeaders, body, uniqueIdem: true });
-      runs.push(r);
-      phasePeaks.push({ label: `POST c=${c}`, peaks: sampler.takePhase() });
-      say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+    // Alternating, so that whatever else the machine is doing weighs on both alike.
+    const schedule: Array<[Target, number]> = [];
+    for (const c of [1, 8]) schedule.push(["baseline", c], ["product", c]);
+    for (let i = 0; i < PAIRS_C32; i++) schedule.push(["baseline", 32], ["product", 32]);
+    const postRuns: PostRun[] = [];
+    const c32Peaks: Record<string, number> = {};
+    for (const [target, c] of schedule) {
+      say(`POST /v1/payments (${target}), ${POST_SECONDS} s at concurrency ${c}`);
+      const r = await post(target, c, POST_SECONDS);
+      postRuns.push(r);
+      const peaks = sampler.takePhase();
+      if (target === "product" && c === 32) for (const [k, v] of Object.entries(peaks)) c32Peaks[k] = Math.max(c32Peaks[k] ?? 0, v);
+      const cpu = Object.entries(r.cpuMsPerRequest).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
+      say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}; CPU ms/request: ${cpu}`);
     }
+    phasePeaks.push({ label: "POST c=32", peaks: c32Peaks });
 
     // Every 2xx must be a creation, not an idempotent replay: at least one row per 201
     // (plus at most one per connection for requests cut off when a run's time ran out).
-    const created = await paymentsOf(s, writer.merchantId);
-    const ok = warm.ok2xx + runs.reduce((n, r) => n + r.ok2xx, 0);
-    const cutOff = 8 + runs.reduce((n, r) => n + r.concurrency, 0);
-    const creationCheck = `POST sanity check: ${ok} 2xx responses, ${created} payments in the database`;
-    say(creationCheck);
-    if (created < ok || created > ok + cutOff) {
-      throw new Error(`${creationCheck}: every request should have created exactly one payment`);
-    }
+    const checkCreated = async (target: Target, merchantId: string, warmRun: PostRun): Promise<string> => {
+      const mine = postRuns.filter((r) => r.target === target);
+      const created = await paymentsOf(s, merchantId);
+      const ok = warmRun.ok2xx + mine.reduce((n, r) => n + r.ok2xx, 0);
+      const cutOff = 8 + mine.reduce((n, r) => n + r.concurrency, 0);
+      const line = `POST sanity check (${target}): ${ok} 2xx responses, ${created} payments in the database`;
+      say(line);
+      if (created < ok || created > ok + cutOff) throw new Error(`${line}: every request should have created exactly one payment`);
+      return line;
+    };
+    const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
 
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
     const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
@@ -392,6 +581,63 @@ async function main(): Promise<void> {
     }
     lines.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.versions.node}; load generator, facade, core and PostgreSQL on the same host over loopback.`);
     lines.push("");
+    lines.push(`POST /v1/payments against the one-hop baseline (test/bench/baseline-server.ts: node:http + pg running the creation statement), run alternately, baseline first, with the same body, a fresh Idempotency-Key per request and autocannon:`);
+    lines.push("");
+    lines.push("| Concurrency | Pair | Baseline req/s | Baseline p50 (ms) | Baseline p99 (ms) | Product req/s | Product p50 (ms) | Product p99 (ms) | Throughput product / baseline | p99 product / baseline | Non-2xx + errors |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    const pairs: Array<{ c: number; base: PostRun; prod: PostRun; rpsRatio: number; p99Ratio: number }> = [];
+    for (let i = 0; i + 1 < postRuns.length; i += 2) {
+      const base = postRuns[i]!;
+      const prod = postRuns[i + 1]!;
+      pairs.push({ c: prod.concurrency, base, prod, rpsRatio: prod.rps / base.rps, p99Ratio: prod.p99 / base.p99 });
+    }
+    for (const c of [...new Set(pairs.map((p) => p.c))]) {
+      const mine = pairs.filter((p) => p.c === c);
+      mine.forEach((p, i) => {
+        const bad = p.base.non2xx + p.base.errors + p.prod.non2xx + p.prod.errors;
+        lines.push(`| ${c} | ${i + 1} | ${p.base.rps.toFixed(0)} | ${p.base.p50} | ${p.base.p99} | ${p.prod.rps.toFixed(0)} | ${p.prod.p50} | ${p.prod.p99} | ${p.rpsRatio.toFixed(2)}× | ${p.p99Ratio.toFixed(2)}× | ${bad} |`);
+      });
+      if (mine.length > 1) {
+        const m = (f: (p: (typeof mine)[number]) => number) => median(mine.map(f));
+        lines.push(`| ${c} | median | ${m((p) => p.base.rps).toFixed(0)} | ${m((p) => p.base.p50)} | ${m((p) => p.base.p99)} | ${m((p) => p.prod.rps).toFixed(0)} | ${m((p) => p.prod.p50)} | ${m((p) => p.prod.p99)} | **${m((p) => p.rpsRatio).toFixed(2)}×** | **${m((p) => p.p99Ratio).toFixed(2)}×** | |`);
+      }
+    }
+    lines.push("");
+    const c32Pairs = pairs.filter((p) => p.c === 32);
+    if (c32Pairs.length > 0) {
+      const rpsRatio = median(c32Pairs.map((p) => p.rpsRatio));
+      const p99Ratio = median(c32Pairs.map((p) => p.p99Ratio));
+      lines.push(`Concurrency 32, median of ${c32Pairs.length} pair(s): throughput ${rpsRatio.toFixed(2)}× the baseline's (target ≥ 0.60×: ${rpsRatio >= 0.6 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× the baseline's (target ≤ 2.00×: ${p99Ratio <= 2 ? "met" : "missed"}).`);
+      lines.push("");
+    }
+    lines.push("CPU time per created payment (ms, median over the runs at each concurrency; PostgreSQL = this database's backends, without its background writers; load generator = autocannon in the bench process):");
+    lines.push("");
+    lines.push("| Concurrency | Product: facade | Product: core | Product: PostgreSQL | Product: load generator | Product total | Baseline: process | Baseline: PostgreSQL | Baseline: load generator | Baseline total |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const c of [...new Set(pairs.map((p) => p.c))]) {
+      const mine = pairs.filter((p) => p.c === c);
+      const cpu = (side: "base" | "prod", name: string) => median(mine.map((p) => p[side].cpuMsPerRequest[name] ?? NaN));
+      const total = (side: "base" | "prod") => median(mine.map((p) => Object.values(p[side].cpuMsPerRequest).reduce((a, b) => a + b, 0)));
+      lines.push(`| ${c} | ${cpu("prod", "facade").toFixed(2)} | ${cpu("prod", "core").toFixed(2)} | ${cpu("prod", "postgres").toFixed(2)} | ${cpu("prod", "load generator").toFixed(2)} | ${total("prod").toFixed(2)} | ${cpu("base", "baseline").toFixed(2)} | ${cpu("base", "postgres").toFixed(2)} | ${cpu("base", "load generator").toFixed(2)} | ${total("base").toFixed(2)} |`);
+    }
+    lines.push("");
+    if (PROBE_DIR) {
+      lines.push("Inside the Node processes during each run (probe.ts: perf_hooks GC entries, monitorEventLoopDelay, event-loop utilization):");
+      lines.push("");
+      lines.push("| Run | Process | ELU | Loop delay p50 / p99 / max (ms) | Minor GCs | Major + incremental GCs | GC ms per s | Longest GC (ms) | GC ms per 1000 payments | Heap used at end (MB) |");
+      lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+      for (const r of postRuns) {
+        for (const [name, p] of Object.entries(r.probes)) {
+          const all = Object.values(p.gc);
+          const gcMs = all.reduce((n, k) => n + k.ms, 0);
+          const longest = all.reduce((n, k) => Math.max(n, k.maxMs), 0);
+          const major = (p.gc.major?.count ?? 0) + (p.gc.incremental?.count ?? 0);
+          const d = p.loopDelayMs;
+          lines.push(`| ${r.target} c=${r.concurrency} | ${name} | ${p.eventLoopUtilization.toFixed(2)} | ${d.p50.toFixed(1)} / ${d.p99.toFixed(1)} / ${d.max.toFixed(1)} | ${p.gc.minor?.count ?? 0} | ${major} | ${(gcMs / p.seconds).toFixed(1)} | ${longest.toFixed(1)} | ${((gcMs / Math.max(1, r.ok2xx)) * 1000).toFixed(0)} | ${p.heapUsedMb.toFixed(0)} |`);
+        }
+      }
+      lines.push("");
+    }
     lines.push("| Request | Concurrency | Requests/s | p50 (ms) | p99 (ms) | Requests | Non-2xx | Errors | Measured with |");
     lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const r of runs) {
@@ -424,8 +670,10 @@ async function main(): Promise<void> {
   } finally {
     sampler?.stop();
     agent.destroy();
+    await baseline?.stop().catch(() => undefined);
     await stack?.stop().catch(() => undefined);
-    if (stack) fs.rmSync(stack.logDir, { recursive: true, force: true });
+    if (stack && process.env.BENCH_KEEP_LOGS === "1") say(`process logs kept in ${stack.logDir}`);
+    else if (stack) fs.rmSync(stack.logDir, { recursive: true, force: true });
     await infra.stop();
   }
 }

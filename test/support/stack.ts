@@ -14,6 +14,7 @@ import pg from "pg";
 import { CoreClient } from "../../proto/core-client.ts";
 import { currencyCodec, methodTypeCodec, modeCodec } from "../../proto/enums.ts";
 import { paymentJson, type PaymentJson } from "../../proto/payment-json.ts";
+import type { SimulationStepName } from "../../proto/simulation-steps.ts";
 import { freePort } from "../../core/src/devstack/free-port.ts";
 import { startChild, waitForHttp, type Child } from "../../core/src/devstack/processes.ts";
 import { tailOf } from "../../core/src/devstack/report.ts";
@@ -59,7 +60,7 @@ export interface Admin {
   simulate(paymentId: string, step: SimulateStep): Promise<PaymentJson>;
 }
 
-export type SimulateStep = "succeed" | "fail" | "cancel" | "expire" | "process" | "authorize" | "settle";
+export type SimulateStep = SimulationStepName;
 
 export interface ExitInfo {
   code: number | null;
@@ -124,7 +125,7 @@ function installExitHook(): void {
 }
 
 /** Node 24 binary: the current one if new enough, else the pinned npm `node` package. */
-function nodeBinary(): string {
+export function nodeBinary(): string {
   const major = Number(process.versions.node.split(".")[0]);
   if (major >= 24) return process.execPath;
   const candidates = [

@@ -1,69 +1,37 @@
-// The shape every command group (merchants, keys, simulate, later links, webhooks, trigger,
-// listen) implements, plus argument parsing that turns mistakes into usage errors.
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+// What every command group (merchants, keys, simulate, later links, webhooks, trigger, listen) gets
+// from the program, and the option parsers they share. Commander does the parsing; a value it
+// cannot take is an InvalidArgumentError, which the program reports as `validation_error`.
+import { InvalidArgumentError } from "commander";
 import type { CoreClient } from "../../../proto/core-client.ts";
-
-export interface CommandContext {
-  // Opened on first use, so usage errors never need a reachable core.
-  core(): CoreClient;
-}
+import type { EnumCodec } from "../../../proto/enums.ts";
 
 export interface CommandOutput {
   json: Record<string, unknown>;
   text: string;
 }
 
-export interface CommandGroup {
-  name: string;
-  usage: string[];
-  run(args: string[], context: CommandContext): Promise<CommandOutput>;
+export interface CommandContext {
+  // Opened on first use, so usage errors and --help never need a reachable core.
+  core(): CoreClient;
+  // Each command prints its one result through here: JSON or text, as --json says.
+  print(output: CommandOutput): void;
 }
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
-export class HelpRequested extends Error {
-  override name = "HelpRequested";
-}
-
-type Values<T extends ParseArgsOptionsConfig> = { [K in keyof T]?: T[K]["type"] extends "boolean" ? boolean : string };
-
-export function parseCommand<T extends ParseArgsOptionsConfig>(
-  args: string[],
-  options: T,
-): { values: Values<T>; positionals: string[] } {
-  if (args.includes("--help") || args.includes("-h")) throw new HelpRequested();
-  try {
-    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: parsed.values as Values<T>, positionals: parsed.positionals };
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-export function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required`);
+export function nonBlank(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("It must not be blank.");
   return value;
 }
 
-export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T {
-  if (value === undefined || !(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(`${what} must be one of ${allowed.join(", ")}${value === undefined ? "" : ` (got "${value}")`}`);
-  }
-  return value as T;
-}
-
-export function commaList(value: string | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
-
-export function expectPositionals(positionals: string[], names: string[]): string[] {
-  if (positionals.length !== names.length) {
-    throw new UsageError(`expected ${names.join(" ")}, got ${positionals.length ? positionals.join(" ") : "nothing"}`);
-  }
-  return positionals;
+/** An option parser for a comma-separated list of one contract enum's wire names ("GTQ,USD"). */
+export function enumList<E extends number>(codec: EnumCodec<E, string>): (value: string) => E[] {
+  return (value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .map((item) => {
+        const parsed = codec.fromWire(item);
+        if (!codec.isKnown(parsed)) throw new InvalidArgumentError(`It takes ${codec.wireNames.join(", ")} (got "${item}").`);
+        return parsed;
+      });
 }

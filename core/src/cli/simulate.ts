@@ -1,25 +1,26 @@
 // `paytami simulate …`: drive sandbox objects through their state machines from the outside.
-import { CoreError } from "../../../proto/core-client.ts";
-import { parseCommand, oneOf, expectPositionals, UsageError, type CommandGroup } from "./command.ts";
+import { Argument, type Command } from "commander";
 import { paymentJson } from "../../../proto/payment-json.ts";
+import { SIMULATION_STEP_NAMES } from "../../../proto/simulation-steps.ts";
+import type { CommandContext } from "./command.ts";
+import { CoreError } from "../../../proto/core-client.ts";
 import { describeObject } from "./views.ts";
 
-const PAYMENT_STEPS = ["succeed", "fail", "cancel", "expire", "process", "authorize", "settle"] as const;
+export function addSimulateCommands(program: Command, context: CommandContext): void {
+  const simulate = program.command("simulate").description("move sandbox objects through their states");
 
-export const simulate: CommandGroup = {
-  name: "simulate",
-  usage: [`simulate payment PAY_ID ${PAYMENT_STEPS.join("|")}`],
-  async run(args, context) {
-    const [sub, ...rest] = args;
-    if (sub === "payment") {
-      const [paymentId, stepArg] = expectPositionals(parseCommand(rest, {}).positionals, ["PAY_ID", "STEP"]);
-      const step = oneOf(stepArg, PAYMENT_STEPS, "STEP");
+  simulate
+    .command("payment")
+    .description(
+      "run one step of the payment state table and print the payment (succeed authorizes and captures; settle runs every settlement step)",
+    )
+    .argument("<payment-id>", "the payment (pay_…)")
+    .addArgument(new Argument("<step>", "the step to run").choices(SIMULATION_STEP_NAMES))
+    .action(async (paymentId: string, step: string) => {
       const core = context.core();
-      const result = await core.admin.simulatePayment({ payment_id: paymentId!, step });
+      const result = await core.admin.simulatePayment({ payment_id: paymentId, step });
       if (!result.payment) throw new CoreError("internal_error", "core returned no payment", true);
       const view = paymentJson(result.payment);
-      return { json: view, text: `${view.id} is now ${view.status}\n${describeObject(view)}` };
-    }
-    throw new UsageError(`unknown simulate command "${sub ?? ""}"`);
-  },
-};
+      context.print({ json: view, text: `${view.id} is now ${view.status}\n${describeObject(view)}` });
+    });
+}

@@ -34,10 +34,16 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
 
 /** The typed query builder bound to `em` (and to its transaction, when inside one). */
 export function db(em: EntityManager): Db {
-  return em.getKysely<DB>().withPlugin(timestamps);
+  // getKysely() hands out the pool's instance, or the transaction's; wrapping it anew on every call
+  // showed up in the payment-creation profile, so each is wrapped once.
+  const raw = em.getKysely<DB>();
+  let wrapped = withTimestamps.get(raw);
+  if (!wrapped) withTimestamps.set(raw, (wrapped = raw.withPlugin(timestamps)));
+  return wrapped;
 }
 
 const timestamps = new TimestampsPlugin();
+const withTimestamps = new WeakMap<Kysely<DB>, Db>();
 
 // Any number of cores may start at once against one database: only one of
 // them applies migrations, the others wait for it and then find nothing to do.

@@ -1,5 +1,8 @@
-import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from "kysely";
+import {
+  DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Expression, type QueryCreator, type SelectQueryBuilder, type SqlBool,
+} from "kysely";
 import { db, type DB } from "../db/orm.ts";
+import { PreparedStatement } from "../db/prepared.ts";
 import { isActiveKey, unauthorized } from "./api-keys.ts";
 import type { MerchantCaller, PresentedApiKey } from "./caller.ts";
 import { ACCEPTS_EVERYTHING, type Charge, type MerchantPolicy } from "./charge-policy.ts";
@@ -20,42 +23,76 @@ export interface ChargeOwnerRow {
 }
 
 /**
- * Where a charge's owner comes from: one SELECT yielding at most one
- * ChargeOwnerRow, used as the first CTE of the creation statement (so
+ * A kind of charge owner: one SELECT yielding at most one ChargeOwnerRow from
+ * its own values, used as the first CTE of the creation statement (so
  * resolving the caller costs no extra round trip) and on its own on the slow
  * path. An API key, a merchant session, and next a payment link (which adds its
- * own row lock and scopes idempotency to the link) each supply one.
+ * own row lock and scopes idempotency to the link) each define one. Each kind's
+ * statements are built and compiled once (see PreparedStatement), so `select`
+ * must pass its values through untouched.
  */
-export type ChargeOwner = (qc: QueryCreator<DB>) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
+export class OwnerKind<V extends Record<string, unknown>> {
+  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
+  #lookup: PreparedStatement<V, ChargeOwnerRow> | undefined;
+  #creation: PreparedStatement<V & CreationValues, CreationRow> | undefined;
+
+  constructor(select: OwnerKind<V>["select"]) {
+    this.select = select;
+  }
+
+  /** The owner alone (the slow path, to report errors in order). */
+  get lookup(): PreparedStatement<V, ChargeOwnerRow> {
+    return (this.#lookup ??= new PreparedStatement((v: V) => this.select(plain, v)));
+  }
+
+  get creation(): PreparedStatement<V & CreationValues, CreationRow> {
+    return (this.#creation ??= new PreparedStatement((v: V & CreationValues) => creationStatement(this, v)));
+  }
+}
+
+/** An owner kind with the values of one request. */
+export interface ChargeOwner<V extends Record<string, unknown> = any> {
+  kind: OwnerKind<V>;
+  values: V;
+}
+
+/** Builds statements only; never executed through this instance. */
+const plain = new Kysely<DB>({
+  dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+});
 
 /** The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode). */
 const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => sql<string>`${merchantId} || ':' || ${mode}`.as("scope");
 
+const API_KEY_OWNER = new OwnerKind<{ digest: string; key_mode: string; now: Date }>((qc, v) =>
+  qc
+    .selectFrom("api_keys")
+    .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
+    .select([
+      "api_keys.merchant_id", "api_keys.mode", "merchants.currencies", "merchants.methods",
+      merchantScope(sql.ref<string>("api_keys.merchant_id"), sql.ref<string>("api_keys.mode")),
+    ])
+    .where("api_keys.digest", "=", v.digest)
+    .where("api_keys.mode", "=", v.key_mode)
+    .where(isActiveKey(v.now)));
+
 /** The owner of an API key that may be used now. */
 export function apiKeyOwner(key: PresentedApiKey, now: Date): ChargeOwner {
-  return (qc) =>
-    qc
-      .selectFrom("api_keys")
-      .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
-      .select([
-        "api_keys.merchant_id", "api_keys.mode", "merchants.currencies", "merchants.methods",
-        merchantScope(sql.ref<string>("api_keys.merchant_id"), sql.ref<string>("api_keys.mode")),
-      ])
-      .where("api_keys.digest", "=", key.digest)
-      .where("api_keys.mode", "=", key.mode)
-      .where(isActiveKey(now));
+  return { kind: API_KEY_OWNER, values: { digest: key.digest, key_mode: key.mode, now } };
 }
+
+const MERCHANT_OWNER = new OwnerKind<{ merchant_id: string; caller_mode: string }>((qc, v) =>
+  qc
+    .selectFrom("merchants")
+    .select([
+      "merchants.id as merchant_id", sql<string>`${v.caller_mode}::text`.as("mode"), "merchants.currencies", "merchants.methods",
+      merchantScope(sql.ref<string>("merchants.id"), sql<string>`${v.caller_mode}::text`),
+    ])
+    .where("merchants.id", "=", v.merchant_id));
 
 /** A merchant the transport already resolved (e.g. a dashboard session); same scope as its API keys. */
 export function merchantOwner(caller: MerchantCaller): ChargeOwner {
-  return (qc) =>
-    qc
-      .selectFrom("merchants")
-      .select([
-        "merchants.id as merchant_id", sql<string>`${caller.mode}::text`.as("mode"), "merchants.currencies", "merchants.methods",
-        merchantScope(sql.ref<string>("merchants.id"), sql<string>`${caller.mode}::text`),
-      ])
-      .where("merchants.id", "=", caller.merchantId);
+  return { kind: MERCHANT_OWNER, values: { merchant_id: caller.merchantId, caller_mode: caller.mode } };
 }
 
 /** Everything a payment row needs besides its owner. */
@@ -106,7 +143,7 @@ export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeReques
     checked = request.check(policy);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const owner = await request.owner(db(tx)).executeTakeFirst();
+    const owner = (await request.owner.kind.lookup.run(db(tx), request.owner.values)).rows[0];
     if (!owner) throw unauthorized();
     // The merchant's own policy may refuse earlier in the order (its currency before the amount).
     request.check(owner);
@@ -128,6 +165,80 @@ function samePolicy(a: MerchantPolicy, b: MerchantPolicy): boolean {
   return same(a.currencies, b.currencies) && same(a.methods, b.methods);
 }
 
+/** The values of one creation statement besides the owner's. */
+interface CreationValues {
+  currencies: string[];
+  methods: string[];
+  idempotency_key: string;
+  fingerprint: string;
+  response: string;
+  now: Date;
+  key_expires_at: Date;
+  payment_id: string;
+  status: string;
+  currency: string;
+  method_type: string;
+  amount: string;
+  service_fee: string;
+  net_amount: string;
+  description: string | null;
+  customer_email: string | null;
+  customer_name: string | null;
+  success_url: string;
+  cancel_url: string;
+  link_id: string | null;
+  expires_at: Date;
+}
+
+interface CreationRow extends ChargeOwnerRow {
+  created: SqlBool;
+}
+
+/**
+ * The creation statement: resolve the owner; keep it only if its policy is the
+ * one the draft was priced against; claim the idempotency key in its scope;
+ * insert the payment only where the claim succeeded. Returns the owner (if the
+ * credential resolved) and whether the payment was inserted.
+ */
+function creationStatement<V extends Record<string, unknown>>(kind: OwnerKind<V>, v: V & CreationValues) {
+  const policy = { currencies: sql<string[]>`${v.currencies}::text[]`, methods: sql<string[]>`${v.methods}::text[]` };
+  return plain
+    .with("owner", (qc) => kind.select(qc, v))
+    .with("priced", (qc) =>
+      qc.selectFrom("owner").selectAll().where((eb) =>
+        eb.and([
+          eb("owner.currencies", "@>", policy.currencies), eb("owner.currencies", "<@", policy.currencies),
+          eb("owner.methods", "@>", policy.methods), eb("owner.methods", "<@", policy.methods),
+        ])))
+    .with("claim", (qc) =>
+      claimKey(qc, "priced", { key: v.idempotency_key, fingerprint: v.fingerprint, resourceId: v.payment_id, response: v.response, now: v.now, expiresAt: v.key_expires_at }))
+    .with("created", (qc) =>
+      qc
+        .insertInto("payments")
+        .columns([
+          "id", "merchant_id", "mode", "status", "currency", "method_type", "amount", "service_fee", "net_amount", "description",
+          "customer_email", "customer_name", "success_url", "cancel_url", "link_id", "created_at", "updated_at", "expires_at",
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom("priced")
+            .innerJoin("claim", "claim.scope", "priced.scope")
+            .select([
+              sql<string>`${v.payment_id}::text`.as("id"), "priced.merchant_id", "priced.mode", sql<string>`${v.status}::text`.as("status"),
+              sql<string>`${v.currency}::text`.as("currency"), sql<string>`${v.method_type}::text`.as("method_type"),
+              sql<string>`${v.amount}::bigint`.as("amount"), sql<string>`${v.service_fee}::bigint`.as("service_fee"),
+              sql<string>`${v.net_amount}::bigint`.as("net_amount"), sql<string | null>`${v.description}::text`.as("description"),
+              sql<string | null>`${v.customer_email}::text`.as("customer_email"), sql<string | null>`${v.customer_name}::text`.as("customer_name"),
+              sql<string>`${v.success_url}::text`.as("success_url"), sql<string>`${v.cancel_url}::text`.as("cancel_url"),
+              sql<string | null>`${v.link_id}::text`.as("link_id"), sql<Date>`${v.now}::timestamptz`.as("created_at"),
+              sql<Date>`${v.now}::timestamptz`.as("updated_at"), sql<Date>`${v.expires_at}::timestamptz`.as("expires_at"),
+            ]))
+        .returning("payments.id"))
+    .selectFrom("owner")
+    .select(["owner.merchant_id", "owner.mode", "owner.currencies", "owner.methods", "owner.scope"])
+    .select((eb) => eb.exists(eb.selectFrom("created").select("created.id")).as("created"));
+}
+
 async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, idempotencyKey: string, policy: MerchantPolicy, { draft, fingerprint }: CheckedCharge) {
   const now = deps.now();
   const { charge } = draft;
@@ -142,43 +253,30 @@ async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, idempotenc
     created_at: now,
   };
   const response = JSON.stringify(toPaymentView(deps.config, payment));
-  const row = await db(tx)
-    .with("owner", owner)
-    // Only an owner whose policy is the one the draft was priced against takes part.
-    .with("priced", (qc) =>
-      qc.selectFrom("owner").selectAll().where((eb) =>
-        eb.and([
-          eb("owner.currencies", "@>", sql<string[]>`${[...policy.currencies]}::text[]`),
-          eb("owner.currencies", "<@", sql<string[]>`${[...policy.currencies]}::text[]`),
-          eb("owner.methods", "@>", sql<string[]>`${[...policy.methods]}::text[]`),
-          eb("owner.methods", "<@", sql<string[]>`${[...policy.methods]}::text[]`),
-        ])))
-    .with("claim", (qc) => claimKey(qc, "priced", { key: idempotencyKey, fingerprint, resourceId: payment.id, response, now, ttlMs: deps.config.idempotencyTtlMs }))
-    .with("created", (qc) =>
-      qc
-        .insertInto("payments")
-        .columns([
-          "id", "merchant_id", "mode", "status", "currency", "method_type", "amount", "service_fee", "net_amount", "description",
-          "customer_email", "customer_name", "success_url", "cancel_url", "link_id", "created_at", "updated_at", "expires_at",
-        ])
-        .expression((eb) =>
-          eb
-            .selectFrom("priced")
-            .innerJoin("claim", "claim.scope", "priced.scope")
-            .select([
-              eb.val(payment.id).as("id"), "priced.merchant_id", "priced.mode", eb.val(payment.status).as("status"),
-              eb.val(charge.currency).as("currency"), eb.val(charge.methodType).as("method_type"),
-              sql<string>`${payment.amount}::bigint`.as("amount"), sql<string>`${payment.service_fee}::bigint`.as("service_fee"),
-              sql<string>`${payment.net_amount}::bigint`.as("net_amount"), sql<string | null>`${draft.description}::text`.as("description"),
-              sql<string | null>`${draft.customerEmail}::text`.as("customer_email"), sql<string | null>`${draft.customerName}::text`.as("customer_name"),
-              eb.val(draft.successUrl).as("success_url"), eb.val(draft.cancelUrl).as("cancel_url"), sql<string | null>`${draft.linkId}::text`.as("link_id"),
-              sql<Date>`${now}::timestamptz`.as("created_at"), sql<Date>`${now}::timestamptz`.as("updated_at"),
-              sql<Date>`${new Date(now.getTime() + deps.config.paymentTtlMs)}::timestamptz`.as("expires_at"),
-            ]))
-        .returning("payments.id"))
-    .selectFrom("owner")
-    .select(["owner.merchant_id", "owner.mode", "owner.currencies", "owner.methods", "owner.scope"])
-    .select((eb) => eb.exists(eb.selectFrom("created").select("created.id")).as("created"))
-    .executeTakeFirst();
+  const { rows } = await owner.kind.creation.run(db(tx), {
+    ...owner.values,
+    currencies: [...policy.currencies],
+    methods: [...policy.methods],
+    idempotency_key: idempotencyKey,
+    fingerprint,
+    response,
+    now,
+    key_expires_at: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+    payment_id: payment.id,
+    status: payment.status,
+    currency: payment.currency,
+    method_type: charge.methodType,
+    amount: payment.amount,
+    service_fee: payment.service_fee,
+    net_amount: payment.net_amount,
+    description: draft.description,
+    customer_email: draft.customerEmail,
+    customer_name: draft.customerName,
+    success_url: draft.successUrl,
+    cancel_url: draft.cancelUrl,
+    link_id: draft.linkId,
+    expires_at: new Date(now.getTime() + deps.config.paymentTtlMs),
+  });
+  const row = rows[0];
   return { owner: row, created: row?.created === true, response };
 }

@@ -1,78 +1,78 @@
-// createPayment for a merchant the transport already resolved (the dashboard's session, next):
-// the path no transport takes yet, against a real migrated database.
+// Payment creation as a domain operation, for the callers that are not an API key: a merchant the
+// transport already resolved (the dashboard's session) goes through the same piece as REST.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
-import { Payment } from "../db/entities/index.ts";
+import { db } from "../db/orm.ts";
 import { presentApiKey } from "./api-keys.ts";
-import { merchantCaller, OPERATOR, type MerchantCaller, type PresentedCredential } from "./caller.ts";
+import { merchantCaller, OPERATOR } from "./caller.ts";
 import { createPayment } from "./create-payment.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
-import { createMerchant, type CreatedMerchant } from "./merchants.ts";
+import { createMerchant } from "./merchants.ts";
 import { inTransaction, withoutTransaction } from "./unit-of-work.ts";
 
 let database: MigratedDatabase | undefined;
 let orm: MikroORM;
 let deps: CoreDeps;
-let merchant: CreatedMerchant;
-let gtqCardOnly: CreatedMerchant;
 
 beforeAll(async () => {
-  database = await openMigratedDatabase({ poolSize: 2, now: () => new Date("2026-11-21T12:00:00.000Z") });
+  database = await openMigratedDatabase({ poolSize: 4, now: () => new Date() });
   ({ orm, deps } = database);
-  merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Sesión", currencies: [], methods: [] }));
-  gtqCardOnly = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Solo GTQ", currencies: ["GTQ"], methods: ["card"] }));
 });
 
 afterAll(() => database?.close());
 
-const body = (overrides: Record<string, unknown> = {}) => ({
-  amount: "10000", currency: "GTQ", method_type: "card",
-  success_url: "https://shop.example/ok", cancel_url: "https://shop.example/back", ...overrides,
+const input = (overrides: Record<string, unknown> = {}) => ({
+  amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no", ...overrides,
 });
 
-const create = (payer: PresentedCredential | MerchantCaller, idempotencyKey: string, input: unknown) =>
-  withoutTransaction(deps, (tx) => createPayment(deps, tx, payer, { idempotencyKey, input }));
+const newMerchant = (currencies: string[] = [], methods: string[] = []) =>
+  inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Tienda", currencies, methods }));
 
 const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "created",
-    (error: unknown) => (error instanceof DomainError ? error.code : error),
-  );
+  promise.then(() => "created", (error: unknown) => (error instanceof DomainError ? error.code : error));
 
-describe("createPayment for a resolved merchant", () => {
-  test("creates the payment in the caller's merchant and mode", async () => {
-    const result = await create(merchantCaller(merchant.merchantId, "live"), "session-key-1", body({ amount: "12345" }));
-    expect(result.replayed).toBe(false);
-    const view = JSON.parse(result.response) as { id: string; amount: string; status: string };
-    expect(view).toMatchObject({ amount: "12345", status: "created" });
-    const stored = await orm.em.fork().findOneOrFail(Payment, view.id);
-    expect(stored).toMatchObject({ merchant_id: merchant.merchantId, mode: "live", amount: "12345" });
-  });
+describe("createPayment for a resolved merchant (dashboard session)", () => {
+  test("creates the payment in the merchant's mode, and shares the idempotency scope with its API keys", async () => {
+    const m = await newMerchant();
+    const caller = merchantCaller(m.merchantId, "test");
+    const first = await withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "dash-key-0001", input: input() }));
+    expect(first.replayed).toBe(false);
+    const payment = JSON.parse(first.response);
+    expect(payment).toMatchObject({ status: "created", amount: "15000", currency: "GTQ", service_fee: "725" });
+    const row = await db(orm.em.fork()).selectFrom("payments").select(["merchant_id", "mode"]).where("id", "=", payment.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ merchant_id: m.merchantId, mode: "test" });
 
-  test("shares the idempotency scope of the merchant's API key of the same mode, and only that", async () => {
-    const first = await create(merchantCaller(merchant.merchantId, "test"), "shared-key-1", body());
-    const byKey = await create(presentApiKey(merchant.testApiKey), "shared-key-1", body());
-    expect(byKey).toEqual({ response: first.response, replayed: true });
-    expect(await codeOf(create(presentApiKey(merchant.testApiKey), "shared-key-1", body({ amount: "20000" })))).toBe("idempotency_key_reused");
-    // Another mode is another scope.
-    const live = await create(presentApiKey(merchant.liveApiKey), "shared-key-1", body());
+    // The same key through the merchant's API key replays the dashboard's payment: one scope per merchant and mode.
+    const viaKey = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input() }));
+    expect(viaKey).toEqual({ response: first.response, replayed: true });
+    expect(await codeOf(withoutTransaction(deps, (tx) =>
+      createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input({ amount: "15001" }) })))).toBe("idempotency_key_reused");
+    // ...but not across modes.
+    const live = await withoutTransaction(deps, (tx) =>
+      createPayment(deps, tx, merchantCaller(m.merchantId, "live"), { idempotencyKey: "dash-key-0001", input: input() }));
     expect(live.replayed).toBe(false);
-    expect(live.response).not.toBe(first.response);
+    expect(JSON.parse(live.response).id).not.toBe(payment.id);
   });
 
-  test("the merchant's own policy refuses what it does not take, and nothing is written", async () => {
-    const caller = merchantCaller(gtqCardOnly.merchantId, "test");
-    const before = await orm.em.fork().count(Payment, { merchant_id: gtqCardOnly.merchantId });
-    expect(await codeOf(create(caller, "policy-key-1", body({ currency: "USD", amount: "1000" })))).toBe("currency_not_supported");
-    expect(await codeOf(create(caller, "policy-key-2", body({ method_type: "bank_transfer" })))).toBe("method_not_supported");
-    expect(await orm.em.fork().count(Payment, { merchant_id: gtqCardOnly.merchantId })).toBe(before);
-    expect(await codeOf(create(caller, "policy-key-3", body()))).toBe("created");
+  test("a merchant with a narrower policy is priced again against its own: refusals in DESIGN's order, nothing written", async () => {
+    const m = await newMerchant(["GTQ"], ["card"]);
+    const caller = merchantCaller(m.merchantId, "test");
+    const count = async () => Number((await db(orm.em.fork()).selectFrom("payments").select((eb) => eb.fn.countAll().as("n")).where("merchant_id", "=", m.merchantId).executeTakeFirstOrThrow()).n);
+    const attempt = (key: string, overrides: Record<string, unknown>) =>
+      codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: key, input: input(overrides) })));
+    expect(await attempt("narrow-0001", { currency: "USD", amount: "50" })).toBe("currency_not_supported");
+    expect(await attempt("narrow-0002", { method_type: "bank_transfer" })).toBe("method_not_supported");
+    expect(await count()).toBe(0);
+    expect(await attempt("narrow-0003", {})).toBe("created");
+    expect(await count()).toBe(1);
   });
 
-  test("a merchant that does not exist is unauthorized, before the body is looked at", async () => {
-    expect(await codeOf(create(merchantCaller("mer_000000000000000000000000", "test"), "nobody-key-1", body()))).toBe("unauthorized");
-    expect(await codeOf(create(merchantCaller("mer_000000000000000000000000", "test"), "nobody-key-2", { amount: 5 }))).toBe("unauthorized");
+  test("an unknown merchant is unauthorized, like an unknown API key", async () => {
+    const caller = merchantCaller("mer_000000000000000000000000", "test");
+    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0001", input: input() })))).toBe("unauthorized");
+    // Before the body is looked at (DESIGN §4 check order).
+    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0002", input: { amount: 5 } })))).toBe("unauthorized");
   });
 });

@@ -39,7 +39,8 @@ export interface KeyClaim {
   resourceId: string;
   response: string;
   now: Date;
-  ttlMs: number;
+  /** When the key is released (now + IDEMPOTENCY_TTL). */
+  expiresAt: Date;
 }
 
 /**
@@ -51,7 +52,7 @@ export interface KeyClaim {
  * same statement so exactly one resource exists per key.
  */
 export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { scope: string }>>, scopes: N, claim: KeyClaim) {
-  const expiresAt = new Date(claim.now.getTime() + claim.ttlMs);
+  const { expiresAt } = claim;
   const q = qc as unknown as QueryCreator<DB & { scopes: { scope: string } }>;
   return q
     .insertInto("idempotency_keys")

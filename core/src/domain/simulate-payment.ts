@@ -1,3 +1,4 @@
+import type { SimulationStepName } from "../../../proto/simulation-steps.ts";
 import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
@@ -18,7 +19,7 @@ export const SIMULATION_STEPS = {
   cancel: [cancel],
   expire: [expire],
   settle: [batchForSettlement, receiveFunds, releaseFunds],
-} as const satisfies Record<string, readonly TransitionStep[]>;
+} as const satisfies Record<SimulationStepName, readonly TransitionStep[]>;
 
 export type SimulationStep = keyof typeof SIMULATION_STEPS;
 

@@ -1,0 +1,63 @@
+// Loaded into a benchmarked process with `--import` (NODE_OPTIONS) when the bench runs
+// with BENCH_PROBE=1: watches garbage collection and event-loop delay without touching
+// the process's own code. On SIGUSR2 it appends what it saw since the previous SIGUSR2
+// as one JSON line to $BENCH_PROBE_DIR/<pid>.jsonl and starts counting afresh.
+
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { constants, monitorEventLoopDelay, PerformanceObserver, performance, type EventLoopUtilization } from "node:perf_hooks";
+
+// E.g. "--trace-gc" (not accepted in NODE_OPTIONS); the output goes to the process's log.
+if (process.env.BENCH_PROBE_V8_FLAGS) setFlagsFromString(process.env.BENCH_PROBE_V8_FLAGS);
+
+const KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb",
+};
+
+interface GcKind {
+  count: number;
+  ms: number;
+  maxMs: number;
+}
+
+let gc: Record<string, GcKind> = {};
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+let elu: EventLoopUtilization = performance.eventLoopUtilization();
+let cpu = process.cpuUsage();
+let since = performance.now();
+
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = KINDS[((entry as { detail?: { kind?: number } }).detail?.kind) ?? -1] ?? "other";
+    const k = (gc[kind] ??= { count: 0, ms: 0, maxMs: 0 });
+    k.count++;
+    k.ms += entry.duration;
+    k.maxMs = Math.max(k.maxMs, entry.duration);
+  }
+}).observe({ entryTypes: ["gc"] });
+
+process.on("SIGUSR2", () => {
+  const now = performance.now();
+  const used = process.cpuUsage(cpu);
+  const record = {
+    pid: process.pid,
+    seconds: (now - since) / 1000,
+    cpuMs: (used.user + used.system) / 1000,
+    eventLoopUtilization: performance.eventLoopUtilization(elu).utilization,
+    // monitorEventLoopDelay reports nanoseconds.
+    loopDelayMs: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    gc,
+    heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
+  };
+  appendFileSync(join(process.env.BENCH_PROBE_DIR ?? ".", `${process.pid}.jsonl`), JSON.stringify(record) + "\n");
+  gc = {};
+  loopDelay.reset();
+  elu = performance.eventLoopUtilization();
+  cpu = process.cpuUsage();
+  since = now;
+});
