@@ -1,7 +1,7 @@
 // The hosted pages the checkout redirect and the checkout session point at:
 // HTML that identifies the payment, in Spanish or English, never cached,
 // never leaking the embed token, and framable only as the embed.
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { serverErrors, type Res } from "./support/http.ts";
@@ -167,7 +167,8 @@ describe("failures are pages, never JSON", () => {
     expectPage(res, 500, "Something went wrong");
     expect(res.text).not.toMatch(/not a url|Invalid URL|TypeError|\bat \S+:\d+/);
     expect(res.headers["x-frame-options"]).toBe("DENY");
-    expect(stack().logText("facade")).toMatch(/hosted page failed[\s\S]*Invalid URL|Invalid URL[\s\S]*hosted page failed/);
+    // The facade's log file is read from another process: wait for the line rather than race it.
+    await vi.waitFor(() => expect(stack().logText("facade")).toMatch(/hosted page failed[\s\S]*Invalid URL|Invalid URL[\s\S]*hosted page failed/), { timeout: 5_000 });
     // This 500 is the point of the test, not a request a client could provoke.
     expect(serverErrors.length).toBe(before + 1);
     serverErrors.splice(before, 1);
