@@ -17,6 +17,13 @@ export interface OperatorCaller {
   kind: "operator";
 }
 
+/** Someone with no credential at all: a customer's browser on checkout or a payment link. */
+export interface PublicCaller {
+  kind: "public";
+}
+
+export type Caller = MerchantCaller | OperatorCaller | PublicCaller;
+
 /**
  * An API key as presented, checked for form and digested but not looked up
  * yet. Payment creation resolves it inside its single statement (one round
@@ -41,6 +48,7 @@ export interface UnreadableCredential {
 export type PresentedCredential = PresentedApiKey | UnreadableCredential;
 
 export const OPERATOR: OperatorCaller = { kind: "operator" };
+export const PUBLIC: PublicCaller = { kind: "public" };
 
 export function merchantCaller(merchantId: string, mode: Mode): MerchantCaller {
   return { kind: "merchant", merchantId, mode };
