@@ -433,7 +433,7 @@ async function insertPayments(stack: Stack, merchantId: string, n: number, offse
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  if (process.env.PAYTAMI_TEST_FROM_SOURCE !== "1") {
+  if (process.env.PAYTAMI_TEST_SKIP_BUILD !== "1") {
     say("building dist/");
     buildServices();
   }

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { db } from "../db/orm.ts";
+import type { PublicCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { signEmbedToken, verifyEmbedToken } from "./embed-token.ts";
@@ -30,7 +31,7 @@ export interface HostedPayment {
  * What the hosted payment page shows, and whether the payment still accepts an
  * attempt. Runs in a transaction: a payment past its TTL is expired on the spot.
  */
-export async function getHostedPayment(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<HostedPayment>> {
+export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCaller, paymentId: string): Promise<Changes<HostedPayment>> {
   if (!isId("pay", paymentId)) fail("unknown_payment", "No such payment.");
   const row = await db(tx)
     .selectFrom("payments")
@@ -60,8 +61,8 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, paymentId: string
 }
 
 /** GET /v1/checkout/{id}: where the customer's browser goes, or why it cannot pay. */
-export async function resolveCheckout(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<string>> {
-  const { value: payment, events } = await getHostedPayment(deps, tx, paymentId);
+export async function resolveCheckout(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string): Promise<Changes<string>> {
+  const { value: payment, events } = await getHostedPayment(deps, tx, caller, paymentId);
   if (!payment.payable) {
     // An expiry found on the way is kept: the refusal is answered after the commit.
     const refusal = new DomainError("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
@@ -82,8 +83,8 @@ function embedSecret(deps: CoreDeps): string {
 }
 
 /** GET /v1/payments/{id}/checkout_session. */
-export async function getCheckoutSession(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<CheckoutSession>> {
-  const { value: payment, events } = await getHostedPayment(deps, tx, paymentId);
+export async function getCheckoutSession(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string): Promise<Changes<CheckoutSession>> {
+  const { value: payment, events } = await getHostedPayment(deps, tx, caller, paymentId);
   if (!payment.payable) return { value: { payment_id: payment.payment_id, payable: false, reason: payment.reason! }, events };
   const token = signEmbedToken(embedSecret(deps), payment.payment_id, deps.now(), deps.config.embedTokenTtlMs);
   return { value: { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` }, events };

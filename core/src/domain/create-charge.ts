@@ -54,6 +54,8 @@ export class OwnerKind<V extends Record<string, unknown>> {
 export interface ChargeOwner<V extends Record<string, unknown> = any> {
   kind: OwnerKind<V>;
   values: V;
+  /** Names this owner in the process's policy hints (never a secret: a key's digest, a merchant id). */
+  hint: string;
 }
 
 /** Builds statements only; never executed through this instance. */
@@ -78,7 +80,7 @@ const API_KEY_OWNER = new OwnerKind<{ digest: string; key_mode: string; now: Dat
 
 /** The owner of an API key that may be used now. */
 export function apiKeyOwner(key: PresentedApiKey, now: Date): ChargeOwner {
-  return { kind: API_KEY_OWNER, values: { digest: key.digest, key_mode: key.mode, now } };
+  return { kind: API_KEY_OWNER, values: { digest: key.digest, key_mode: key.mode, now }, hint: `api_key:${key.digest}` };
 }
 
 const MERCHANT_OWNER = new OwnerKind<{ merchant_id: string; caller_mode: string }>((qc, v) =>
@@ -92,7 +94,7 @@ const MERCHANT_OWNER = new OwnerKind<{ merchant_id: string; caller_mode: string 
 
 /** A merchant the transport already resolved (e.g. a dashboard session); same scope as its API keys. */
 export function merchantOwner(caller: MerchantCaller): ChargeOwner {
-  return { kind: MERCHANT_OWNER, values: { merchant_id: caller.merchantId, caller_mode: caller.mode } };
+  return { kind: MERCHANT_OWNER, values: { merchant_id: caller.merchantId, caller_mode: caller.mode }, hint: `merchant:${caller.merchantId}` };
 }
 
 /** Everything a payment row needs besides its owner. */
@@ -137,27 +139,45 @@ export interface ChargeRequest {
  * which authenticates first so the errors keep their order.
  */
 export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult> {
-  let policy = ACCEPTS_EVERYTHING;
+  const { owner } = request;
+  let policy = policyHints.get(owner.hint) ?? ACCEPTS_EVERYTHING;
   let checked: CheckedCharge;
   try {
     checked = request.check(policy);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const owner = (await request.owner.kind.lookup.run(db(tx), request.owner.values)).rows[0];
-    if (!owner) throw unauthorized();
-    // The merchant's own policy may refuse earlier in the order (its currency before the amount).
-    request.check(owner);
-    throw error;
+    // Authenticate first so the errors keep their order; then the merchant's own policy decides
+    // (it may refuse earlier in the order, e.g. its currency before the amount, or accept what a stale hint refused).
+    const found = (await owner.kind.lookup.run(db(tx), owner.values)).rows[0];
+    if (!found) throw unauthorized();
+    policy = rememberPolicy(owner.hint, found);
+    checked = request.check(policy);
   }
   for (;;) {
-    const result = await insertOnce(deps, tx, request.owner, request.idempotencyKey, policy, checked);
+    const result = await insertOnce(deps, tx, owner, request.idempotencyKey, policy, checked);
     if (!result.owner) throw unauthorized();
     if (result.created) return { response: result.response, replayed: false };
     if (samePolicy(result.owner, policy)) return replayOrConflict(tx, result.owner.scope, request.idempotencyKey, checked.fingerprint);
     // Priced against the wrong policy: price again against the merchant's own; it refuses, or the next pass inserts.
-    policy = result.owner;
+    policy = rememberPolicy(owner.hint, result.owner);
     checked = request.check(policy);
   }
+}
+
+// The policy each owner had when last seen, so a merchant with a narrower policy than
+// ACCEPTS_EVERYTHING is priced right the first time and keeps its single round trip. Only a
+// hint: the statement checks the policy it was priced against, so a stale hint costs one more
+// statement, never a wrong charge. Bounded; the oldest entries go first.
+const POLICY_HINTS_MAX = 10_000;
+const policyHints = new Map<string, MerchantPolicy>();
+
+function rememberPolicy(hint: string, row: MerchantPolicy): MerchantPolicy {
+  const policy = { currencies: [...row.currencies], methods: [...row.methods] };
+  policyHints.delete(hint);
+  if (samePolicy(policy, ACCEPTS_EVERYTHING)) return policy;
+  policyHints.set(hint, policy);
+  if (policyHints.size > POLICY_HINTS_MAX) policyHints.delete(policyHints.keys().next().value!);
+  return policy;
 }
 
 function samePolicy(a: MerchantPolicy, b: MerchantPolicy): boolean {

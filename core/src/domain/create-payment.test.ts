@@ -67,6 +67,16 @@ describe("createPayment for a resolved merchant (dashboard session)", () => {
     expect(await count()).toBe(0);
     expect(await attempt("narrow-0003", {})).toBe("created");
     expect(await count()).toBe(1);
+
+    // The process remembers the narrow policy as a pricing hint; when the merchant's policy widens,
+    // the stale hint must not refuse what the merchant now accepts.
+    await db(orm.em.fork()).updateTable("merchants").set({ currencies: ["GTQ", "USD"], methods: ["card", "bank_transfer"] }).where("id", "=", m.merchantId).execute();
+    expect(await attempt("narrow-0004", { currency: "USD", amount: "500" })).toBe("created");
+    expect(await attempt("narrow-0005", { method_type: "bank_transfer" })).toBe("created");
+    // And when it narrows again, the statement's policy check refuses what the hint would have let through.
+    await db(orm.em.fork()).updateTable("merchants").set({ currencies: ["GTQ"] }).where("id", "=", m.merchantId).execute();
+    expect(await attempt("narrow-0006", { currency: "USD", amount: "500" })).toBe("currency_not_supported");
+    expect(await count()).toBe(3);
   });
 
   test("an unknown merchant is unauthorized, like an unknown API key", async () => {
