@@ -1,5 +1,17 @@
-import { CompiledQuery, type Compilable, type QueryResult } from "kysely";
-import type { Db } from "./orm.ts";
+import {
+  CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable, type QueryResult,
+} from "kysely";
+import type { DB, Db } from "./orm.ts";
+
+/** Builds statements for PreparedStatement; never executes anything itself. */
+export const statementBuilder = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 
 /**
  * A statement written with the typed query builder, built and compiled once,

@@ -1,8 +1,6 @@
-import {
-  DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Expression, type QueryCreator, type SelectQueryBuilder, type SqlBool,
-} from "kysely";
+import { sql, type Expression, type QueryCreator, type SelectQueryBuilder, type SqlBool } from "kysely";
 import { db, type DB } from "../db/orm.ts";
-import { PreparedStatement } from "../db/prepared.ts";
+import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
 import { isActiveKey, unauthorized } from "./api-keys.ts";
 import type { MerchantCaller, PresentedApiKey } from "./caller.ts";
 import { ACCEPTS_EVERYTHING, type Charge, type MerchantPolicy } from "./charge-policy.ts";
@@ -42,7 +40,7 @@ export class OwnerKind<V extends Record<string, unknown>> {
 
   /** The owner alone (the slow path, to report errors in order). */
   get lookup(): PreparedStatement<V, ChargeOwnerRow> {
-    return (this.#lookup ??= new PreparedStatement((v: V) => this.select(plain, v)));
+    return (this.#lookup ??= new PreparedStatement((v: V) => this.select(statementBuilder, v)));
   }
 
   get creation(): PreparedStatement<V & CreationValues, CreationRow> {
@@ -57,11 +55,6 @@ export interface ChargeOwner<V extends Record<string, unknown> = any> {
   /** Names this owner in the process's policy hints (never a secret: a key's digest, a merchant id). */
   hint: string;
 }
-
-/** Builds statements only; never executed through this instance. */
-const plain = new Kysely<DB>({
-  dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
-});
 
 /** The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode). */
 const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => sql<string>`${merchantId} || ':' || ${mode}`.as("scope");
@@ -132,9 +125,10 @@ export interface ChargeRequest {
  * (waiting for a concurrent holder of the same key) and inserts the payment.
  *
  * The merchant policy is written once, in `check` (priceCharge): the request
- * is first priced against a merchant that accepts everything; a merchant with
- * a narrower policy makes the statement insert nothing and return its policy,
- * and the charge is priced again against it (a refusal, or a second statement).
+ * is first priced against the policy this process last saw for the owner (at
+ * first: a merchant that accepts everything); if the owner's policy differs,
+ * the statement inserts nothing and returns it, and the charge is priced
+ * again against it (a refusal, or a second statement).
  * A request that fails a check before authentication takes the slow path,
  * which authenticates first so the errors keep their order.
  */
@@ -222,7 +216,7 @@ interface CreationRow extends ChargeOwnerRow {
  */
 function creationStatement<V extends Record<string, unknown>>(kind: OwnerKind<V>, v: V & CreationValues) {
   const policy = { currencies: sql<string[]>`${v.currencies}::text[]`, methods: sql<string[]>`${v.methods}::text[]` };
-  return plain
+  return statementBuilder
     .with("owner", (qc) => kind.select(qc, v))
     .with("priced", (qc) =>
       qc.selectFrom("owner").selectAll().where((eb) =>
