@@ -14,7 +14,7 @@ import { jobRuns } from "../metrics.ts";
 //    next: settlement, payouts).
 //  - claimLeased / completeLeased: the work is I/O that must not run inside a
 //    transaction (publishing to NATS, next: webhook POSTs, processor calls).
-//    The claim stamps `claimed_until` in a short transaction; the row is then
+//    One statement locks the due rows and stamps `claimed_until`; the row is then
 //    invisible to other claimers until it is completed or the lease runs out,
 //    so a dead core's claims return to the pool.
 
@@ -46,15 +46,15 @@ export type LeasePolicy = Pick<LeasedJobPolicy, "batch" | "leaseMs">;
 /** Outcome label → number of rows with that outcome; every claimed row has exactly one. */
 export type Tally = Record<string, number>;
 
-/** The select both flavours share: due rows, locked by this transaction, skipping rows locked by others. */
-function lockDue<T extends keyof DB & string, Row>(trx: Db, queue: WorkQueue<T, Row>, now: Date, batch: number, leased: boolean): Promise<Row[]> {
+/** The select both flavours share: due rows, locked by whoever runs it, skipping rows locked by others (not executed here). */
+function dueLocked<T extends keyof DB & string, Row>(trx: Db, queue: WorkQueue<T, Row>, now: Date, batch: number, leased: boolean) {
   let rows = trx.selectFrom(queue.table) as unknown as SelectQueryBuilder<DB, T, {}>;
   if (leased) {
     // Loosely typed in here only: LeasedTable guarantees the column exists.
     const lease = rows as unknown as SelectQueryBuilder<{ t: { claimed_until: Date | null } }, "t", {}>;
     rows = lease.where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", now)])) as unknown as typeof rows;
   }
-  return queue.due(rows, now).forUpdate().skipLocked().limit(batch).execute() as Promise<Row[]>;
+  return queue.due(rows, now).forUpdate().skipLocked().limit(batch);
 }
 
 /** The lease statements name a table chosen by the queue; LeasedQueue has already checked its columns. */
@@ -78,7 +78,7 @@ export async function handleClaimed<T extends keyof DB & string, Row>(
   handle: (tx: Tx, rows: Row[]) => Promise<Changes<Tally>>,
 ): Promise<Tally> {
   const tally = await inTransaction(deps, async (tx) => {
-    const rows = await lockDue(db(tx), queue, deps.now(), policy.batch, false);
+    const rows = (await dueLocked(db(tx), queue, deps.now(), policy.batch, false).execute()) as Row[];
     return rows.length === 0 ? { value: {}, events: [] } : handle(tx, rows);
   });
   count(queue.job, tally);
@@ -116,27 +116,26 @@ export function eachRow<Row>(
 
 /**
  * Claims up to `policy.batch` due rows whose lease is free (never claimed, or
- * the lease ran out) and leases them for `policy.leaseMs`, in one short
- * transaction. Do the work outside any transaction, then `completeLeased`.
+ * the lease ran out) and leases them for `policy.leaseMs`, in one statement:
+ * the due rows are locked (skipping others' locks) and stamped together, so a
+ * pass that finds nothing costs one round trip. Do the work outside any
+ * transaction, then `completeLeased`.
  */
 export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
   deps: CoreDeps,
   queue: LeasedQueue<T, K, Row>,
   policy: LeasePolicy,
 ): Promise<Row[]> {
-  return deps.orm.em.fork().transactional(async (tx) => {
-    const trx = db(tx);
-    const now = deps.now();
-    const rows = await lockDue(trx, queue, now, policy.batch, true);
-    if (rows.length > 0) {
-      await anyTable(trx)
-        .updateTable(queue.table as string)
-        .set({ claimed_until: new Date(now.getTime() + policy.leaseMs) })
-        .where(queue.key as string, "in", rows.map((row) => row[queue.key] as string))
-        .execute();
-    }
-    return rows;
-  });
+  const trx = db(deps.orm.em.fork());
+  const now = deps.now();
+  const due = dueLocked(trx, queue, now, policy.batch, true) as unknown as SelectQueryBuilder<any, any, Row>;
+  return (await anyTable(trx)
+    .updateTable(`${queue.table as string} as leased`)
+    .from(due.as("due"))
+    .set({ claimed_until: new Date(now.getTime() + policy.leaseMs) })
+    .whereRef(`leased.${queue.key}`, "=", `due.${queue.key}`)
+    .returningAll("due")
+    .execute()) as Row[];
 }
 
 /**
