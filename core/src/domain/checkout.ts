@@ -7,7 +7,7 @@ import { signEmbedToken, verifyEmbedToken } from "./embed-token.ts";
 import { isId } from "./ids.ts";
 import { isPayable, notPayableReason, type PaymentStatus } from "./payment-states.ts";
 import { expireIfPayable } from "./payment-transitions.ts";
-import type { Changes, Tx } from "./unit-of-work.ts";
+import { atomically, type Tx } from "./unit-of-work.ts";
 
 // The public payment id is the credential for checkout (spec 4.4/4.5): these
 // operations need no API key, and reveal only what the customer may see.
@@ -29,9 +29,11 @@ export interface HostedPayment {
 
 /**
  * What the hosted payment page shows, and whether the payment still accepts an
- * attempt. Runs in a transaction: a payment past its TTL is expired on the spot.
+ * attempt. A payment past its TTL is expired on the spot, atomically on its
+ * own (the read itself needs no transaction), so the expiry stays even when
+ * the caller goes on to refuse the payment.
  */
-export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCaller, paymentId: string): Promise<Changes<HostedPayment>> {
+export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCaller, paymentId: string): Promise<HostedPayment> {
   if (!isId("pay", paymentId)) fail("unknown_payment", "No such payment.");
   const row = await db(tx)
     .selectFrom("payments")
@@ -44,31 +46,23 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
     .executeTakeFirst();
   if (!row) throw new DomainError("unknown_payment", "No such payment.");
   let status = row.status as PaymentStatus;
-  let events: Changes<unknown>["events"] = [];
   if (isPayable(status) && row.expires_at <= deps.now()) {
     // The expiry job may not have run yet; the customer must never pay an expired charge.
-    const expired = await expireIfPayable(deps, tx, row.id);
-    status = expired.value ?? status;
-    events = expired.events;
+    status = (await atomically(tx, (inner) => expireIfPayable(deps, inner, row.id))) ?? status;
   }
   const reason = notPayableReason(status);
-  const value: HostedPayment = {
+  return {
     payment_id: row.id, status, currency: row.currency, amount: String(row.amount), description: row.description,
     merchant_trade_name: row.trade_name, method_type: row.method_type, payable: reason === null, reason,
     success_url: row.success_url, cancel_url: row.cancel_url, mode: row.mode,
   };
-  return { value, events };
 }
 
 /** GET /v1/checkout/{id}: where the customer's browser goes, or why it cannot pay. */
-export async function resolveCheckout(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string): Promise<Changes<string>> {
-  const { value: payment, events } = await getHostedPayment(deps, tx, caller, paymentId);
-  if (!payment.payable) {
-    // An expiry found on the way is kept: the refusal is answered after the commit.
-    const refusal = new DomainError("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
-    return { value: "", events, refusal };
-  }
-  return { value: `${deps.config.publicBaseUrl}/pay/${payment.payment_id}`, events };
+export async function resolveCheckout(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string): Promise<string> {
+  const payment = await getHostedPayment(deps, tx, caller, paymentId);
+  if (!payment.payable) fail("payment_not_payable", `This payment is ${payment.status} and accepts no further attempt.`);
+  return `${deps.config.publicBaseUrl}/pay/${payment.payment_id}`;
 }
 
 export interface CheckoutSession {
@@ -83,11 +77,11 @@ function embedSecret(deps: CoreDeps): string {
 }
 
 /** GET /v1/payments/{id}/checkout_session. */
-export async function getCheckoutSession(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string): Promise<Changes<CheckoutSession>> {
-  const { value: payment, events } = await getHostedPayment(deps, tx, caller, paymentId);
-  if (!payment.payable) return { value: { payment_id: payment.payment_id, payable: false, reason: payment.reason! }, events };
+export async function getCheckoutSession(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string): Promise<CheckoutSession> {
+  const payment = await getHostedPayment(deps, tx, caller, paymentId);
+  if (!payment.payable) return { payment_id: payment.payment_id, payable: false, reason: payment.reason! };
   const token = signEmbedToken(embedSecret(deps), payment.payment_id, deps.now(), deps.config.embedTokenTtlMs);
-  return { value: { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` }, events };
+  return { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` };
 }
 
 export function checkEmbedToken(deps: CoreDeps, paymentId: string, token: string): boolean {

@@ -1,6 +1,5 @@
 import type { EntityManager } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
-import type { DomainError } from "./errors.ts";
 import { enqueueEvents, type RaisedEvent } from "./outbox.ts";
 
 /**
@@ -16,11 +15,6 @@ export type Tx = EntityManager;
 export interface Changes<T> {
   value: T;
   events: RaisedEvent[];
-  /**
-   * An answer to give only after the changes are committed: e.g. checkout
-   * expires an overdue payment and then refuses it, and the expiry must stay.
-   */
-  refusal?: DomainError;
 }
 
 /** A change that raises no event. */
@@ -31,14 +25,23 @@ export const withoutEvents = <T>(value: T): Changes<T> => ({ value, events: [] }
  * outbox in that same transaction, so an event exists exactly when its change
  * committed.
  */
-export async function inTransaction<T>(deps: Pick<CoreDeps, "orm">, work: (tx: Tx) => Promise<Changes<T>>): Promise<T> {
-  const { value, refusal } = await deps.orm.em.fork().transactional(async (tx) => {
-    const changes = await work(tx);
-    await enqueueEvents(tx, changes.events);
-    return changes;
+export function inTransaction<T>(deps: Pick<CoreDeps, "orm">, work: (tx: Tx) => Promise<Changes<T>>): Promise<T> {
+  return atomically(deps.orm.em.fork(), work);
+}
+
+/**
+ * Runs `work` atomically within `tx`, recording its events there: in a
+ * transaction of its own when `tx` is none, else in a savepoint of the
+ * caller's. For an operation that changes state only now and then (checkout
+ * expiring an overdue payment; one row of a claimed batch), so the rest of it
+ * needs no transaction, or a failure undoes only that part.
+ */
+export function atomically<T>(tx: Tx, work: (tx: Tx) => Promise<Changes<T>>): Promise<T> {
+  return tx.transactional(async (inner) => {
+    const { value, events } = await work(inner);
+    await enqueueEvents(inner, events);
+    return value;
   });
-  if (refusal) throw refusal;
-  return value;
 }
 
 /** A unit of work without a transaction: reads, and single statements that are atomic on their own. */

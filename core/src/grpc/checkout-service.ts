@@ -3,7 +3,7 @@ import { currencyCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from ".
 import { PUBLIC } from "../domain/caller.ts";
 import { checkEmbedToken, getCheckoutSession, getHostedPayment, resolveCheckout, type HostedPayment } from "../domain/checkout.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { inTransaction } from "../domain/unit-of-work.ts";
+import { withoutTransaction } from "../domain/unit-of-work.ts";
 import { unary } from "./unary.ts";
 
 function toHostedPaymentMessage(p: HostedPayment): GetHostedPaymentResponse {
@@ -22,11 +22,11 @@ export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
   const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps, method, fn);
   return {
     resolveCheckout: handle("ResolveCheckout", async (request) => ({
-      payment_page_url: await inTransaction(deps, (tx) => resolveCheckout(deps, tx, PUBLIC, request.payment_id)),
+      payment_page_url: await withoutTransaction(deps, (tx) => resolveCheckout(deps, tx, PUBLIC, request.payment_id)),
     })),
-    getCheckoutSession: handle("GetCheckoutSession", async (request) => inTransaction(deps, (tx) => getCheckoutSession(deps, tx, PUBLIC, request.payment_id))),
+    getCheckoutSession: handle("GetCheckoutSession", async (request) => withoutTransaction(deps, (tx) => getCheckoutSession(deps, tx, PUBLIC, request.payment_id))),
     getHostedPayment: handle("GetHostedPayment", async (request) =>
-      toHostedPaymentMessage(await inTransaction(deps, (tx) => getHostedPayment(deps, tx, PUBLIC, request.payment_id)))),
+      toHostedPaymentMessage(await withoutTransaction(deps, (tx) => getHostedPayment(deps, tx, PUBLIC, request.payment_id)))),
     verifyEmbedToken: handle("VerifyEmbedToken", async (request) => ({
       valid: checkEmbedToken(deps, request.payment_id, request.token),
     })),

@@ -2,7 +2,7 @@ import type { Kysely, SelectQueryBuilder, Updateable } from "kysely";
 import type { JobPolicy, LeasedJobPolicy } from "../config.ts";
 import { db, type DB, type Db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { inTransaction, type Changes, type Tx } from "../domain/unit-of-work.ts";
+import { atomically, inTransaction, type Changes, type Tx } from "../domain/unit-of-work.ts";
 import { jobRuns } from "../metrics.ts";
 
 // The one way background work is claimed (DESIGN §1). Any number of cores run
@@ -98,19 +98,17 @@ export function eachRow<Row>(
 ): (tx: Tx, rows: Row[]) => Promise<Changes<Tally>> {
   return async (tx, rows) => {
     const tally: Tally = {};
-    const events: Changes<Tally>["events"] = [];
     for (const row of rows) {
       let outcome = "failed";
       try {
-        const changes = await tx.transactional((savepoint) => handle(savepoint, row));
-        outcome = changes.value;
-        events.push(...changes.events);
+        // The row's events are recorded in its savepoint, so they go with it if it fails.
+        outcome = await atomically(tx, (savepoint) => handle(savepoint, row));
       } catch (err) {
         deps.log.error({ err, job, row }, "job item failed; rolled back alone, due again next run");
       }
       tally[outcome] = (tally[outcome] ?? 0) + 1;
     }
-    return { value: tally, events };
+    return { value: tally, events: [] };
   };
 }
 
