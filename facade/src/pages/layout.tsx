@@ -2,8 +2,11 @@ import type { ComponentChildren } from "preact";
 import type { Locale } from "./locale.ts";
 import { STYLESHEET_PATH } from "./stylesheet.ts";
 
-/** The document every hosted page shares: one column, readable on a phone, no scripts. */
-export function Layout({ locale, title, children }: { locale: Locale; title: string; children: ComponentChildren }) {
+/**
+ * The document every hosted page shares: one column, readable on a phone, no inline scripts.
+ * `head` adds what one page needs there (the link page's preview tags and its hashed script).
+ */
+export function Layout({ locale, title, head, children }: { locale: Locale; title: string; head?: ComponentChildren; children: ComponentChildren }) {
   return (
     <html lang={locale}>
       <head>
@@ -12,6 +15,7 @@ export function Layout({ locale, title, children }: { locale: Locale; title: str
         <meta name="robots" content="noindex" />
         <title>{`${title} · Paytami`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {head}
       </head>
       <body>
         <main>{children}</main>
