@@ -4,7 +4,7 @@
 import QRCode from "qrcode";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
-import { createOk, PAYMENT_ID_RE, useStack } from "./support/expect.ts";
+import { PAYMENT_ID_RE, useStack } from "./support/expect.ts";
 import { newIdemKey, type Res } from "./support/http.ts";
 import { createLink, deactivateLink, formBody, pageKey } from "./support/link-fixtures.ts";
 
