@@ -8,7 +8,7 @@ export class Migration20261122044202_add_payment_links extends Migration {
     this.addSql(`create table "link_rate_limits" ("bucket" text not null, "window_start" timestamptz(3) not null, "attempts" int not null, primary key ("bucket", "window_start"));`);
     this.addSql(`create index "link_rate_limits_window_idx" on "link_rate_limits" ("window_start");`);
 
-    this.addSql(`create table "links" ("id" text not null, "seq" bigserial generated always as identity not null, "merchant_id" text not null, "mode" text not null, "title" text not null, "description" text not null, "currency" text not null, "fixed_amount" bigint null, "min_amount" bigint null, "max_amount" bigint null, "expires_at" timestamptz(3) null, "max_payments" int null, "succeeded_payments" int not null, "success_url" text null, "cancel_url" text null, "active" boolean not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, primary key ("id"));`);
+    this.addSql(`create table "links" ("id" text not null, "seq" bigint generated always as identity not null, "merchant_id" text not null, "mode" text not null, "title" text not null, "description" text not null, "currency" text not null, "fixed_amount" bigint null, "min_amount" bigint null, "max_amount" bigint null, "expires_at" timestamptz(3) null, "max_payments" int null, "succeeded_payments" int not null, "success_url" text null, "cancel_url" text null, "active" boolean not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, primary key ("id"));`);
     this.addSql(`alter table "links" add constraint "links_seq_key" unique ("seq");`);
     this.addSql(`create index "links_list_idx" on "links" ("merchant_id", "mode", "created_at" DESC, "seq" DESC);`);
 
