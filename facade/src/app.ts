@@ -8,6 +8,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
+import { linkRoutes } from "./routes/links.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
 
@@ -31,6 +32,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   paymentRoutes(router, core, config.bodyLimitBytes);
   checkoutRoutes(router, core);
   pageRoutes(router, core);
+  linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy });
   linkPageRoutes(router, core, config);
 
   app.use(requestContext(log));
