@@ -76,7 +76,7 @@ export function LinkPage({ link, locale, form }: LinkPageProps & { form: LinkFor
               inputmode="decimal"
               autocomplete="off"
               required
-              value={form.amountText ?? ""}
+              value={form.amountText || undefined}
               autofocus={form.amountError ? true : undefined}
               aria-invalid={form.amountError ? "true" : undefined}
               aria-describedby={form.amountError ? "amount-hint amount-error" : "amount-hint"}
