@@ -18,7 +18,7 @@ h2 { font-size: 1.05rem; margin: 1rem 0 .5rem; }
 label { display: block; font-weight: 600; margin: 0 0 .25rem; }
 input[type=text] { box-sizing: border-box; width: 100%; font: inherit; font-size: 1.25rem; padding: .6rem .75rem; border: 1px solid #8a929c; border-radius: 8px; }
 input[aria-invalid=true] { border-color: #b42318; }
-.hint { color: #5b6470; font-size: .9rem; margin: .25rem 0 0; }
+.hint { color: #5b6470; font-size: .9rem; margin: .4rem 0 0; }
 .field-error, .form-error { color: #b42318; font-weight: 600; margin: .25rem 0 0; }
 fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
 legend { font-weight: 600; padding: 0; margin: 0 0 .25rem; }
