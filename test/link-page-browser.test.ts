@@ -75,6 +75,35 @@ describe("link page in Chromium", () => {
     }
   });
 
+  test("the script marks the pay button busy after the first submit and stops a second", async () => {
+    const link = await createLink(stack(), m, { fixed_amount_minor: "3000" });
+    const { page, close } = await phonePage();
+    await page.goto(`${stack().baseUrl}/l/${link.id}`);
+    const before = await stack().paymentCount();
+    // A listener added after the page's own records what each submit event left behind; sessionStorage
+    // keeps it across the navigation the first submit starts.
+    await Promise.all([
+      page.waitForURL(/\/pay\/pay_[0-9a-f]{24}$/),
+      page.evaluate(() => {
+        const seen: unknown[] = [];
+        document.addEventListener("submit", (event) => {
+          const button = document.querySelector("button")!;
+          seen.push({ prevented: event.defaultPrevented, disabled: button.disabled, busy: button.getAttribute("aria-busy") });
+          sessionStorage.setItem("submits", JSON.stringify(seen));
+        });
+        const form = document.querySelector("form")!;
+        form.requestSubmit();
+        form.requestSubmit();
+      }),
+    ]);
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem("submits")))!)).toEqual([
+      { prevented: false, disabled: true, busy: "true" },
+      { prevented: true, disabled: true, busy: "true" },
+    ]);
+    expect(await stack().paymentCount()).toBe(before + 1);
+    await close();
+  });
+
   test("keyboard alone: labelled fields in order, visible focus, Enter pays", async () => {
     const link = await createLink(stack(), m, {});
     const { page, close } = await phonePage({ locale: "en-US" });
