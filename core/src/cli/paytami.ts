@@ -10,6 +10,7 @@ import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
+import { addWebhookCommands } from "./webhooks.ts";
 
 /** Deadline of each core call. */
 const TIMEOUT_MS = 15_000;
@@ -41,6 +42,7 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addMerchantCommands(program, context);
   addKeyCommands(program, context);
   addSimulateCommands(program, context);
+  addWebhookCommands(program, context);
   return program;
 }
 

@@ -1265,6 +1265,10 @@ export const WebhookServiceService = {
       Buffer.from(RotateSecretResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateSecretResponse => RotateSecretResponse.decode(value),
   },
+  /**
+   * DeleteEndpoint removes the endpoint row; nothing more is sent to it (tables
+   * that reference webhook_endpoints should cascade on delete).
+   */
   deleteEndpoint: {
     path: "/paytami.v1.WebhookService/DeleteEndpoint" as const,
     requestStream: false as const,
@@ -1285,6 +1289,11 @@ export const WebhookServiceService = {
     responseSerialize: (value: ListEventsResponse): Buffer => Buffer.from(ListEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListEventsResponse => ListEventsResponse.decode(value),
   },
+  /**
+   * GetEvent answers without `event` when the id is unknown, purged, or
+   * another merchant's or mode's (the catalog has no unknown_event code: the
+   * facade answers 404 validation_error).
+   */
   getEvent: {
     path: "/paytami.v1.WebhookService/GetEvent" as const,
     requestStream: false as const,
@@ -1303,8 +1312,17 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
   updateEndpoint: handleUnaryCall<UpdateEndpointRequest, UpdateEndpointResponse>;
   /** RotateSecret makes a new secret; the previous one keeps signing for 24 h. */
   rotateSecret: handleUnaryCall<RotateSecretRequest, RotateSecretResponse>;
+  /**
+   * DeleteEndpoint removes the endpoint row; nothing more is sent to it (tables
+   * that reference webhook_endpoints should cascade on delete).
+   */
   deleteEndpoint: handleUnaryCall<DeleteEndpointRequest, DeleteEndpointResponse>;
   listEvents: handleUnaryCall<ListEventsRequest, ListEventsResponse>;
+  /**
+   * GetEvent answers without `event` when the id is unknown, purged, or
+   * another merchant's or mode's (the catalog has no unknown_event code: the
+   * facade answers 404 validation_error).
+   */
   getEvent: handleUnaryCall<GetEventRequest, GetEventResponse>;
 }
 
@@ -1371,6 +1389,10 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateSecretResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * DeleteEndpoint removes the endpoint row; nothing more is sent to it (tables
+   * that reference webhook_endpoints should cascade on delete).
+   */
   deleteEndpoint(
     request: DeleteEndpointRequest,
     callback: (error: ServiceError | null, response: DeleteEndpointResponse) => void,
@@ -1401,6 +1423,11 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListEventsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * GetEvent answers without `event` when the id is unknown, purged, or
+   * another merchant's or mode's (the catalog has no unknown_event code: the
+   * facade answers 404 validation_error).
+   */
   getEvent(
     request: GetEventRequest,
     callback: (error: ServiceError | null, response: GetEventResponse) => void,
