@@ -10,6 +10,7 @@ import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
+import { addTriggerCommand } from "./trigger.ts";
 import { addWebhookCommands } from "./webhooks.ts";
 
 /** Deadline of each core call. */
@@ -43,6 +44,7 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addKeyCommands(program, context);
   addSimulateCommands(program, context);
   addWebhookCommands(program, context);
+  addTriggerCommand(program, context);
   return program;
 }
 

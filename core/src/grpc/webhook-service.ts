@@ -4,6 +4,7 @@ import { parseMode } from "../domain/api-keys.ts";
 import { merchantCaller, type MerchantCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { getEvent, listEvents } from "../domain/events.ts";
+import { triggerEvent } from "../domain/trigger-event.ts";
 import type { EventEnvelope } from "../domain/outbox.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import {
@@ -70,6 +71,10 @@ export function webhookService(deps: CoreDeps): WebhookServiceServer {
       const caller = await merchantFromApiKey(deps, ctx);
       const envelope = await withoutTransaction(deps, (tx) => getEvent(deps, tx, caller, request.id));
       return { event: envelope && toEventMessage(envelope) };
+    }),
+    triggerEvent: handle("TriggerEvent", async (request, ctx) => {
+      const fired = await inTransaction(deps, (tx) => triggerEvent(deps, tx, ctx.operator, actingFor(request), request.type));
+      return { event_id: fired.eventId, type: fired.type, object_id: fired.objectId };
     }),
   };
 }
