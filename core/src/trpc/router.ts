@@ -7,6 +7,7 @@ import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
 import { webhooksRouter } from "./webhooks.ts";
+import { linksRouter } from "./links.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
 export const appRouter = router({
@@ -14,6 +15,7 @@ export const appRouter = router({
   keys: keysRouter,
   payments: paymentsRouter,
   webhooks: webhooksRouter,
+  links: linksRouter,
 });
 
 export type AppRouter = typeof appRouter;

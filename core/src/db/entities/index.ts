@@ -1,9 +1,11 @@
 import { ApiKey } from "./api-key.ts";
 import { IdempotencyKey } from "./idempotency-key.ts";
+import { Link } from "./link.ts";
+import { LinkRateLimit } from "./link-rate-limit.ts";
 import { Merchant } from "./merchant.ts";
 import { OutboxEvent } from "./outbox-event.ts";
 import { Payment } from "./payment.ts";
 import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
-export { ApiKey, IdempotencyKey, Merchant, OutboxEvent, Payment, WebhookEndpoint };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, WebhookEndpoint];
+export { ApiKey, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment, WebhookEndpoint };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit, WebhookEndpoint];
