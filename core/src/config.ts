@@ -161,6 +161,13 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
   };
 }
 
+/** One delay per settlement step (captured → pending_settlement → settled_to_paytami → available_to_merchant). */
+function settlementDelaysEnv(source: NodeJS.ProcessEnv): number[] {
+  const delays = parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s"));
+  if (delays.length !== 3) throw new Error(`SETTLEMENT_DELAYS must be three durations (one per settlement step), got ${delays.length}`);
+  return delays;
+}
+
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
   // "10/ip,120/link,60s"
   const text = env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s");
@@ -187,7 +194,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     embedTokenTtlMs: parseDuration(env(source, "EMBED_TOKEN_TTL", "15m")),
     paymentTtlMs: parseDuration(env(source, "PAYMENT_TTL", "24h")),
     idempotencyTtlMs: parseDuration(env(source, "IDEMPOTENCY_TTL", "24h")),
-    settlementDelaysMs: parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s")),
+    settlementDelaysMs: settlementDelaysEnv(source),
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
     linkRateLimit: rateLimitEnv(source),
