@@ -56,8 +56,8 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
  */
 export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<PaymentStatus | undefined>> {
   // A processor attempt in flight decides this payment's fate; its record step comes next.
-  const attempt = await db(tx).selectFrom("payments").select("attempt_until").where("id", "=", paymentId).forUpdate().executeTakeFirst();
-  if (attempt?.attempt_until && attempt.attempt_until > deps.now()) return { value: undefined, events: [] };
+  const attempt = await db(tx).selectFrom("payments").select("attempt_expires_at").where("id", "=", paymentId).forUpdate().executeTakeFirst();
+  if (attempt?.attempt_expires_at && attempt.attempt_expires_at > deps.now()) return { value: undefined, events: [] };
   try {
     const { value, events } = await transitionPayment(deps, tx, paymentId, [expire]);
     return { value: value.status as PaymentStatus, events };
