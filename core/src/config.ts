@@ -155,7 +155,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
   return {
     expirePayments: jobEnv(source, "EXPIRE_PAYMENTS", "5s", 200),
     confirmBankTransfers: jobEnv(source, "CONFIRM_BANK_TRANSFERS", "5s", 200),
-    settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 2_000),
+    settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 5_000),
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
   };
