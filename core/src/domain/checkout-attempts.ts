@@ -88,6 +88,18 @@ function afterOutcome(outcome: CardOutcome): { steps: TransitionStep[]; next: Ch
 
 async function recordOutcome(deps: CoreDeps, tx: Tx, paymentId: string, outcome: CardOutcome, card: CardSummary | null): Promise<CheckoutNext> {
   const { steps, next, challengePending } = afterOutcome(outcome);
+  try {
+    return await recordTransition(deps, tx, paymentId, steps, next, challengePending, card);
+  } catch (error) {
+    // Refused by a rule the table does not hold (a link at its max_payments): the payment stays as it was, free for another attempt or its expiry.
+    await releaseAttempt(tx, paymentId);
+    throw error;
+  }
+}
+
+async function recordTransition(
+  deps: CoreDeps, tx: Tx, paymentId: string, steps: TransitionStep[], next: CheckoutNext, challengePending: boolean, card: CardSummary | null,
+): Promise<CheckoutNext> {
   return atomically(tx, async (inner) => {
     const changes = await transitionPayment(deps, inner, paymentId, steps);
     await db(inner)
