@@ -8,6 +8,7 @@ import { startHttpServer, type HealthProbe } from "./http/server.ts";
 import { duePayments, expireDuePayments } from "./jobs/expire-payments.ts";
 import { OutboxRelay, unpublishedEvents } from "./jobs/outbox-relay.ts";
 import { everyInterval } from "./jobs/periodic.ts";
+import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { createLogger } from "./logger.ts";
@@ -32,10 +33,11 @@ async function main(): Promise<void> {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
-  const { expirePayments, purgeIdempotencyKeys, outboxRelay } = config.jobs;
+  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents } = config.jobs;
   const schedule = [
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
+    { job: "purge_events", every: purgeEvents.intervalMs, run: () => purgeExpiredEvents(deps, purgeEvents) },
     { job: "purge_link_rate_limits", every: config.linkRateLimitPurge.intervalMs, run: () => purgePastRateLimitWindows(deps, config.linkRateLimitPurge) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
