@@ -9,7 +9,8 @@
 //   2. GET /v1/payments?limit=25 for a merchant with 10 000 and with 1 000 000 payments
 //      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
-//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM).
+//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM);
+//   4. payment-link pay against POST /v1/payments (link-pay.ts).
 // Prints markdown tables and the command that produced them.
 //
 // Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
@@ -29,6 +30,7 @@ import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
@@ -449,7 +451,7 @@ async function main(): Promise<void> {
   let baseline: Baseline | undefined;
   try {
     say(`starting core and facade (LOG_LEVEL=${LOG_LEVEL})`);
-    stack = await startStack({ logLevel: LOG_LEVEL, env: CHILD_ENV });
+    stack = await startStack({ logLevel: LOG_LEVEL, env: { ...CHILD_ENV, ...LINK_BENCH_ENV } });
     sampler = new MemSampler(stack);
     sampler.start();
     const s = stack;
@@ -543,6 +545,7 @@ async function main(): Promise<void> {
       return line;
     };
     const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
+    const linkLines = await benchLinkPay(s, POST_SECONDS, say);
 
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
     const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
@@ -651,6 +654,7 @@ async function main(): Promise<void> {
     lines.push("");
     lines.push(creationCheck + ".");
     lines.push("");
+    lines.push(...linkLines);
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {
       const first = listC1[0]!;
