@@ -46,6 +46,14 @@ export interface JobPolicies {
   outboxRelay: LeasedJobPolicy;
 }
 
+/** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
+export interface WebhookPolicy {
+  /** At most this many attempts to one endpoint are in flight at once, over every dispatcher, so a slow endpoint holds only its own slots. */
+  endpointConcurrency: number;
+  /** An endpoint whose attempts have only failed for this long is disabled. */
+  disableAfterMs: number;
+}
+
 export interface CoreConfig {
   databaseUrl: string;
   natsUrl: string | undefined;
@@ -61,6 +69,7 @@ export interface CoreConfig {
   settlementDelaysMs: readonly number[];
   bankTransferConfirmAfterMs: number;
   webhookRetryScheduleMs: readonly number[];
+  webhooks: WebhookPolicy;
   linkRateLimit: { perIp: number; perLink: number; windowMs: number };
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
@@ -178,6 +187,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     settlementDelaysMs: parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s")),
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
+    webhooks: {
+      endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 8)),
+      disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
+    },
     linkRateLimit: rateLimitEnv(source),
     currencies: {
       GTQ: {
