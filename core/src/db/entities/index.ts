@@ -3,6 +3,7 @@ import { IdempotencyKey } from "./idempotency-key.ts";
 import { Merchant } from "./merchant.ts";
 import { OutboxEvent } from "./outbox-event.ts";
 import { Payment } from "./payment.ts";
+import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
-export { ApiKey, IdempotencyKey, Merchant, OutboxEvent, Payment };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent];
+export { ApiKey, IdempotencyKey, Merchant, OutboxEvent, Payment, WebhookEndpoint };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, WebhookEndpoint];
