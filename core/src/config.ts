@@ -44,6 +44,7 @@ export interface JobPolicies {
   expirePayments: JobPolicy;
   purgeIdempotencyKeys: JobPolicy;
   outboxRelay: LeasedJobPolicy;
+  purgeEvents: JobPolicy;
 }
 
 /** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
@@ -70,6 +71,8 @@ export interface CoreConfig {
   bankTransferConfirmAfterMs: number;
   webhookRetryScheduleMs: readonly number[];
   webhooks: WebhookPolicy;
+  /** Events (published outbox rows) are kept this long for GET /v1/events and replay, then purged. */
+  eventRetentionMs: number;
   linkRateLimit: { perIp: number; perLink: number; windowMs: number };
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
@@ -155,6 +158,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     expirePayments: jobEnv(source, "EXPIRE_PAYMENTS", "5s", 200),
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
+    purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
   };
 }
 
@@ -191,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 8)),
       disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
     },
+    eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: rateLimitEnv(source),
     currencies: {
       GTQ: {

@@ -10,6 +10,8 @@ import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
+import { addTriggerCommand } from "./trigger.ts";
+import { addWebhookCommands } from "./webhooks.ts";
 
 /** Deadline of each core call. */
 const TIMEOUT_MS = 15_000;
@@ -41,6 +43,8 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addMerchantCommands(program, context);
   addKeyCommands(program, context);
   addSimulateCommands(program, context);
+  addWebhookCommands(program, context);
+  addTriggerCommand(program, context);
   return program;
 }
 

@@ -142,6 +142,20 @@ export interface GetEventResponse {
   event?: Event | undefined;
 }
 
+export interface TriggerEventRequest {
+  merchant_id: string;
+  /** Only MODE_TEST: fixtures are never made with real money. */
+  mode: Mode;
+  type: string;
+}
+
+export interface TriggerEventResponse {
+  event_id: string;
+  type: string;
+  /** The fixture the event is about (pay_… for payment events). */
+  object_id: string;
+}
+
 function createBaseWebhookEndpoint(): WebhookEndpoint {
   return {
     id: "",
@@ -1210,6 +1224,142 @@ export const GetEventResponse: MessageFns<GetEventResponse> = {
   },
 };
 
+function createBaseTriggerEventRequest(): TriggerEventRequest {
+  return { merchant_id: "", mode: 0, type: "" };
+}
+
+export const TriggerEventRequest: MessageFns<TriggerEventRequest> = {
+  encode(message: TriggerEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    if (message.mode !== 0) {
+      writer.uint32(16).int32(message.mode);
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TriggerEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTriggerEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mode = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseTriggerEventResponse(): TriggerEventResponse {
+  return { event_id: "", type: "", object_id: "" };
+}
+
+export const TriggerEventResponse: MessageFns<TriggerEventResponse> = {
+  encode(message: TriggerEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.object_id !== "") {
+      writer.uint32(26).string(message.object_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TriggerEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTriggerEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.object_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * WebhookService manages webhook endpoints and reads the event store.
  *
@@ -1265,6 +1415,10 @@ export const WebhookServiceService = {
       Buffer.from(RotateSecretResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateSecretResponse => RotateSecretResponse.decode(value),
   },
+  /**
+   * DeleteEndpoint removes the endpoint row; nothing more is sent to it (tables
+   * that reference webhook_endpoints should cascade on delete).
+   */
   deleteEndpoint: {
     path: "/paytami.v1.WebhookService/DeleteEndpoint" as const,
     requestStream: false as const,
@@ -1285,6 +1439,11 @@ export const WebhookServiceService = {
     responseSerialize: (value: ListEventsResponse): Buffer => Buffer.from(ListEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListEventsResponse => ListEventsResponse.decode(value),
   },
+  /**
+   * GetEvent answers without `event` when the id is unknown, purged, or
+   * another merchant's or mode's (the catalog has no unknown_event code: the
+   * facade answers 404 validation_error).
+   */
   getEvent: {
     path: "/paytami.v1.WebhookService/GetEvent" as const,
     requestStream: false as const,
@@ -1293,6 +1452,22 @@ export const WebhookServiceService = {
     requestDeserialize: (value: Buffer): GetEventRequest => GetEventRequest.decode(value),
     responseSerialize: (value: GetEventResponse): Buffer => Buffer.from(GetEventResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetEventResponse => GetEventResponse.decode(value),
+  },
+  /**
+   * TriggerEvent fires a real event of `type` for a test-mode merchant: it
+   * builds the fixtures (a payment for payment.*) and drives them through the
+   * real transitions, so the event is written, relayed and delivered like any
+   * other (`paytami trigger`).
+   */
+  triggerEvent: {
+    path: "/paytami.v1.WebhookService/TriggerEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TriggerEventRequest): Buffer => Buffer.from(TriggerEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TriggerEventRequest => TriggerEventRequest.decode(value),
+    responseSerialize: (value: TriggerEventResponse): Buffer =>
+      Buffer.from(TriggerEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TriggerEventResponse => TriggerEventResponse.decode(value),
   },
 } as const;
 
@@ -1303,9 +1478,25 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
   updateEndpoint: handleUnaryCall<UpdateEndpointRequest, UpdateEndpointResponse>;
   /** RotateSecret makes a new secret; the previous one keeps signing for 24 h. */
   rotateSecret: handleUnaryCall<RotateSecretRequest, RotateSecretResponse>;
+  /**
+   * DeleteEndpoint removes the endpoint row; nothing more is sent to it (tables
+   * that reference webhook_endpoints should cascade on delete).
+   */
   deleteEndpoint: handleUnaryCall<DeleteEndpointRequest, DeleteEndpointResponse>;
   listEvents: handleUnaryCall<ListEventsRequest, ListEventsResponse>;
+  /**
+   * GetEvent answers without `event` when the id is unknown, purged, or
+   * another merchant's or mode's (the catalog has no unknown_event code: the
+   * facade answers 404 validation_error).
+   */
   getEvent: handleUnaryCall<GetEventRequest, GetEventResponse>;
+  /**
+   * TriggerEvent fires a real event of `type` for a test-mode merchant: it
+   * builds the fixtures (a payment for payment.*) and drives them through the
+   * real transitions, so the event is written, relayed and delivered like any
+   * other (`paytami trigger`).
+   */
+  triggerEvent: handleUnaryCall<TriggerEventRequest, TriggerEventResponse>;
 }
 
 export interface WebhookServiceClient extends Client {
@@ -1371,6 +1562,10 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateSecretResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * DeleteEndpoint removes the endpoint row; nothing more is sent to it (tables
+   * that reference webhook_endpoints should cascade on delete).
+   */
   deleteEndpoint(
     request: DeleteEndpointRequest,
     callback: (error: ServiceError | null, response: DeleteEndpointResponse) => void,
@@ -1401,6 +1596,11 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListEventsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * GetEvent answers without `event` when the id is unknown, purged, or
+   * another merchant's or mode's (the catalog has no unknown_event code: the
+   * facade answers 404 validation_error).
+   */
   getEvent(
     request: GetEventRequest,
     callback: (error: ServiceError | null, response: GetEventResponse) => void,
@@ -1415,6 +1615,27 @@ export interface WebhookServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetEventResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * TriggerEvent fires a real event of `type` for a test-mode merchant: it
+   * builds the fixtures (a payment for payment.*) and drives them through the
+   * real transitions, so the event is written, relayed and delivered like any
+   * other (`paytami trigger`).
+   */
+  triggerEvent(
+    request: TriggerEventRequest,
+    callback: (error: ServiceError | null, response: TriggerEventResponse) => void,
+  ): ClientUnaryCall;
+  triggerEvent(
+    request: TriggerEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TriggerEventResponse) => void,
+  ): ClientUnaryCall;
+  triggerEvent(
+    request: TriggerEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TriggerEventResponse) => void,
   ): ClientUnaryCall;
 }
 
