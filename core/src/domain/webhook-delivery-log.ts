@@ -7,7 +7,7 @@ import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { isId } from "./ids.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
-import { DELIVERY_STATUSES, type DeliveryStatus } from "./webhook-deliveries.ts";
+import { DELIVERY_STATUSES, eventBody, type DeliveryStatus } from "./webhook-deliveries.ts";
 
 export interface DeliveryView {
   id: string;
@@ -125,4 +125,42 @@ export async function replayFailedDeliveries(deps: CoreDeps, tx: Tx, _caller: Op
     .returning("id")
     .execute();
   return withoutEvents(rows.map((row) => row.id));
+}
+
+export interface RecentEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  body: Buffer;
+}
+
+/**
+ * A merchant's events of one mode created at or after `since`, oldest first, with the bodies
+ * deliveries send (`paytami listen`). Callers poll with an overlap and skip ids they have seen: an
+ * event's created_at is stamped before its transaction commits, so a late commit can land behind
+ * the previous answer.
+ */
+export async function listRecentEvents(
+  deps: CoreDeps,
+  tx: Tx,
+  _caller: OperatorCaller,
+  query: { merchantId: string; mode: string; since?: string | undefined; limit?: number | undefined },
+): Promise<{ events: RecentEvent[]; now: Date }> {
+  const now = deps.now();
+  if (query.mode !== "test" && query.mode !== "live") fail("validation_error", "mode must be test or live.");
+  if (query.since === undefined) return { events: [], now };
+  const since = new Date(query.since);
+  if (Number.isNaN(since.getTime())) fail("validation_error", "since must be an ISO 8601 time.");
+  const limit = Math.min(Math.max(query.limit || 100, 1), 500);
+  const rows = await db(tx)
+    .selectFrom("outbox_events")
+    .select(["id", "type", "created_at", "envelope"])
+    .where("merchant_id", "=", query.merchantId)
+    .where("mode", "=", query.mode)
+    .where("created_at", ">=", since)
+    .orderBy("created_at")
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  return { events: rows.map((row) => ({ id: row.id, type: row.type, created_at: row.created_at.toISOString(), body: eventBody(row.envelope) })), now };
 }

@@ -3,7 +3,7 @@ import type { Delivery, DeliveryServiceServer } from "../../../proto/gen/paytami
 import type { CoreDeps } from "../domain/deps.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "../domain/webhook-deliveries.ts";
-import { getDelivery, listDeliveries, replayDelivery, replayFailedDeliveries, type DeliveryView } from "../domain/webhook-delivery-log.ts";
+import { getDelivery, listDeliveries, listRecentEvents, replayDelivery, replayFailedDeliveries, type DeliveryView } from "../domain/webhook-delivery-log.ts";
 import { unary, type CallContext } from "./unary.ts";
 
 function toDeliveryMessage(view: DeliveryView): Delivery {
@@ -81,5 +81,10 @@ export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
     replayFailedDeliveries: handle("ReplayFailedDeliveries", async (request, ctx) => ({
       delivery_ids: await inTransaction(deps, (tx) => replayFailedDeliveries(deps, tx, ctx.operator, request.endpoint_id, request.since)),
     })),
+    listRecentEvents: handle("ListRecentEvents", async (request, ctx) => {
+      const query = { merchantId: request.merchant_id, mode: modeCodec.requestText(request.mode), since: request.since, limit: request.limit };
+      const found = await withoutTransaction(deps, (tx) => listRecentEvents(deps, tx, ctx.operator, query));
+      return { events: found.events, now: found.now.toISOString() };
+    }),
   };
 }

@@ -154,6 +154,28 @@ export interface ReplayFailedDeliveriesResponse {
   delivery_ids: string[];
 }
 
+export interface ListRecentEventsRequest {
+  merchant_id: string;
+  mode: Mode;
+  /** ISO 8601; absent means now (the answer holds no events, only the core's time to start from). */
+  since?: string | undefined;
+  limit: number;
+}
+
+export interface RecentEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  /** The envelope exactly as deliveries send it. */
+  body: Buffer;
+}
+
+export interface ListRecentEventsResponse {
+  events: RecentEvent[];
+  /** The core's time when it read them (ISO 8601). */
+  now: string;
+}
+
 function createBaseRecordDeliveriesRequest(): RecordDeliveriesRequest {
   return { event_ids: [] };
 }
@@ -1479,6 +1501,221 @@ export const ReplayFailedDeliveriesResponse: MessageFns<ReplayFailedDeliveriesRe
   },
 };
 
+function createBaseListRecentEventsRequest(): ListRecentEventsRequest {
+  return { merchant_id: "", mode: 0, since: undefined, limit: 0 };
+}
+
+export const ListRecentEventsRequest: MessageFns<ListRecentEventsRequest> = {
+  encode(message: ListRecentEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    if (message.mode !== 0) {
+      writer.uint32(16).int32(message.mode);
+    }
+    if (message.since !== undefined) {
+      writer.uint32(26).string(message.since);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRecentEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRecentEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mode = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRecentEvent(): RecentEvent {
+  return { id: "", type: "", created_at: "", body: Buffer.alloc(0) };
+}
+
+export const RecentEvent: MessageFns<RecentEvent> = {
+  encode(message: RecentEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(26).string(message.created_at);
+    }
+    if (message.body.length !== 0) {
+      writer.uint32(34).bytes(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecentEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecentEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.body = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListRecentEventsResponse(): ListRecentEventsResponse {
+  return { events: [], now: "" };
+}
+
+export const ListRecentEventsResponse: MessageFns<ListRecentEventsResponse> = {
+  encode(message: ListRecentEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      RecentEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.now !== "") {
+      writer.uint32(18).string(message.now);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRecentEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRecentEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(RecentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.now = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * DeliveryService is the webhook delivery model (DESIGN §4 "Webhooks"): the
  * dispatcher records one delivery per subscribed endpoint of each event it
@@ -1588,6 +1825,21 @@ export const DeliveryServiceService = {
     responseDeserialize: (value: Buffer): ReplayFailedDeliveriesResponse =>
       ReplayFailedDeliveriesResponse.decode(value),
   },
+  /**
+   * ListRecentEvents reads a merchant's events created at or after a time,
+   * oldest first, with the bodies deliveries send (`paytami listen` polls it).
+   */
+  listRecentEvents: {
+    path: "/paytami.v1.DeliveryService/ListRecentEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRecentEventsRequest): Buffer =>
+      Buffer.from(ListRecentEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRecentEventsRequest => ListRecentEventsRequest.decode(value),
+    responseSerialize: (value: ListRecentEventsResponse): Buffer =>
+      Buffer.from(ListRecentEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRecentEventsResponse => ListRecentEventsResponse.decode(value),
+  },
 } as const;
 
 export interface DeliveryServiceServer extends UntypedServiceImplementation {
@@ -1612,6 +1864,11 @@ export interface DeliveryServiceServer extends UntypedServiceImplementation {
   replayDelivery: handleUnaryCall<ReplayDeliveryRequest, ReplayDeliveryResponse>;
   /** ReplayFailedDeliveries replays every failed delivery of an endpoint created since a time. */
   replayFailedDeliveries: handleUnaryCall<ReplayFailedDeliveriesRequest, ReplayFailedDeliveriesResponse>;
+  /**
+   * ListRecentEvents reads a merchant's events created at or after a time,
+   * oldest first, with the bodies deliveries send (`paytami listen` polls it).
+   */
+  listRecentEvents: handleUnaryCall<ListRecentEventsRequest, ListRecentEventsResponse>;
 }
 
 export interface DeliveryServiceClient extends Client {
@@ -1747,6 +2004,25 @@ export interface DeliveryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReplayFailedDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListRecentEvents reads a merchant's events created at or after a time,
+   * oldest first, with the bodies deliveries send (`paytami listen` polls it).
+   */
+  listRecentEvents(
+    request: ListRecentEventsRequest,
+    callback: (error: ServiceError | null, response: ListRecentEventsResponse) => void,
+  ): ClientUnaryCall;
+  listRecentEvents(
+    request: ListRecentEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRecentEventsResponse) => void,
+  ): ClientUnaryCall;
+  listRecentEvents(
+    request: ListRecentEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRecentEventsResponse) => void,
   ): ClientUnaryCall;
 }
 
