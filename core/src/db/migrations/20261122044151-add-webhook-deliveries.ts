@@ -11,7 +11,7 @@ export class Migration20261122044151_add_webhook_deliveries extends Migration {
     this.addSql(`create index "webhook_deliveries_endpoint_idx" on "webhook_deliveries" ("endpoint_id", "created_at" DESC);`);
     this.addSql(`alter table "webhook_deliveries" add constraint "webhook_deliveries_event_endpoint_key" unique ("event_id", "endpoint_id");`);
 
-    this.addSql(`create table "webhook_attempts" ("seq" bigserial generated always as identity not null primary key, "delivery_id" text not null, "endpoint_id" text not null, "attempted_at" timestamptz(3) not null, "succeeded" boolean not null, "http_status" int null, "error" text null, "latency_ms" int not null, "response_excerpt" text not null);`);
+    this.addSql(`create table "webhook_attempts" ("seq" bigint generated always as identity primary key, "delivery_id" text not null, "endpoint_id" text not null, "attempted_at" timestamptz(3) not null, "succeeded" boolean not null, "http_status" int null, "error" text null, "latency_ms" int not null, "response_excerpt" text not null);`);
     this.addSql(`create index "webhook_attempts_delivery_idx" on "webhook_attempts" ("delivery_id", "seq");`);
     this.addSql(`create index "webhook_attempts_endpoint_idx" on "webhook_attempts" ("endpoint_id", "succeeded", "attempted_at");`);
 
