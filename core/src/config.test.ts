@@ -9,19 +9,24 @@ describe("job policies", () => {
       expirePayments: { intervalMs: 5_000, batch: 200 },
       purgeIdempotencyKeys: { intervalMs: 60_000, batch: 1_000 },
       outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
+      purgeEvents: { intervalMs: 60_000, batch: 1_000 },
     });
+    expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
   });
 
   it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
     const jobs = loadConfig({
       ...base, EXPIRE_PAYMENTS_INTERVAL: "100ms", EXPIRE_PAYMENTS_BATCH: "20", IDEMPOTENCY_PURGE_INTERVAL: "5m",
       IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
+      EVENT_PURGE_INTERVAL: "10m", EVENT_PURGE_BATCH: "100",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
       purgeIdempotencyKeys: { intervalMs: 300_000, batch: 5_000 },
       outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
+      purgeEvents: { intervalMs: 600_000, batch: 100 },
     });
+    expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
   });
 
   it.each([
@@ -29,6 +34,8 @@ describe("job policies", () => {
     ["EXPIRE_PAYMENTS_BATCH", "-1"],
     ["OUTBOX_RELAY_INTERVAL", "0ms"],
     ["OUTBOX_RELAY_LEASE", "soon"],
+    ["EVENT_RETENTION", "0d"],
+    ["EVENT_PURGE_BATCH", "0"],
   ])("refuse %s=%s", (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
   });

@@ -10,6 +10,7 @@ import { OutboxRelay, unpublishedEvents } from "./jobs/outbox-relay.ts";
 import { everyInterval } from "./jobs/periodic.ts";
 import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
+import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { createLogger } from "./logger.ts";
 
 const log = createLogger("core");
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
     { job: "purge_events", every: purgeEvents.intervalMs, run: () => purgeExpiredEvents(deps, purgeEvents) },
+    { job: "purge_link_rate_limits", every: config.linkRateLimitPurge.intervalMs, run: () => purgePastRateLimitWindows(deps, config.linkRateLimitPurge) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
   const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));

@@ -10,6 +10,7 @@ import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addDeliveryCommands } from "./deliveries.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addListenCommands } from "./listen.ts";
+import { addLinkCommands } from "./links.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
 import { addTriggerCommand } from "./trigger.ts";
@@ -49,6 +50,7 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addDeliveryCommands(program, context);
   addListenCommands(program, context);
   addTriggerCommand(program, context);
+  addLinkCommands(program, context);
   return program;
 }
 

@@ -19,7 +19,7 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
   const trx = db(tx);
   const payment = await trx
     .selectFrom("payments")
-    .select([...PAYMENT_VIEW_COLUMNS, "merchant_id", "mode", "status_before_chargeback"])
+    .select([...PAYMENT_VIEW_COLUMNS, "merchant_id", "mode", "status_before_chargeback", "link_id"])
     .where("id", "=", paymentId)
     .forUpdate()
     .executeTakeFirst();
@@ -31,6 +31,7 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
     const at = deps.now();
     const result = step(state, at);
     if (!result) continue;
+    if (result.event === "payment.succeeded" && payment.link_id !== null) await countLinkSuccess(tx, payment.link_id);
     await trx
       .updateTable("payments")
       .set({ status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at })
@@ -45,6 +46,24 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
     }
   }
   return { value: view, events };
+}
+
+/**
+ * A payment of a link succeeds only while the link is under its max_payments: the link's counter is
+ * raised under the link's row lock in the capture's transaction, so of two payments captured at
+ * once on a link with one payment left, the second waits for the first, sees the limit and is
+ * refused (it stays payable until it expires; nothing is captured).
+ */
+async function countLinkSuccess(tx: Tx, linkId: string): Promise<void> {
+  const counted = await db(tx)
+    .updateTable("links")
+    .set((eb) => ({ succeeded_payments: eb("succeeded_payments", "+", 1) }))
+    .where("id", "=", linkId)
+    .where((eb) => eb.or([eb("max_payments", "is", null), eb("succeeded_payments", "<", eb.ref("max_payments"))]))
+    .executeTakeFirst();
+  if (counted.numUpdatedRows === 0n) {
+    throw new DomainError("payment_link_not_payable", "The payment link has reached its max_payments; this payment cannot succeed.");
+  }
 }
 
 /**

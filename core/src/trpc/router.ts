@@ -8,6 +8,7 @@ import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
 import { webhooksRouter } from "./webhooks.ts";
+import { linksRouter } from "./links.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
 export const appRouter = router({
@@ -16,6 +17,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   webhooks: webhooksRouter,
   deliveries: deliveriesRouter,
+  links: linksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,7 @@
 import { ApiKey } from "./api-key.ts";
 import { IdempotencyKey } from "./idempotency-key.ts";
+import { Link } from "./link.ts";
+import { LinkRateLimit } from "./link-rate-limit.ts";
 import { Merchant } from "./merchant.ts";
 import { OutboxEvent } from "./outbox-event.ts";
 import { Payment } from "./payment.ts";
@@ -7,5 +9,5 @@ import { WebhookAttempt } from "./webhook-attempt.ts";
 import { WebhookDelivery } from "./webhook-delivery.ts";
 import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
-export { ApiKey, IdempotencyKey, Merchant, OutboxEvent, Payment, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export { ApiKey, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
