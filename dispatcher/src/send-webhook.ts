@@ -4,7 +4,8 @@
 // only public destinations, checked on the address the connection then uses (DNS rebinding).
 import * as http from "node:http";
 import * as https from "node:https";
-import { publicOnlyLookup } from "../../proto/public-address.ts";
+import { isIP } from "node:net";
+import { isPublicAddress, publicOnlyLookup } from "../../proto/public-address.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "../../proto/webhook-signature.ts";
 import { parseRetryAfter } from "../../core/src/domain/webhook-retry.ts";
 
@@ -59,6 +60,12 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported scheme ${url.protocol}`);
     } catch (error) {
       resolve({ attemptedAt, error: `invalid URL: ${(error as Error).message}`, latencyMs: 0, responseExcerpt: "" });
+      return;
+    }
+    // An address literal is connected to without any lookup, so it is checked here.
+    const literal = url.hostname.replace(/^\[|\]$/g, "");
+    if (request.publicOnly && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+      resolve({ attemptedAt, error: `${literal} is not a public address.`, latencyMs: 0, responseExcerpt: "" });
       return;
     }
     const pool = request.publicOnly ? agents.publicOnly : agents.any;
