@@ -220,7 +220,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
     webhooks: {
-      endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 8)),
+      endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 16)),
       disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),

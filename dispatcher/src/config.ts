@@ -37,7 +37,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherC
     internalToken,
     httpPort: Number(source.DISPATCHER_HTTP_PORT || 4002),
     consumer: source.DISPATCHER_CONSUMER || DISPATCHER_CONSUMER,
-    concurrency: positiveInt(source, "DISPATCHER_CONCURRENCY", 64),
+    concurrency: positiveInt(source, "DISPATCHER_CONCURRENCY", 256),
     timeoutMs,
     leaseMs: 2 * timeoutMs + 10_000,
     pollIntervalMs: parseDuration(source.DISPATCHER_POLL_INTERVAL || "250ms"),

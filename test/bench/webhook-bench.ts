@@ -121,7 +121,7 @@ export async function webhookBench(): Promise<string> {
     const withHang = await lagRun("two healthy endpoints and one hanging", ids.slice(BURST + perPhase));
     const ratio = withHang.p99 / calm.p99;
 
-    lines.push(`Webhook delivery (test/bench/webhook-bench.ts; dispatcher defaults: DISPATCHER_CONCURRENCY 64, WEBHOOK_ENDPOINT_CONCURRENCY 8, WEBHOOK_TIMEOUT 15s; OUTBOX_RELAY_INTERVAL 250ms${Object.keys(EXTRA_ENV).length ? `; with ${JSON.stringify(EXTRA_ENV)}` : ""}):`);
+    lines.push(`Webhook delivery (test/bench/webhook-bench.ts; dispatcher defaults: DISPATCHER_CONCURRENCY 256, WEBHOOK_ENDPOINT_CONCURRENCY 16, WEBHOOK_TIMEOUT 15s; OUTBOX_RELAY_INTERVAL 250ms${Object.keys(EXTRA_ENV).length ? `; with ${JSON.stringify(EXTRA_ENV)}` : ""}):`);
     lines.push("");
     lines.push("| Measure | Result | Target | |");
     lines.push("|---|---:|---:|---|");
@@ -131,6 +131,19 @@ export async function webhookBench(): Promise<string> {
     lines.push(`| Healthy p99 with the hanging endpoint / without | ${ratio.toFixed(2)}× | ≤ 1.5× | ${ratio <= 1.5 ? "met" : "missed"} |`);
     lines.push("");
     lines.push(`The hanging endpoint had at most ${hanging.maxHanging} attempts open at once.`);
+    if (process.env.BENCH_WEBHOOK_METRICS === "1") {
+      // Where the core's time goes: count and mean of each gRPC method (paytami_core_grpc_call_seconds).
+      const text = await (await fetch(`${stack.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${stack.internalToken}` } })).text();
+      const stat = new Map<string, { sum: number; count: number }>();
+      for (const m of text.matchAll(/^paytami_core_grpc_call_seconds_(sum|count)\{([^}]*)\} ([\d.e+-]+)$/gm)) {
+        const method = /method="([^"]+)"/.exec(m[2]!)![1]!;
+        const entry = stat.get(method) ?? { sum: 0, count: 0 };
+        entry[m[1] as "sum" | "count"] += Number(m[3]);
+        stat.set(method, entry);
+      }
+      lines.push("", "| gRPC method | calls | mean ms |", "|---|---:|---:|");
+      for (const [method, { sum, count }] of stat) lines.push(`| ${method} | ${count} | ${((sum / count) * 1000).toFixed(1)} |`);
+    }
     return lines.join("\n");
   } finally {
     for (const r of [...healthy, hanging]) await r.stop();
