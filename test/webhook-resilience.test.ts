@@ -150,7 +150,7 @@ describe("nothing is lost", () => {
 
 describe("two dispatchers and two cores", () => {
   test("deliver each (event, endpoint) exactly once in normal operation", async () => {
-    const second = await stack.addInstance({ dispatcher: true });
+    const second = await stack.addInstance({}, { dispatcher: true });
     const a = await receiver();
     const b = await receiver();
     const epA = await endpoint(a.url);

@@ -9,7 +9,8 @@
 //   2. GET /v1/payments?limit=25 for a merchant with 10 000 and with 1 000 000 payments
 //      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
-//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM).
+//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM);
+//   4. payment-link pay against POST /v1/payments (link-pay.ts).
 // Prints markdown tables and the command that produced them.
 //
 // Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
@@ -28,6 +29,8 @@ import * as path from "node:path";
 import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
+import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { webhookBench } from "./webhook-bench.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -45,6 +48,9 @@ const CHILD_ENV: Record<string, string> = {
   ...(CHILD_NODE_OPTIONS ? { NODE_OPTIONS: CHILD_NODE_OPTIONS } : {}),
   ...(PROBE_DIR ? { BENCH_PROBE_DIR: PROBE_DIR } : {}),
   ...(process.env.BENCH_PROBE_V8_FLAGS ? { BENCH_PROBE_V8_FLAGS: process.env.BENCH_PROBE_V8_FLAGS } : {}),
+  // The list data is inserted with old capture times; the core's sandbox settlement must not move it
+  // under the list runs (settlement is measured on its own, checkout-lifecycle.ts).
+  SETTLEMENT_DELAYS: "3650d,3650d,3650d",
 };
 
 function say(msg: string): void {
@@ -446,7 +452,7 @@ async function main(): Promise<void> {
   let baseline: Baseline | undefined;
   try {
     say(`starting core and facade (LOG_LEVEL=${LOG_LEVEL})`);
-    stack = await startStack({ logLevel: LOG_LEVEL, env: CHILD_ENV });
+    stack = await startStack({ logLevel: LOG_LEVEL, env: { ...CHILD_ENV, ...LINK_BENCH_ENV } });
     sampler = new MemSampler(stack);
     sampler.start();
     const s = stack;
@@ -540,6 +546,7 @@ async function main(): Promise<void> {
       return line;
     };
     const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
+    const linkLines = await benchLinkPay(s, POST_SECONDS, say);
 
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
     const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
@@ -568,6 +575,7 @@ async function main(): Promise<void> {
       phasePeaks.push({ label: `list ${n}`, peaks: sampler.takePhase() });
       say(`  ${r8.rps.toFixed(0)} req/s, p50 ${r8.p50} ms, p99 ${r8.p99} ms`);
     }
+    const checkoutLines = await benchCheckoutLifecycle(s, say);
     sampler.stop();
 
     // ---- report
@@ -647,6 +655,7 @@ async function main(): Promise<void> {
     lines.push("");
     lines.push(creationCheck + ".");
     lines.push("");
+    lines.push(...linkLines);
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {
       const first = listC1[0]!;
@@ -661,6 +670,7 @@ async function main(): Promise<void> {
       lines.push(`| ${name} | ${mb(idle[name])} | ${mb(c32[name])} | ${mb(sampler.overall[name]?.rssMaxKb)} | ${mb(sampler.overall[name]?.hwmKb)} |`);
     }
     lines.push("");
+    lines.push(...checkoutLines);
     // Webhook delivery throughput and lag, on a stack of its own with the dispatcher (BENCH_WEBHOOKS=0 skips it).
     if (process.env.BENCH_WEBHOOKS !== "0") lines.push(await webhookBench(), "");
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -102,8 +102,9 @@ export interface Stack {
    * with the same configuration (PUBLIC_BASE_URL included), as a second instance
    * behind a load balancer would run (with `dispatcher`, also a dispatcher calling that core);
    * returns a client for its facade. Stopped by stop().
+   * `env` is added to that pair's environment only (e.g. the bench's LINK_RATE_LIMIT=off pair).
    */
-  addInstance(options?: { dispatcher?: boolean }): Promise<HttpClient>;
+  addInstance(env?: Record<string, string>, options?: { dispatcher?: boolean }): Promise<HttpClient>;
   stop(): Promise<void>;
 }
 
@@ -353,10 +354,10 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let stopped = false;
 
   const extraProcs: Proc[] = [];
-  const addInstance = async (options: { dispatcher?: boolean } = {}): Promise<HttpClient> => {
+  const addInstance = async (env: Record<string, string> = {}, options: { dispatcher?: boolean } = {}): Promise<HttpClient> => {
     const n = extraProcs.filter((x) => x.name === "core").length + 2;
     const [fPort, gPort, hPort, dPort] = (await freePorts(4)) as [number, number, number, number];
-    const own = { CORE_GRPC_ADDR: `127.0.0.1:${gPort}`, CORE_HTTP_PORT: String(hPort) };
+    const own = { ...env, CORE_GRPC_ADDR: `127.0.0.1:${gPort}`, CORE_HTTP_PORT: String(hPort) };
     const core = proc("core", `core-${n}`, hPort, own);
     const facade = proc("facade", `facade-${n}`, fPort, { ...own, PORT: String(fPort) });
     extraProcs.push(core, facade);

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122050455_add_webhook_deliveries extends Migration {
+export class Migration20261122055455_add_webhook_deliveries extends Migration {
 
-  override name = 'Migration20261122050455_add_webhook_deliveries';
+  override name = 'Migration20261122055455_add_webhook_deliveries';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "webhook_deliveries" ("id" text not null, "event_id" text not null, "event_type" text not null, "endpoint_id" text not null, "merchant_id" text not null, "mode" text not null, "status" text not null, "attempt_count" int not null, "round_attempts" int not null, "next_attempt_at" timestamptz(3) null, "claimed_until" timestamptz(3) null, "last_attempt_at" timestamptz(3) null, "last_http_status" int null, "last_error" text null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, primary key ("id"));`);
