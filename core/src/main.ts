@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
   const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));
+  const relayJob = relay ? jobs[schedule.findIndex((s) => s.job === unpublishedEvents.job)] : undefined;
+  if (relay && relayJob) relay.listen(() => relayJob.wake());
 
   const grpc = await startGrpcServer(deps);
   const http = await startHttpServer(deps, probes);

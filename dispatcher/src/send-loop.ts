@@ -14,6 +14,11 @@ type SendPolicy = Pick<DispatcherConfig, "concurrency" | "timeoutMs" | "leaseMs"
 
 /** A core call that failed is tried again after this long. */
 const RETRY_MS = 500;
+/**
+ * RecordAttempts calls in flight at once: an endpoint's slots free only when its attempts are
+ * recorded, so one call at a time would make every attempt wait for the batch ahead of it.
+ */
+const RECORDERS = 4;
 
 export class SendLoop {
   readonly #core: CoreClient;
@@ -21,7 +26,7 @@ export class SendLoop {
   readonly #policy: SendPolicy;
   readonly #inFlight = new Map<string, AbortController>();
   #results: AttemptResult[] = [];
-  #recording: Promise<void> | undefined;
+  readonly #recording = new Set<Promise<void>>();
   #woken = false;
   #wake: (() => void) | undefined;
   #stopped = false;
@@ -94,26 +99,25 @@ export class SendLoop {
       if (abort.signal.aborted) return;
       this.sent++;
       this.#results.push(toResult(delivery.delivery_id, outcome));
-      this.#recording ??= this.#record();
+      if (this.#recording.size < RECORDERS) {
+        const recording = this.#record().finally(() => this.#recording.delete(recording));
+        this.#recording.add(recording);
+      }
     });
   }
 
   async #record(): Promise<void> {
-    try {
-      while (this.#results.length > 0) {
-        const batch = this.#results.splice(0, 500);
-        try {
-          await this.#core.deliveries.recordAttempts({ results: batch });
-          // The recorded deliveries' slots are free again on the core.
-          this.poke();
-        } catch (err) {
-          this.#log.warn({ err, attempts: batch.length }, "could not record attempts; trying again");
-          this.#results.unshift(...batch);
-          await sleep(RETRY_MS);
-        }
+    while (this.#results.length > 0) {
+      const batch = this.#results.splice(0, 500);
+      try {
+        await this.#core.deliveries.recordAttempts({ results: batch });
+        // The recorded deliveries' slots are free again on the core.
+        this.poke();
+      } catch (err) {
+        this.#log.warn({ err, attempts: batch.length }, "could not record attempts; trying again");
+        this.#results.unshift(...batch);
+        await sleep(RETRY_MS);
       }
-    } finally {
-      this.#recording = undefined;
     }
   }
 
@@ -136,9 +140,9 @@ export class SendLoop {
     const abandoned = [...this.#inFlight.keys()];
     for (const abort of this.#inFlight.values()) abort.abort();
     await this.#release(abandoned);
-    while (this.#recording || this.#results.length > 0) {
+    while (this.#recording.size > 0 || this.#results.length > 0) {
       if (Date.now() > deadline + 5_000) break;
-      await (this.#recording ?? this.#record());
+      await (this.#recording.size > 0 ? Promise.race(this.#recording) : this.#record());
     }
   }
 }

@@ -1,5 +1,9 @@
+import { sql } from "kysely";
 import { db, type EntityManager } from "../db/orm.ts";
 import { newId } from "./ids.ts";
+
+/** The PostgreSQL NOTIFY channel a committed outbox insert signals on (outbox-relay.ts listens). */
+export const OUTBOX_CHANNEL = "paytami_outbox";
 
 export interface EventEnvelope {
   id: string;
@@ -40,5 +44,7 @@ export async function enqueueEvents(tx: EntityManager, events: readonly RaisedEv
       published_at: null,
     })))
     .execute();
+  // Delivered at commit (never for a rollback): wakes the relays LISTENing instead of their next poll.
+  await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db(tx));
   return envelopes;
 }

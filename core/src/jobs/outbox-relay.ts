@@ -1,7 +1,9 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import pg from "pg";
 import { ensureEventStream, eventSubject } from "../../../proto/event-stream.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { OUTBOX_CHANNEL } from "../domain/outbox.ts";
 import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
 
 /** Outbox rows not yet published, in the order they were written. */
@@ -24,6 +26,8 @@ export class OutboxRelay {
   #nc: NatsConnection | undefined;
   /** One connection attempt shared by every caller (start() and the first relay pass may race). */
   #js: Promise<JetStreamClient> | undefined;
+  #listener: pg.Client | undefined;
+  #closed = false;
 
   constructor(deps: CoreDeps, natsUrl: string) {
     this.#deps = deps;
@@ -61,10 +65,11 @@ export class OutboxRelay {
     const published: string[] = [];
     try {
       const js = await this.#client();
-      for (const event of events) {
-        await js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id });
-        published.push(event.id);
-      }
+      // Sent in order on one connection and acknowledged together: one round trip per batch, not per event.
+      const acks = await Promise.allSettled(events.map((event) => js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id })));
+      acks.forEach((ack, i) => ack.status === "fulfilled" && published.push(events[i]!.id));
+      const failed = acks.find((ack) => ack.status === "rejected");
+      if (failed) throw failed.reason;
     } finally {
       // What did go out is marked even when a later publish failed; the rest waits for its lease to run out.
       await completeLeased(this.#deps, unpublishedEvents, published, { published_at: this.#deps.now() }, "published");
@@ -72,7 +77,32 @@ export class OutboxRelay {
     return published.length;
   }
 
+  /**
+   * Calls `onCommit` whenever a transaction that wrote outbox rows commits (any core: PostgreSQL
+   * NOTIFY), so events leave within milliseconds instead of at the next poll. The poll stays as the
+   * fallback: while this connection is down (it reconnects after a second) nothing is lost, only later.
+   */
+  listen(onCommit: () => void): void {
+    if (this.#closed) return;
+    const client = new pg.Client({ connectionString: this.#deps.config.databaseUrl, application_name: "paytami-core-relay" });
+    this.#listener = client;
+    let retried = false;
+    const retry = (err?: unknown) => {
+      if (retried) return;
+      retried = true;
+      if (err && !this.#closed) this.#deps.log.warn({ err }, "outbox notifications interrupted; polling until reconnected");
+      void client.end().catch(() => undefined);
+      if (!this.#closed) setTimeout(() => this.listen(onCommit), 1_000).unref();
+    };
+    client.on("notification", onCommit);
+    client.on("error", retry);
+    client.on("end", () => retry());
+    client.connect().then(() => client.query(`LISTEN ${OUTBOX_CHANNEL}`)).then(onCommit, retry);
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
+    await this.#listener?.end().catch(() => undefined);
     await this.#nc?.drain().catch(() => undefined);
   }
 }

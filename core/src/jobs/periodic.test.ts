@@ -30,4 +30,24 @@ describe("everyInterval", () => {
     const outcome = await Promise.race([job.stop(50).then(() => "stopped"), sleep(20_000).then(() => "still waiting")]);
     expect(outcome).toBe("stopped");
   });
+
+  it("wake() runs the task now, and once more after a run it interrupted", async () => {
+    let runs = 0;
+    let release = () => {};
+    const job = everyInterval("woken", 3_600_000, log, () => {
+      runs++;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    job.wake();
+    expect(runs).toBe(1);
+    job.wake();
+    job.wake();
+    expect(runs).toBe(1);
+    release();
+    await vi.waitFor(() => expect(runs).toBe(2), { timeout: 20_000, interval: 5 });
+    release();
+    await sleep(20);
+    expect(runs).toBe(2);
+    await job.stop();
+  });
 });
