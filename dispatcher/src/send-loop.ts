@@ -27,6 +27,10 @@ export class SendLoop {
   readonly #inFlight = new Map<string, AbortController>();
   #results: AttemptResult[] = [];
   readonly #recording = new Set<Promise<void>>();
+  /** Slots promised to claims under way (a record call claims too), so claims running at once never overfill. */
+  #reserved = 0;
+  /** The claim under way (ClaimDueDeliveries, or RecordAttempts with claim_limit), if any. */
+  #claiming: Promise<unknown> | undefined;
   #woken = false;
   #wake: (() => void) | undefined;
   #stopped = false;
@@ -52,22 +56,34 @@ export class SendLoop {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      this.#woken = false;
-      const free = this.#policy.concurrency - this.#inFlight.size;
-      let claimed: DueDelivery[] = [];
-      if (free > 0) {
-        try {
-          ({ deliveries: claimed } = await this.#core.deliveries.claimDueDeliveries({ limit: free, lease_ms: this.#policy.leaseMs }));
-        } catch (err) {
-          this.#log.warn({ err }, "could not claim due deliveries");
-          await sleep(RETRY_MS);
-          continue;
+      if (this.#claiming) {
+        // A record call is claiming (one claim at a time: claims cost the core more than records);
+        // when it leaves more due or something else poked meanwhile, the loop claims after it.
+        await this.#claiming.catch(() => undefined);
+      } else {
+        this.#woken = false;
+        const free = this.#free();
+        if (free > 0) {
+          const call = this.#core.deliveries.claimDueDeliveries({ limit: free, lease_ms: this.#policy.leaseMs });
+          this.#claiming = call;
+          this.#reserved += free;
+          let claimed: DueDelivery[];
+          try {
+            ({ deliveries: claimed } = await call);
+          } catch (err) {
+            this.#log.warn({ err }, "could not claim due deliveries");
+            await sleep(RETRY_MS);
+            continue;
+          } finally {
+            this.#reserved -= free;
+            this.#claiming = undefined;
+          }
+          if (this.#stopped) {
+            await this.#release(claimed.map((d) => d.delivery_id));
+            break;
+          }
+          for (const delivery of claimed) this.#send(delivery);
         }
-        if (this.#stopped) {
-          await this.#release(claimed.map((d) => d.delivery_id));
-          break;
-        }
-        for (const delivery of claimed) this.#send(delivery);
       }
       // Woken while claiming (new deliveries, freed slots): claim again at once.
       if (this.#woken) continue;
@@ -80,6 +96,10 @@ export class SendLoop {
       });
       this.#wake = undefined;
     }
+  }
+
+  #free(): number {
+    return Math.max(0, this.#policy.concurrency - this.#inFlight.size - this.#reserved);
   }
 
   #send(delivery: DueDelivery): void {
@@ -109,14 +129,29 @@ export class SendLoop {
   async #record(): Promise<void> {
     while (this.#results.length > 0) {
       const batch = this.#results.splice(0, 500);
+      // The same call claims what is due next (the recorded deliveries' slots are free again),
+      // unless a claim is under way.
+      const limit = this.#stopped || this.#claiming ? 0 : this.#free();
+      const call = this.#core.deliveries.recordAttempts({ results: batch, claim_limit: limit, lease_ms: this.#policy.leaseMs });
+      if (limit > 0) {
+        this.#claiming = call;
+        this.#reserved += limit;
+      }
       try {
-        await this.#core.deliveries.recordAttempts({ results: batch });
-        // The recorded deliveries' slots are free again on the core.
-        this.poke();
+        const { deliveries } = await call;
+        if (this.#stopped) await this.#release(deliveries.map((d) => d.delivery_id));
+        else for (const delivery of deliveries) this.#send(delivery);
+        // A full claim may have left more due; without a claim the loop claims for the freed slots.
+        if (limit === 0 || deliveries.length === limit) this.poke();
       } catch (err) {
         this.#log.warn({ err, attempts: batch.length }, "could not record attempts; trying again");
         this.#results.unshift(...batch);
         await sleep(RETRY_MS);
+      } finally {
+        if (limit > 0) {
+          this.#reserved -= limit;
+          this.#claiming = undefined;
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
 import { modeCodec } from "../../../proto/enums.ts";
-import type { Delivery, DeliveryServiceServer } from "../../../proto/gen/paytami/v1/delivery.ts";
+import type { Delivery, DeliveryServiceServer, DueDelivery } from "../../../proto/gen/paytami/v1/delivery.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "../domain/webhook-deliveries.ts";
@@ -26,26 +26,25 @@ function toDeliveryMessage(view: DeliveryView): Delivery {
 
 export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
   const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) => unary<Req, Res>(deps, method, fn);
+  const claimDue = async (ctx: CallContext, limit: number, leaseMs: number): Promise<DueDelivery[]> =>
+    (await claimDueDeliveries(deps, ctx.operator, Math.max(1, Math.min(limit, 1_000)), Math.max(1_000, leaseMs))).map((d) => ({
+      delivery_id: d.deliveryId,
+      event_id: d.eventId,
+      endpoint_id: d.endpointId,
+      mode: modeCodec.fromWire(d.mode),
+      url: d.url,
+      body: d.body,
+      secrets: d.secrets,
+      attempt: d.attempt,
+    }));
   return {
     recordDeliveries: handle("RecordDeliveries", async (request, ctx) => {
       const recorded = await inTransaction(deps, (tx) => recordDeliveries(deps, tx, ctx.operator, request.event_ids));
       return { created: recorded.created, unknown_event_ids: recorded.unknownEventIds };
     }),
-    claimDueDeliveries: handle("ClaimDueDeliveries", async (request, ctx) => {
-      const due = await claimDueDeliveries(deps, ctx.operator, Math.max(1, Math.min(request.limit, 1_000)), Math.max(1_000, request.lease_ms));
-      return {
-        deliveries: due.map((d) => ({
-          delivery_id: d.deliveryId,
-          event_id: d.eventId,
-          endpoint_id: d.endpointId,
-          mode: modeCodec.fromWire(d.mode),
-          url: d.url,
-          body: d.body,
-          secrets: d.secrets,
-          attempt: d.attempt,
-        })),
-      };
-    }),
+    claimDueDeliveries: handle("ClaimDueDeliveries", async (request, ctx) => ({
+      deliveries: await claimDue(ctx, request.limit, request.lease_ms),
+    })),
     recordAttempts: handle("RecordAttempts", async (request, ctx) => {
       const outcomes = request.results.map((r) => ({
         deliveryId: r.delivery_id,
@@ -57,7 +56,14 @@ export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
         retryAfterMs: r.retry_after_ms,
       }));
       await inTransaction(deps, (tx) => recordAttempts(deps, tx, ctx.operator, outcomes));
-      return {};
+      if (request.claim_limit <= 0) return { deliveries: [] };
+      // After the record committed (the slots it freed count as free). A failed claim must not fail
+      // the call: the dispatcher would record the same attempts again; it claims on its own instead.
+      const deliveries = await claimDue(ctx, request.claim_limit, request.lease_ms).catch((err: unknown) => {
+        deps.log.warn({ err }, "claim after recording attempts failed");
+        return [];
+      });
+      return { deliveries };
     }),
     releaseDeliveries: handle("ReleaseDeliveries", async (request, ctx) => {
       await inTransaction(deps, (tx) => releaseDeliveries(deps, tx, ctx.operator, request.delivery_ids));

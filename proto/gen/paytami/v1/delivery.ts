@@ -75,9 +75,17 @@ export interface AttemptResult {
 
 export interface RecordAttemptsRequest {
   results: AttemptResult[];
+  /**
+   * When above 0, the core then claims up to this many due deliveries (as ClaimDueDeliveries,
+   * with lease_ms) and answers them, saving the dispatcher a round trip per send cycle.
+   */
+  claim_limit: number;
+  lease_ms: number;
 }
 
 export interface RecordAttemptsResponse {
+  /** The deliveries claimed after recording (empty when claim_limit was 0). */
+  deliveries: DueDelivery[];
 }
 
 export interface ReleaseDeliveriesRequest {
@@ -635,13 +643,19 @@ export const AttemptResult: MessageFns<AttemptResult> = {
 };
 
 function createBaseRecordAttemptsRequest(): RecordAttemptsRequest {
-  return { results: [] };
+  return { results: [], claim_limit: 0, lease_ms: 0 };
 }
 
 export const RecordAttemptsRequest: MessageFns<RecordAttemptsRequest> = {
   encode(message: RecordAttemptsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.results) {
       AttemptResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.claim_limit !== 0) {
+      writer.uint32(16).int32(message.claim_limit);
+    }
+    if (message.lease_ms !== 0) {
+      writer.uint32(24).int64(message.lease_ms);
     }
     return writer;
   },
@@ -667,6 +681,22 @@ export const RecordAttemptsRequest: MessageFns<RecordAttemptsRequest> = {
             message.results.push(AttemptResult.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.claim_limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.lease_ms = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -681,11 +711,14 @@ export const RecordAttemptsRequest: MessageFns<RecordAttemptsRequest> = {
 };
 
 function createBaseRecordAttemptsResponse(): RecordAttemptsResponse {
-  return {};
+  return { deliveries: [] };
 }
 
 export const RecordAttemptsResponse: MessageFns<RecordAttemptsResponse> = {
-  encode(_: RecordAttemptsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: RecordAttemptsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.deliveries) {
+      DueDelivery.encode(v!, writer.uint32(10).fork()).join();
+    }
     return writer;
   },
 
@@ -702,6 +735,14 @@ export const RecordAttemptsResponse: MessageFns<RecordAttemptsResponse> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveries.push(DueDelivery.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
