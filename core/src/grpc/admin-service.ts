@@ -28,5 +28,6 @@ export function adminService(deps: CoreDeps): AdminServiceServer {
     simulatePayment: handle("SimulatePayment", async (request, ctx) => ({
       payment: toPaymentMessage(await inTransaction(deps, (tx) => simulatePayment(deps, tx, ctx.operator, request.payment_id, request.step))),
     })),
+    setEmbedOrigins: handle("SetEmbedOrigins", async () => { throw new Error("not implemented yet"); }),
   };
 }

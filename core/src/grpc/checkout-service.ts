@@ -15,6 +15,8 @@ function toHostedPaymentMessage(p: HostedPayment): GetHostedPaymentResponse {
     mode: modeCodec.fromWire(p.mode),
     description: p.description ?? undefined,
     reason: p.reason ?? undefined,
+    challenge_pending: false,
+    embed_origins: [],
   };
 }
 
@@ -30,5 +32,9 @@ export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
     verifyEmbedToken: handle("VerifyEmbedToken", async (request) => ({
       valid: checkEmbedToken(deps, request.payment_id, request.token),
     })),
+    submitCard: handle("SubmitCard", async () => { throw new Error("not implemented yet"); }),
+    completeChallenge: handle("CompleteChallenge", async () => { throw new Error("not implemented yet"); }),
+    startBankTransfer: handle("StartBankTransfer", async () => { throw new Error("not implemented yet"); }),
+    cancelCheckout: handle("CancelCheckout", async () => { throw new Error("not implemented yet"); }),
   };
 }

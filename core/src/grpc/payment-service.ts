@@ -49,5 +49,6 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
       }));
       return { data: page.data.map(toPaymentMessage), has_more: page.has_more };
     }),
+    cancelPayment: handle("CancelPayment", async () => { throw new Error("not implemented yet"); }),
   };
 }

@@ -71,6 +71,17 @@ export interface SimulatePaymentResponse {
   payment?: Payment | undefined;
 }
 
+export interface SetEmbedOriginsRequest {
+  merchant_id: string;
+  /** Each "https://host[:port]", no path; empty clears the list. */
+  origins: string[];
+}
+
+export interface SetEmbedOriginsResponse {
+  merchant_id: string;
+  origins: string[];
+}
+
 function createBaseCreateMerchantRequest(): CreateMerchantRequest {
   return { name: "", currencies: [], methods: [] };
 }
@@ -588,6 +599,120 @@ export const SimulatePaymentResponse: MessageFns<SimulatePaymentResponse> = {
   },
 };
 
+function createBaseSetEmbedOriginsRequest(): SetEmbedOriginsRequest {
+  return { merchant_id: "", origins: [] };
+}
+
+export const SetEmbedOriginsRequest: MessageFns<SetEmbedOriginsRequest> = {
+  encode(message: SetEmbedOriginsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    for (const v of message.origins) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetEmbedOriginsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetEmbedOriginsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSetEmbedOriginsResponse(): SetEmbedOriginsResponse {
+  return { merchant_id: "", origins: [] };
+}
+
+export const SetEmbedOriginsResponse: MessageFns<SetEmbedOriginsResponse> = {
+  encode(message: SetEmbedOriginsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    for (const v of message.origins) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetEmbedOriginsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetEmbedOriginsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * AdminService is for operators and internal tools (the paytami CLI). Like
  * every Paytami service, it requires `x-paytami-internal-token` metadata.
@@ -636,6 +761,21 @@ export const AdminServiceService = {
       Buffer.from(SimulatePaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SimulatePaymentResponse => SimulatePaymentResponse.decode(value),
   },
+  /**
+   * SetEmbedOrigins replaces the https origins allowed to frame the merchant's
+   * live embedded checkout.
+   */
+  setEmbedOrigins: {
+    path: "/paytami.v1.AdminService/SetEmbedOrigins" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetEmbedOriginsRequest): Buffer =>
+      Buffer.from(SetEmbedOriginsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetEmbedOriginsRequest => SetEmbedOriginsRequest.decode(value),
+    responseSerialize: (value: SetEmbedOriginsResponse): Buffer =>
+      Buffer.from(SetEmbedOriginsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetEmbedOriginsResponse => SetEmbedOriginsResponse.decode(value),
+  },
 } as const;
 
 export interface AdminServiceServer extends UntypedServiceImplementation {
@@ -643,6 +783,11 @@ export interface AdminServiceServer extends UntypedServiceImplementation {
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
   simulatePayment: handleUnaryCall<SimulatePaymentRequest, SimulatePaymentResponse>;
+  /**
+   * SetEmbedOrigins replaces the https origins allowed to frame the merchant's
+   * live embedded checkout.
+   */
+  setEmbedOrigins: handleUnaryCall<SetEmbedOriginsRequest, SetEmbedOriginsResponse>;
 }
 
 export interface AdminServiceClient extends Client {
@@ -705,6 +850,25 @@ export interface AdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SimulatePaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SetEmbedOrigins replaces the https origins allowed to frame the merchant's
+   * live embedded checkout.
+   */
+  setEmbedOrigins(
+    request: SetEmbedOriginsRequest,
+    callback: (error: ServiceError | null, response: SetEmbedOriginsResponse) => void,
+  ): ClientUnaryCall;
+  setEmbedOrigins(
+    request: SetEmbedOriginsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetEmbedOriginsResponse) => void,
+  ): ClientUnaryCall;
+  setEmbedOrigins(
+    request: SetEmbedOriginsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetEmbedOriginsResponse) => void,
   ): ClientUnaryCall;
 }
 

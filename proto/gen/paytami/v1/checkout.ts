@@ -24,6 +24,31 @@ export const protobufPackage = "paytami.v1";
 
 export const protobufFileName = "paytami/v1/checkout.proto";
 
+/** CheckoutNext is what the page does after an attempt. */
+export const CheckoutNext = {
+  CHECKOUT_NEXT_UNSPECIFIED: 0,
+  /** CHECKOUT_NEXT_REDIRECT_SUCCESS - Paid: send the customer to success_url. */
+  CHECKOUT_NEXT_REDIRECT_SUCCESS: 1,
+  /** CHECKOUT_NEXT_REDIRECT_CANCEL - Declined (failed) or canceled: send the customer to cancel_url. */
+  CHECKOUT_NEXT_REDIRECT_CANCEL: 2,
+  /** CHECKOUT_NEXT_CHALLENGE - The card needs a challenge step (the payment is processing). */
+  CHECKOUT_NEXT_CHALLENGE: 3,
+  /** CHECKOUT_NEXT_WAIT - Waiting for something outside the page (a bank transfer to arrive). */
+  CHECKOUT_NEXT_WAIT: 4,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type CheckoutNext = typeof CheckoutNext[keyof typeof CheckoutNext];
+
+export namespace CheckoutNext {
+  export type CHECKOUT_NEXT_UNSPECIFIED = typeof CheckoutNext.CHECKOUT_NEXT_UNSPECIFIED;
+  export type CHECKOUT_NEXT_REDIRECT_SUCCESS = typeof CheckoutNext.CHECKOUT_NEXT_REDIRECT_SUCCESS;
+  export type CHECKOUT_NEXT_REDIRECT_CANCEL = typeof CheckoutNext.CHECKOUT_NEXT_REDIRECT_CANCEL;
+  export type CHECKOUT_NEXT_CHALLENGE = typeof CheckoutNext.CHECKOUT_NEXT_CHALLENGE;
+  export type CHECKOUT_NEXT_WAIT = typeof CheckoutNext.CHECKOUT_NEXT_WAIT;
+  export type UNRECOGNIZED = typeof CheckoutNext.UNRECOGNIZED;
+}
+
 export interface ResolveCheckoutRequest {
   payment_id: string;
 }
@@ -62,6 +87,94 @@ export interface GetHostedPaymentResponse {
   success_url: string;
   cancel_url: string;
   mode: Mode;
+  /**
+   * Set once a card attempt reached the processor: the brand ("visa",
+   * "mastercard", "amex", "unknown") and the last four digits, never more.
+   */
+  card_brand?: string | undefined;
+  card_last4?:
+    | string
+    | undefined;
+  /** Set once the customer started a bank transfer. */
+  bank_transfer?:
+    | BankTransferDetails
+    | undefined;
+  /** The card asked for a challenge step that CompleteChallenge has not ended yet. */
+  challenge_pending: boolean;
+  /**
+   * The https origins the merchant registered for its embedded checkout (in live
+   * mode the only ones allowed to frame /embed and to receive its postMessage).
+   */
+  embed_origins: string[];
+}
+
+/**
+ * BankTransferDetails is where the customer sends the money, and the reference
+ * that ties the transfer to this payment.
+ */
+export interface BankTransferDetails {
+  bank_name: string;
+  account_name: string;
+  account_number: string;
+  /** Unique per payment; the customer quotes it in the transfer. */
+  reference: string;
+}
+
+/**
+ * Card is what the customer typed. The number and CVC are passed to the
+ * processor and forgotten: only the brand and last four digits are kept.
+ */
+export interface Card {
+  number: string;
+  exp_month: number;
+  /** Four digits (2030), or two (30) meaning 20xx. */
+  exp_year: number;
+  cvc: string;
+  holder_name: string;
+}
+
+export interface SubmitCardRequest {
+  payment_id: string;
+  card?: Card | undefined;
+}
+
+export interface SubmitCardResponse {
+  /** The payment as the page shows it after the attempt. */
+  payment?: GetHostedPaymentResponse | undefined;
+  next: CheckoutNext;
+  card_brand: string;
+  card_last4: string;
+}
+
+export interface CompleteChallengeRequest {
+  payment_id: string;
+  /** Whether the customer passed the challenge. */
+  passed: boolean;
+}
+
+export interface CompleteChallengeResponse {
+  payment?: GetHostedPaymentResponse | undefined;
+  next: CheckoutNext;
+  card_brand: string;
+  card_last4: string;
+}
+
+export interface StartBankTransferRequest {
+  payment_id: string;
+}
+
+export interface StartBankTransferResponse {
+  payment?: GetHostedPaymentResponse | undefined;
+  bank_transfer?: BankTransferDetails | undefined;
+}
+
+export interface CancelCheckoutRequest {
+  payment_id: string;
+}
+
+export interface CancelCheckoutResponse {
+  payment?: GetHostedPaymentResponse | undefined;
+  next: CheckoutNext;
 }
 
 export interface VerifyEmbedTokenRequest {
@@ -350,6 +463,11 @@ function createBaseGetHostedPaymentResponse(): GetHostedPaymentResponse {
     success_url: "",
     cancel_url: "",
     mode: 0,
+    card_brand: undefined,
+    card_last4: undefined,
+    bank_transfer: undefined,
+    challenge_pending: false,
+    embed_origins: [],
   };
 }
 
@@ -390,6 +508,21 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
     }
     if (message.mode !== 0) {
       writer.uint32(96).int32(message.mode);
+    }
+    if (message.card_brand !== undefined) {
+      writer.uint32(106).string(message.card_brand);
+    }
+    if (message.card_last4 !== undefined) {
+      writer.uint32(114).string(message.card_last4);
+    }
+    if (message.bank_transfer !== undefined) {
+      BankTransferDetails.encode(message.bank_transfer, writer.uint32(122).fork()).join();
+    }
+    if (message.challenge_pending !== false) {
+      writer.uint32(128).bool(message.challenge_pending);
+    }
+    for (const v of message.embed_origins) {
+      writer.uint32(138).string(v!);
     }
     return writer;
   },
@@ -501,6 +634,693 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
             }
 
             message.mode = reader.int32() as any;
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.card_brand = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.card_last4 = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.bank_transfer = BankTransferDetails.decode(reader, reader.uint32());
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.challenge_pending = reader.bool();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.embed_origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseBankTransferDetails(): BankTransferDetails {
+  return { bank_name: "", account_name: "", account_number: "", reference: "" };
+}
+
+export const BankTransferDetails: MessageFns<BankTransferDetails> = {
+  encode(message: BankTransferDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bank_name !== "") {
+      writer.uint32(10).string(message.bank_name);
+    }
+    if (message.account_name !== "") {
+      writer.uint32(18).string(message.account_name);
+    }
+    if (message.account_number !== "") {
+      writer.uint32(26).string(message.account_number);
+    }
+    if (message.reference !== "") {
+      writer.uint32(34).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BankTransferDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBankTransferDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bank_name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.account_name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.account_number = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCard(): Card {
+  return { number: "", exp_month: 0, exp_year: 0, cvc: "", holder_name: "" };
+}
+
+export const Card: MessageFns<Card> = {
+  encode(message: Card, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.number !== "") {
+      writer.uint32(10).string(message.number);
+    }
+    if (message.exp_month !== 0) {
+      writer.uint32(16).int32(message.exp_month);
+    }
+    if (message.exp_year !== 0) {
+      writer.uint32(24).int32(message.exp_year);
+    }
+    if (message.cvc !== "") {
+      writer.uint32(34).string(message.cvc);
+    }
+    if (message.holder_name !== "") {
+      writer.uint32(42).string(message.holder_name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Card {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCard();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.exp_month = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.exp_year = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cvc = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.holder_name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSubmitCardRequest(): SubmitCardRequest {
+  return { payment_id: "", card: undefined };
+}
+
+export const SubmitCardRequest: MessageFns<SubmitCardRequest> = {
+  encode(message: SubmitCardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
+    }
+    if (message.card !== undefined) {
+      Card.encode(message.card, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitCardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitCardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.card = Card.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSubmitCardResponse(): SubmitCardResponse {
+  return { payment: undefined, next: 0, card_brand: "", card_last4: "" };
+}
+
+export const SubmitCardResponse: MessageFns<SubmitCardResponse> = {
+  encode(message: SubmitCardResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      GetHostedPaymentResponse.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.next !== 0) {
+      writer.uint32(16).int32(message.next);
+    }
+    if (message.card_brand !== "") {
+      writer.uint32(26).string(message.card_brand);
+    }
+    if (message.card_last4 !== "") {
+      writer.uint32(34).string(message.card_last4);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitCardResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitCardResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = GetHostedPaymentResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.next = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.card_brand = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.card_last4 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCompleteChallengeRequest(): CompleteChallengeRequest {
+  return { payment_id: "", passed: false };
+}
+
+export const CompleteChallengeRequest: MessageFns<CompleteChallengeRequest> = {
+  encode(message: CompleteChallengeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
+    }
+    if (message.passed !== false) {
+      writer.uint32(16).bool(message.passed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteChallengeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteChallengeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.passed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCompleteChallengeResponse(): CompleteChallengeResponse {
+  return { payment: undefined, next: 0, card_brand: "", card_last4: "" };
+}
+
+export const CompleteChallengeResponse: MessageFns<CompleteChallengeResponse> = {
+  encode(message: CompleteChallengeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      GetHostedPaymentResponse.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.next !== 0) {
+      writer.uint32(16).int32(message.next);
+    }
+    if (message.card_brand !== "") {
+      writer.uint32(26).string(message.card_brand);
+    }
+    if (message.card_last4 !== "") {
+      writer.uint32(34).string(message.card_last4);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteChallengeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteChallengeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = GetHostedPaymentResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.next = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.card_brand = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.card_last4 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseStartBankTransferRequest(): StartBankTransferRequest {
+  return { payment_id: "" };
+}
+
+export const StartBankTransferRequest: MessageFns<StartBankTransferRequest> = {
+  encode(message: StartBankTransferRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartBankTransferRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartBankTransferRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseStartBankTransferResponse(): StartBankTransferResponse {
+  return { payment: undefined, bank_transfer: undefined };
+}
+
+export const StartBankTransferResponse: MessageFns<StartBankTransferResponse> = {
+  encode(message: StartBankTransferResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      GetHostedPaymentResponse.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.bank_transfer !== undefined) {
+      BankTransferDetails.encode(message.bank_transfer, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartBankTransferResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartBankTransferResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = GetHostedPaymentResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bank_transfer = BankTransferDetails.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCancelCheckoutRequest(): CancelCheckoutRequest {
+  return { payment_id: "" };
+}
+
+export const CancelCheckoutRequest: MessageFns<CancelCheckoutRequest> = {
+  encode(message: CancelCheckoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelCheckoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelCheckoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCancelCheckoutResponse(): CancelCheckoutResponse {
+  return { payment: undefined, next: 0 };
+}
+
+export const CancelCheckoutResponse: MessageFns<CancelCheckoutResponse> = {
+  encode(message: CancelCheckoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      GetHostedPaymentResponse.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.next !== 0) {
+      writer.uint32(16).int32(message.next);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelCheckoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelCheckoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = GetHostedPaymentResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.next = reader.int32() as any;
             continue;
           }
         }
@@ -670,6 +1490,62 @@ export const CheckoutServiceService = {
       Buffer.from(VerifyEmbedTokenResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): VerifyEmbedTokenResponse => VerifyEmbedTokenResponse.decode(value),
   },
+  /**
+   * SubmitCard charges the card through the processor. A declined card fails the
+   * payment; the challenge card moves it to processing until CompleteChallenge; a
+   * processor error answers `processor_unavailable` and leaves it payable. Two
+   * submits at once on one payment charge at most once (the second answers
+   * `payment_not_payable` while the first is in flight).
+   */
+  submitCard: {
+    path: "/paytami.v1.CheckoutService/SubmitCard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitCardRequest): Buffer => Buffer.from(SubmitCardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitCardRequest => SubmitCardRequest.decode(value),
+    responseSerialize: (value: SubmitCardResponse): Buffer => Buffer.from(SubmitCardResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubmitCardResponse => SubmitCardResponse.decode(value),
+  },
+  /** CompleteChallenge ends the challenge step SubmitCard asked for. */
+  completeChallenge: {
+    path: "/paytami.v1.CheckoutService/CompleteChallenge" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteChallengeRequest): Buffer =>
+      Buffer.from(CompleteChallengeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteChallengeRequest => CompleteChallengeRequest.decode(value),
+    responseSerialize: (value: CompleteChallengeResponse): Buffer =>
+      Buffer.from(CompleteChallengeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteChallengeResponse => CompleteChallengeResponse.decode(value),
+  },
+  /**
+   * StartBankTransfer moves a bank-transfer payment to processing and answers the
+   * beneficiary details and the payment's reference; calling it again answers the
+   * same details.
+   */
+  startBankTransfer: {
+    path: "/paytami.v1.CheckoutService/StartBankTransfer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartBankTransferRequest): Buffer =>
+      Buffer.from(StartBankTransferRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartBankTransferRequest => StartBankTransferRequest.decode(value),
+    responseSerialize: (value: StartBankTransferResponse): Buffer =>
+      Buffer.from(StartBankTransferResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartBankTransferResponse => StartBankTransferResponse.decode(value),
+  },
+  /** CancelCheckout is the customer's cancel on the page (payable -> canceled). */
+  cancelCheckout: {
+    path: "/paytami.v1.CheckoutService/CancelCheckout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelCheckoutRequest): Buffer =>
+      Buffer.from(CancelCheckoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelCheckoutRequest => CancelCheckoutRequest.decode(value),
+    responseSerialize: (value: CancelCheckoutResponse): Buffer =>
+      Buffer.from(CancelCheckoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelCheckoutResponse => CancelCheckoutResponse.decode(value),
+  },
 } as const;
 
 export interface CheckoutServiceServer extends UntypedServiceImplementation {
@@ -677,6 +1553,24 @@ export interface CheckoutServiceServer extends UntypedServiceImplementation {
   getCheckoutSession: handleUnaryCall<GetCheckoutSessionRequest, GetCheckoutSessionResponse>;
   getHostedPayment: handleUnaryCall<GetHostedPaymentRequest, GetHostedPaymentResponse>;
   verifyEmbedToken: handleUnaryCall<VerifyEmbedTokenRequest, VerifyEmbedTokenResponse>;
+  /**
+   * SubmitCard charges the card through the processor. A declined card fails the
+   * payment; the challenge card moves it to processing until CompleteChallenge; a
+   * processor error answers `processor_unavailable` and leaves it payable. Two
+   * submits at once on one payment charge at most once (the second answers
+   * `payment_not_payable` while the first is in flight).
+   */
+  submitCard: handleUnaryCall<SubmitCardRequest, SubmitCardResponse>;
+  /** CompleteChallenge ends the challenge step SubmitCard asked for. */
+  completeChallenge: handleUnaryCall<CompleteChallengeRequest, CompleteChallengeResponse>;
+  /**
+   * StartBankTransfer moves a bank-transfer payment to processing and answers the
+   * beneficiary details and the payment's reference; calling it again answers the
+   * same details.
+   */
+  startBankTransfer: handleUnaryCall<StartBankTransferRequest, StartBankTransferResponse>;
+  /** CancelCheckout is the customer's cancel on the page (payable -> canceled). */
+  cancelCheckout: handleUnaryCall<CancelCheckoutRequest, CancelCheckoutResponse>;
 }
 
 export interface CheckoutServiceClient extends Client {
@@ -739,6 +1633,80 @@ export interface CheckoutServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VerifyEmbedTokenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SubmitCard charges the card through the processor. A declined card fails the
+   * payment; the challenge card moves it to processing until CompleteChallenge; a
+   * processor error answers `processor_unavailable` and leaves it payable. Two
+   * submits at once on one payment charge at most once (the second answers
+   * `payment_not_payable` while the first is in flight).
+   */
+  submitCard(
+    request: SubmitCardRequest,
+    callback: (error: ServiceError | null, response: SubmitCardResponse) => void,
+  ): ClientUnaryCall;
+  submitCard(
+    request: SubmitCardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubmitCardResponse) => void,
+  ): ClientUnaryCall;
+  submitCard(
+    request: SubmitCardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubmitCardResponse) => void,
+  ): ClientUnaryCall;
+  /** CompleteChallenge ends the challenge step SubmitCard asked for. */
+  completeChallenge(
+    request: CompleteChallengeRequest,
+    callback: (error: ServiceError | null, response: CompleteChallengeResponse) => void,
+  ): ClientUnaryCall;
+  completeChallenge(
+    request: CompleteChallengeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteChallengeResponse) => void,
+  ): ClientUnaryCall;
+  completeChallenge(
+    request: CompleteChallengeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteChallengeResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * StartBankTransfer moves a bank-transfer payment to processing and answers the
+   * beneficiary details and the payment's reference; calling it again answers the
+   * same details.
+   */
+  startBankTransfer(
+    request: StartBankTransferRequest,
+    callback: (error: ServiceError | null, response: StartBankTransferResponse) => void,
+  ): ClientUnaryCall;
+  startBankTransfer(
+    request: StartBankTransferRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartBankTransferResponse) => void,
+  ): ClientUnaryCall;
+  startBankTransfer(
+    request: StartBankTransferRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartBankTransferResponse) => void,
+  ): ClientUnaryCall;
+  /** CancelCheckout is the customer's cancel on the page (payable -> canceled). */
+  cancelCheckout(
+    request: CancelCheckoutRequest,
+    callback: (error: ServiceError | null, response: CancelCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  cancelCheckout(
+    request: CancelCheckoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  cancelCheckout(
+    request: CancelCheckoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelCheckoutResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -130,6 +130,21 @@ export interface ListPaymentsResponse {
   has_more: boolean;
 }
 
+export interface CancelPaymentRequest {
+  id: string;
+  /**
+   * Optional: when set, the same key semantics as CreatePayment (scope merchant
+   * and mode; the same request replays the first answer, another one is
+   * idempotency_key_reused).
+   */
+  idempotency_key?: string | undefined;
+}
+
+export interface CancelPaymentResponse {
+  payment?: Payment | undefined;
+  replayed: boolean;
+}
+
 function createBasePayment(): Payment {
   return {
     id: "",
@@ -852,6 +867,120 @@ export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
   },
 };
 
+function createBaseCancelPaymentRequest(): CancelPaymentRequest {
+  return { id: "", idempotency_key: undefined };
+}
+
+export const CancelPaymentRequest: MessageFns<CancelPaymentRequest> = {
+  encode(message: CancelPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.idempotency_key !== undefined) {
+      writer.uint32(18).string(message.idempotency_key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotency_key = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCancelPaymentResponse(): CancelPaymentResponse {
+  return { payment: undefined, replayed: false };
+}
+
+export const CancelPaymentResponse: MessageFns<CancelPaymentResponse> = {
+  encode(message: CancelPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * PaymentService serves merchant-authenticated operations. Callers pass the
  * merchant's API key as `authorization: Bearer sk_...` metadata, and, as for
@@ -899,6 +1028,20 @@ export const PaymentServiceService = {
       Buffer.from(ListPaymentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPaymentsResponse => ListPaymentsResponse.decode(value),
   },
+  /**
+   * CancelPayment is the merchant's cancel (POST /v1/payments/{id}/cancel): a
+   * payable payment becomes canceled; a resolved one is `payment_not_payable`.
+   */
+  cancelPayment: {
+    path: "/paytami.v1.PaymentService/CancelPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelPaymentRequest): Buffer => Buffer.from(CancelPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelPaymentRequest => CancelPaymentRequest.decode(value),
+    responseSerialize: (value: CancelPaymentResponse): Buffer =>
+      Buffer.from(CancelPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelPaymentResponse => CancelPaymentResponse.decode(value),
+  },
 } as const;
 
 export interface PaymentServiceServer extends UntypedServiceImplementation {
@@ -907,6 +1050,11 @@ export interface PaymentServiceServer extends UntypedServiceImplementation {
   createPayment: handleUnaryCall<CreatePaymentRequest, CreatePaymentResponse>;
   getPayment: handleUnaryCall<GetPaymentRequest, GetPaymentResponse>;
   listPayments: handleUnaryCall<ListPaymentsRequest, ListPaymentsResponse>;
+  /**
+   * CancelPayment is the merchant's cancel (POST /v1/payments/{id}/cancel): a
+   * payable payment becomes canceled; a resolved one is `payment_not_payable`.
+   */
+  cancelPayment: handleUnaryCall<CancelPaymentRequest, CancelPaymentResponse>;
 }
 
 export interface PaymentServiceClient extends Client {
@@ -970,6 +1118,25 @@ export interface PaymentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CancelPayment is the merchant's cancel (POST /v1/payments/{id}/cancel): a
+   * payable payment becomes canceled; a resolved one is `payment_not_payable`.
+   */
+  cancelPayment(
+    request: CancelPaymentRequest,
+    callback: (error: ServiceError | null, response: CancelPaymentResponse) => void,
+  ): ClientUnaryCall;
+  cancelPayment(
+    request: CancelPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelPaymentResponse) => void,
+  ): ClientUnaryCall;
+  cancelPayment(
+    request: CancelPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelPaymentResponse) => void,
   ): ClientUnaryCall;
 }
 
