@@ -1,9 +1,13 @@
 import type { ComponentChildren } from "preact";
+import { CHECKOUT_SCRIPT_PATH } from "./checkout-script.ts";
 import type { Locale } from "./locale.ts";
 import { STYLESHEET_PATH } from "./stylesheet.ts";
 
-/** The document every hosted page shares: one column, readable on a phone, no scripts. */
-export function Layout({ locale, title, children }: { locale: Locale; title: string; children: ComponentChildren }) {
+/**
+ * The document every hosted page shares: one column, readable on a phone. Pages with a form or a
+ * waiting state load the one checkout script (deferred; everything works without it).
+ */
+export function Layout({ locale, title, script = false, children }: { locale: Locale; title: string; script?: boolean; children: ComponentChildren }) {
   return (
     <html lang={locale}>
       <head>
@@ -12,6 +16,7 @@ export function Layout({ locale, title, children }: { locale: Locale; title: str
         <meta name="robots" content="noindex" />
         <title>{`${title} · Paytami`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {script ? <script src={CHECKOUT_SCRIPT_PATH} defer /> : null}
       </head>
       <body>
         <main>{children}</main>
