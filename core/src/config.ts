@@ -42,6 +42,8 @@ export interface LeasedJobPolicy extends JobPolicy {
 
 export interface JobPolicies {
   expirePayments: JobPolicy;
+  confirmBankTransfers: JobPolicy;
+  settlePayments: JobPolicy;
   purgeIdempotencyKeys: JobPolicy;
   outboxRelay: LeasedJobPolicy;
 }
@@ -67,6 +69,14 @@ export interface CoreConfig {
   migrateOnStart: boolean;
   shutdownGraceMs: number;
   jobs: JobPolicies;
+  sandbox: SandboxPolicy;
+  /** How long a claimed processor attempt keeps others off its payment; longer than a processor call ever takes. */
+  processorAttemptLeaseMs: number;
+}
+
+/** The sandbox processor's bank account, shown to customers paying by bank transfer in test mode. */
+export interface SandboxPolicy {
+  beneficiary: { bank_name: string; account_name: string; account_number: string };
 }
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
@@ -144,9 +154,18 @@ function jobEnv(source: NodeJS.ProcessEnv, prefix: string, interval: string, bat
 function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
   return {
     expirePayments: jobEnv(source, "EXPIRE_PAYMENTS", "5s", 200),
+    confirmBankTransfers: jobEnv(source, "CONFIRM_BANK_TRANSFERS", "5s", 200),
+    settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 2_000),
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
   };
+}
+
+/** One delay per settlement step (captured → pending_settlement → settled_to_paytami → available_to_merchant). */
+function settlementDelaysEnv(source: NodeJS.ProcessEnv): number[] {
+  const delays = parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s"));
+  if (delays.length !== 3) throw new Error(`SETTLEMENT_DELAYS must be three durations (one per settlement step), got ${delays.length}`);
+  return delays;
 }
 
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
@@ -175,7 +194,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     embedTokenTtlMs: parseDuration(env(source, "EMBED_TOKEN_TTL", "15m")),
     paymentTtlMs: parseDuration(env(source, "PAYMENT_TTL", "24h")),
     idempotencyTtlMs: parseDuration(env(source, "IDEMPOTENCY_TTL", "24h")),
-    settlementDelaysMs: parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s")),
+    settlementDelaysMs: settlementDelaysEnv(source),
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
     linkRateLimit: rateLimitEnv(source),
@@ -200,5 +219,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
     jobs: jobsEnv(source),
+    sandbox: {
+      beneficiary: {
+        bank_name: env(source, "SANDBOX_BANK_NAME", "Banco Industrial (sandbox)"),
+        account_name: env(source, "SANDBOX_BANK_ACCOUNT_NAME", "Paytami, S.A."),
+        account_number: env(source, "SANDBOX_BANK_ACCOUNT_NUMBER", "000-123456-7"),
+      },
+    },
+    processorAttemptLeaseMs: positiveDurationEnv(source, "PROCESSOR_ATTEMPT_LEASE", "60s"),
   };
 }

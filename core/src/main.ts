@@ -8,6 +8,8 @@ import { startHttpServer, type HealthProbe } from "./http/server.ts";
 import { duePayments, expireDuePayments } from "./jobs/expire-payments.ts";
 import { OutboxRelay, unpublishedEvents } from "./jobs/outbox-relay.ts";
 import { everyInterval } from "./jobs/periodic.ts";
+import { confirmBankTransfers, startedBankTransfers } from "./jobs/confirm-bank-transfers.ts";
+import { settleDuePayments } from "./jobs/settle-payments.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { createLogger } from "./logger.ts";
 
@@ -31,10 +33,12 @@ async function main(): Promise<void> {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
-  const { expirePayments, purgeIdempotencyKeys, outboxRelay } = config.jobs;
+  const { expirePayments, purgeIdempotencyKeys, outboxRelay, confirmBankTransfers: confirmPolicy, settlePayments } = config.jobs;
   const schedule = [
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
+    { job: startedBankTransfers(deps).job, every: confirmPolicy.intervalMs, run: () => confirmBankTransfers(deps, confirmPolicy) },
+    { job: "settle_payments", every: settlePayments.intervalMs, run: () => settleDuePayments(deps, settlePayments) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
   const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));

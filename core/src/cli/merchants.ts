@@ -30,4 +30,18 @@ export function addMerchantCommands(program: Command, context: CommandContext): 
         text: [`Created merchant ${created.merchant_id}`, `  test key: ${created.test_api_key}`, `  live key: ${created.live_api_key}`].join("\n"),
       });
     });
+
+  merchants
+    .command("set-embed-origins")
+    .description("replace the https origins allowed to frame the merchant's live embedded checkout")
+    .argument("<merchant>", "merchant id (mer_…)")
+    .requiredOption("--origins <list>", "comma-separated https origins, e.g. https://shop.example,https://www.shop.example; \"\" clears them")
+    .action(async (merchantId: string, { origins }: { origins: string }) => {
+      const list = origins.split(",").map((o) => o.trim()).filter((o) => o !== "");
+      const set = await context.core().admin.setEmbedOrigins({ merchant_id: merchantId, origins: list });
+      context.print({
+        json: { merchant_id: set.merchant_id, origins: set.origins },
+        text: set.origins.length ? `Embed origins of ${set.merchant_id}:\n${set.origins.map((o) => `  ${o}`).join("\n")}` : `${set.merchant_id} has no embed origins`,
+      });
+    });
 }

@@ -1,5 +1,7 @@
 import { createHmac } from "node:crypto";
+import type { Currency, Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
+import { processorFor, type BeneficiaryAccount } from "../processor/processor.ts";
 import type { PublicCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
@@ -25,6 +27,13 @@ export interface HostedPayment {
   success_url: string;
   cancel_url: string;
   mode: string;
+  card_brand: string | null;
+  card_last4: string | null;
+  /** Where to send the money and the reference to quote, once the customer started a bank transfer. */
+  bank_transfer: (BeneficiaryAccount & { reference: string }) | null;
+  challenge_pending: boolean;
+  /** The merchant's registered embed origins (live mode frames and posts to these only). */
+  embed_origins: string[];
 }
 
 /**
@@ -41,6 +50,7 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
     .select([
       "payments.id", "payments.status", "payments.currency", "payments.amount", "payments.description", "payments.method_type",
       "payments.success_url", "payments.cancel_url", "payments.mode", "payments.expires_at", "merchants.trade_name",
+      "payments.card_brand", "payments.card_last4", "payments.bank_reference", "payments.challenge_pending", "merchants.embed_origins",
     ])
     .where("payments.id", "=", paymentId)
     .executeTakeFirst();
@@ -51,10 +61,16 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
     status = (await atomically(tx, (inner) => expireIfPayable(deps, inner, row.id))) ?? status;
   }
   const reason = notPayableReason(status);
+  // The account is the processor's to say (sandbox: configuration); only a started transfer has a reference.
+  const account = row.bank_reference === null ? null : await processorFor(deps, row.mode as Mode).bankTransferAccount(row.currency as Currency);
   return {
     payment_id: row.id, status, currency: row.currency, amount: String(row.amount), description: row.description,
     merchant_trade_name: row.trade_name, method_type: row.method_type, payable: reason === null, reason,
     success_url: row.success_url, cancel_url: row.cancel_url, mode: row.mode,
+    card_brand: row.card_brand, card_last4: row.card_last4,
+    bank_transfer: account && row.bank_reference ? { ...account, reference: row.bank_reference } : null,
+    challenge_pending: row.challenge_pending && status === "processing",
+    embed_origins: row.embed_origins,
   };
 }
 

@@ -2,7 +2,9 @@ import { db } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import type { RaisedEvent } from "./outbox.ts";
-import { expire, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
+import type { SelectQueryBuilder } from "kysely";
+import type { DB } from "../db/orm.ts";
+import { expire, TRANSITIONS, type PaymentOperation, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
@@ -53,6 +55,9 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
  * the meantime.
  */
 export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<PaymentStatus | undefined>> {
+  // A processor attempt in flight decides this payment's fate; its record step comes next.
+  const attempt = await db(tx).selectFrom("payments").select("attempt_until").where("id", "=", paymentId).forUpdate().executeTakeFirst();
+  if (attempt?.attempt_until && attempt.attempt_until > deps.now()) return { value: undefined, events: [] };
   try {
     const { value, events } = await transitionPayment(deps, tx, paymentId, [expire]);
     return { value: value.status as PaymentStatus, events };
@@ -61,4 +66,35 @@ export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string)
     if (error instanceof DomainError && error.code === "payment_not_payable") return { value: undefined, events: [] };
     throw error;
   }
+}
+
+/**
+ * The set-based form of `transitionPayment`, for jobs that move many payments through one row of
+ * the state table (settlement): one `UPDATE … FROM (due) … RETURNING` moves every payment `due`
+ * selects (a locked select of ids, built by the claim) that is in one of the row's `from` states,
+ * stamps it, and raises the row's event for each, for the caller to record in the same transaction.
+ * Answers how many moved.
+ */
+export async function transitionPayments(
+  deps: CoreDeps,
+  tx: Tx,
+  operation: PaymentOperation,
+  due: SelectQueryBuilder<DB, "payments", { id: string }>,
+): Promise<Changes<number>> {
+  const rule = TRANSITIONS[operation];
+  if (rule.to === "previous") throw new Error(`${operation} depends on each payment's history; use transitionPayment`);
+  const at = deps.now();
+  const moved = db(tx)
+    .updateTable("payments as p")
+    .from(due.as("due"))
+    .set({ status: rule.to, [rule.stamp]: at, updated_at: at })
+    .whereRef("p.id", "=", "due.id")
+    .where("p.status", "in", rule.from);
+  const event = rule.event as string | null;
+  if (event === null || !event.startsWith("payment.")) {
+    return { value: (await moved.returning("p.id").execute()).length, events: [] };
+  }
+  const rows = await moved.returning(["p.id", "p.status", "p.currency", "p.amount", "p.service_fee", "p.net_amount", "p.description", "p.created_at", "p.merchant_id", "p.mode"]).execute();
+  const events: RaisedEvent[] = rows.map((row) => ({ merchantId: row.merchant_id, mode: row.mode, type: event, data: toPaymentView(deps.config, row), at }));
+  return { value: rows.length, events };
 }

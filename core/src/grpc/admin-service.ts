@@ -3,6 +3,7 @@ import type { AdminServiceServer } from "../../../proto/gen/paytami/v1/admin.ts"
 import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { createMerchant } from "../domain/merchants.ts";
+import { setEmbedOrigins } from "../domain/embed-origins.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
 import { inTransaction } from "../domain/unit-of-work.ts";
 import { toPaymentMessage } from "./payment-service.ts";
@@ -28,6 +29,9 @@ export function adminService(deps: CoreDeps): AdminServiceServer {
     simulatePayment: handle("SimulatePayment", async (request, ctx) => ({
       payment: toPaymentMessage(await inTransaction(deps, (tx) => simulatePayment(deps, tx, ctx.operator, request.payment_id, request.step))),
     })),
-    setEmbedOrigins: handle("SetEmbedOrigins", async () => { throw new Error("not implemented yet"); }),
+    setEmbedOrigins: handle("SetEmbedOrigins", async (request, ctx) => {
+      const set = await inTransaction(deps, (tx) => setEmbedOrigins(deps, tx, ctx.operator, { merchantId: request.merchant_id, origins: request.origins }));
+      return { merchant_id: set.merchantId, origins: set.origins };
+    }),
   };
 }

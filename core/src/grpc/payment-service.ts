@@ -1,5 +1,6 @@
 import type { CoreDeps } from "../domain/deps.ts";
 import { createPayment } from "../domain/create-payment.ts";
+import { cancelPayment } from "../domain/cancel-payment.ts";
 import { getPayment, listPayments } from "../domain/payments.ts";
 import { withoutTransaction } from "../domain/unit-of-work.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
@@ -49,6 +50,11 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
       }));
       return { data: page.data.map(toPaymentMessage), has_more: page.has_more };
     }),
-    cancelPayment: handle("CancelPayment", async () => { throw new Error("not implemented yet"); }),
+    cancelPayment: handle("CancelPayment", async (request, ctx) => {
+      const caller = await merchantFromApiKey(deps, ctx);
+      // Its own short transaction (an expiry found on the way is kept even though the cancel is refused).
+      const result = await withoutTransaction(deps, (tx) => cancelPayment(deps, tx, caller, { id: request.id, idempotencyKey: request.idempotency_key }));
+      return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
+    }),
   };
 }

@@ -86,6 +86,23 @@ export async function handleClaimed<T extends keyof DB & string, Row>(
 }
 
 /**
+ * The set-based flavour of `handleClaimed`: `move` gets the locked select of up to `policy.batch`
+ * due rows (not executed) and changes them all with one statement built on it
+ * (`UPDATE … FROM (due) … RETURNING`), so a batch is one round trip, however large. Its events are
+ * recorded in the same transaction; if it throws, the whole batch is due again.
+ */
+export async function moveClaimed<T extends keyof DB & string, Row>(
+  deps: CoreDeps,
+  queue: WorkQueue<T, Row>,
+  policy: ClaimPolicy,
+  move: (tx: Tx, due: SelectQueryBuilder<DB, T, Row>) => Promise<Changes<Tally>>,
+): Promise<Tally> {
+  const tally = await inTransaction(deps, (tx) => move(tx, dueLocked(db(tx), queue, deps.now(), policy.batch, false)));
+  count(queue.job, tally);
+  return tally;
+}
+
+/**
  * Adapts a handler of one row (which answers its outcome) to `handleClaimed`,
  * in claim order. Each row runs in its own savepoint: a row whose work throws
  * is rolled back alone, logged and counted as "failed" (it stays due and is

@@ -7,7 +7,10 @@ import { eachRow, handleClaimed, type ClaimPolicy, type Tally, type WorkQueue } 
 export const duePayments: WorkQueue<"payments", { id: string }> = {
   job: "expire_payments",
   table: "payments",
-  due: (rows, now) => rows.select("id").where("status", "in", PAYABLE_STATUSES).where("expires_at", "<=", now).orderBy("expires_at"),
+  // A payment whose processor attempt is in flight waits for the attempt's outcome.
+  due: (rows, now) => rows.select("id").where("status", "in", PAYABLE_STATUSES).where("expires_at", "<=", now)
+    .where((eb) => eb.or([eb("attempt_until", "is", null), eb("attempt_until", "<=", now)]))
+    .orderBy("expires_at"),
 };
 
 /**

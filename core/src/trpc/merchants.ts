@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
 import { createMerchant } from "../domain/merchants.ts";
+import { setEmbedOrigins } from "../domain/embed-origins.ts";
 import { inTransaction } from "../domain/unit-of-work.ts";
 import { operatorProcedure, router } from "./init.ts";
 
@@ -10,6 +11,12 @@ export const merchantsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const created = await inTransaction(ctx.deps, (tx) => createMerchant(ctx.deps, tx, ctx.operator, input));
       return { merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey };
+    }),
+  setEmbedOrigins: operatorProcedure
+    .input(z.strictObject({ merchant_id: z.string(), origins: z.array(z.string()) }))
+    .mutation(async ({ ctx, input }) => {
+      const set = await inTransaction(ctx.deps, (tx) => setEmbedOrigins(ctx.deps, tx, ctx.operator, { merchantId: input.merchant_id, origins: input.origins }));
+      return { merchant_id: set.merchantId, origins: set.origins };
     }),
 });
 

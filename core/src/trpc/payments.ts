@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { merchantCaller } from "../domain/caller.ts";
 import { getPayment, listPayments } from "../domain/payments.ts";
+import { cancelPayment } from "../domain/cancel-payment.ts";
+import type { PaymentView } from "../domain/payment-view.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import { operatorProcedure, router } from "./init.ts";
@@ -23,6 +25,14 @@ export const paymentsRouter = router({
           starting_after: input.starting_after,
           status: input.status,
         }))),
+  // The merchant's cancel, as POST /v1/payments/{id}/cancel answers it (Idempotency-Key optional).
+  cancel: operatorProcedure
+    .input(z.strictObject({ ...actingFor, id: z.string(), idempotency_key: z.string().optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const result = await withoutTransaction(ctx.deps, (tx) =>
+        cancelPayment(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), { id: input.id, idempotencyKey: input.idempotency_key }));
+      return JSON.parse(result.response) as PaymentView;
+    }),
   simulate: operatorProcedure
     .input(z.strictObject({ payment_id: z.string(), step: z.string() }))
     .mutation(({ ctx, input }) =>

@@ -40,6 +40,14 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
     ctx.body = { data: page.data.map(paymentJson), has_more: page.has_more };
   });
 
+  // No body is defined for it; the optional Idempotency-Key makes a retried cancel replay its answer.
+  router.post("/v1/payments/:id/cancel", async (ctx: Context) => {
+    const idempotencyKey = ctx.get("Idempotency-Key");
+    const result = await core.payments.cancelPayment({ id: ctx.params.id!, idempotency_key: idempotencyKey === "" ? undefined : idempotencyKey }, callMeta(ctx));
+    if (result.replayed) ctx.set("Idempotent-Replayed", "true");
+    ctx.body = paymentJson(result.payment!);
+  });
+
   router.get("/v1/payments/:id", async (ctx: Context) => {
     const { payment } = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
     ctx.body = paymentJson(payment!);

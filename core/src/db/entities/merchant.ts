@@ -10,5 +10,7 @@ export const Merchant = defineEntity({
     currencies: p.array(),
     methods: p.array(),
     created_at: p.datetime(3),
+    // https origins allowed to frame the live embedded checkout (and to receive its postMessage).
+    embed_origins: p.array().default([]),
   },
 });

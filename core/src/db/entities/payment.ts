@@ -38,8 +38,18 @@ export const Payment = defineEntity({
     refunded_at: p.datetime(3).nullable(),
     chargeback_opened_at: p.datetime(3).nullable(),
     chargeback_won_at: p.datetime(3).nullable(),
+    // What a card attempt leaves behind: never the number, only its brand and last four digits.
+    card_brand: p.text().nullable(),
+    card_last4: p.text().nullable(),
+    // The card asked for a challenge step the customer has not completed yet.
+    challenge_pending: p.boolean().default(false),
+    // While a processor call for this payment is in flight (claimed in one short transaction, recorded in
+    // another), no other attempt, cancel or expiry may start: a lease, so a core that died mid-call frees it.
+    attempt_until: p.datetime(3).nullable(),
+    // The reference the customer quotes in a bank transfer; set when the transfer is started.
+    bank_reference: p.text().nullable(),
   },
-  uniques: [{ name: "payments_seq_key", properties: "seq" }],
+  uniques: [{ name: "payments_seq_key", properties: "seq" }, { name: "payments_bank_reference_key", properties: "bank_reference" }],
   indexes: [
     // Keyset pagination: newest first, with and without a status filter.
     {
@@ -52,5 +62,10 @@ export const Payment = defineEntity({
     },
     // The expiry job scans only payable payments.
     { name: "payments_expiry_idx", properties: "expires_at", where: "status in ('created', 'processing', 'authorized')" },
+    // Sandbox jobs: bank transfers waiting for confirmation, and each settlement step's waiting payments.
+    { name: "payments_bank_transfer_confirm_idx", properties: "processing_at", where: "status = 'processing' and method_type = 'bank_transfer' and mode = 'test'" },
+    { name: "payments_settle_captured_idx", properties: "captured_at", where: "status = 'captured' and mode = 'test'" },
+    { name: "payments_settle_pending_idx", properties: "pending_settlement_at", where: "status = 'pending_settlement' and mode = 'test'" },
+    { name: "payments_settle_received_idx", properties: "settled_to_paytami_at", where: "status = 'settled_to_paytami' and mode = 'test'" },
   ],
 });

@@ -1,0 +1,47 @@
+import type { Currency, Mode } from "../config.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import type { CardDetails } from "./card.ts";
+import { liveProcessor } from "./live.ts";
+import { sandboxProcessor } from "./sandbox.ts";
+
+// The card network and the banks, seen from the core. Every call is external I/O: callers make it
+// outside any database transaction (claim the attempt in one short transaction, call, record the
+// result in another), so no row lock is ever held while a processor answers.
+
+export interface CardCharge {
+  /** The processor's idempotency key for this attempt: one attempt is charged at most once. */
+  attemptId: string;
+  paymentId: string;
+  amount: bigint;
+  currency: Currency;
+  card: CardDetails;
+}
+
+/** What the processor answered; a processor that cannot answer throws `processor_unavailable`. */
+export type CardOutcome =
+  | { outcome: "authorized" }
+  | { outcome: "declined"; reason: "card_declined" | "insufficient_funds" }
+  | { outcome: "challenge" };
+
+export interface BeneficiaryAccount {
+  bank_name: string;
+  account_name: string;
+  account_number: string;
+}
+
+export interface Processor {
+  chargeCard(charge: CardCharge): Promise<CardOutcome>;
+  /** The end of the challenge step `chargeCard` asked for. */
+  completeChallenge(attemptId: string, passed: boolean): Promise<Exclude<CardOutcome, { outcome: "challenge" }>>;
+  /** Where the customer sends a bank transfer; the transfer's arrival is reported later (sandbox: a job). */
+  bankTransferAccount(currency: Currency): Promise<BeneficiaryAccount>;
+}
+
+export type Processors = Partial<Record<Mode, Processor>>;
+
+/** The processor of a payment's mode: the sandbox in test mode, the live one (unconfigured today) in live mode. */
+export function processorFor(deps: Pick<CoreDeps, "config" | "processors">, mode: Mode): Processor {
+  const override = deps.processors?.[mode];
+  if (override) return override;
+  return mode === "test" ? sandboxProcessor(deps.config.sandbox) : liveProcessor();
+}
