@@ -28,6 +28,8 @@ form { margin: 0; }
 .error-summary p { margin: 0 0 .3rem; font-weight: 600; }
 .error-summary ul { margin: 0; padding-left: 1.2rem; }
 .error-summary a { color: #b3261e; }
+dl.bank { grid-template-columns: 1fr; gap: .15rem; }
+dl.bank dd { margin-bottom: .6rem; word-break: normal; overflow-wrap: anywhere; }
 .copyable { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 1.05rem; }
 button.copy { font: inherit; font-size: .85rem; padding: .2rem .6rem; border-radius: 6px; border: 1px solid #8a929c; background: #fff; color: #1b1f24; cursor: pointer; }
 .copied { font-size: .85rem; color: #1d6b35; font-weight: 400; }
