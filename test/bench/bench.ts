@@ -9,7 +9,9 @@
 //   2. GET /v1/payments?limit=25 for a merchant with 10 000 and with 1 000 000 payments
 //      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
-//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM).
+//   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM);
+//   4. the payment page's first byte against GET /v1/payments/{id}, and the card submit through it
+//      (payment-page.ts; BENCH_PAGE_SECONDS, BENCH_PAGE_PAIRS, BENCH_PAGE_SUBMITS).
 // Prints markdown tables and the command that produced them.
 //
 // Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
@@ -28,6 +30,7 @@ import * as path from "node:path";
 import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
+import { benchPaymentPage } from "./payment-page.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
@@ -540,6 +543,9 @@ async function main(): Promise<void> {
     };
     const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
 
+    const pageLines = await benchPaymentPage(s, say);
+    sampler.takePhase();
+
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
     const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
     const check = await timedGet(listUrl, listHeaders);
@@ -646,6 +652,7 @@ async function main(): Promise<void> {
     lines.push("");
     lines.push(creationCheck + ".");
     lines.push("");
+    lines.push(...pageLines);
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {
       const first = listC1[0]!;

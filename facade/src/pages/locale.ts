@@ -26,7 +26,7 @@ export const TEXT = {
     unavailableTitle: "Servicio no disponible", unavailable: "No podemos mostrar este pago en este momento. Intente de nuevo en unos minutos.",
     errorTitle: "Algo salió mal", error: "No pudimos mostrar este pago. Intente de nuevo más tarde.",
     cardNumber: "Número de tarjeta", cardExpiry: "Vencimiento (MM/AA)", cardCvc: "Código de seguridad (CVC)", cardName: "Nombre en la tarjeta",
-    cardNumberHint: "Los 13 a 19 dígitos del frente de la tarjeta.", cardCvcHint: "3 dígitos al reverso (4 al frente en American Express).",
+    cardNumberHint: "El número largo del frente de la tarjeta.", cardCvcHint: "3 dígitos al reverso (4 al frente en American Express).",
     payNow: "Pagar", paying: "Procesando…", cancelPayment: "Cancelar pago",
     errorSummary: "Revise los datos marcados:",
     errors: {
@@ -60,7 +60,7 @@ export const TEXT = {
     unavailableTitle: "Service unavailable", unavailable: "We cannot show this payment right now. Please try again in a few minutes.",
     errorTitle: "Something went wrong", error: "We could not show this payment. Please try again later.",
     cardNumber: "Card number", cardExpiry: "Expiry (MM/YY)", cardCvc: "Security code (CVC)", cardName: "Name on card",
-    cardNumberHint: "The 13 to 19 digits on the front of the card.", cardCvcHint: "3 digits on the back (4 on the front for American Express).",
+    cardNumberHint: "The long number on the front of the card.", cardCvcHint: "3 digits on the back (4 on the front for American Express).",
     payNow: "Pay", paying: "Processing…", cancelPayment: "Cancel payment",
     errorSummary: "Please check the marked fields:",
     errors: {
