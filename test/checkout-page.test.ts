@@ -181,8 +181,34 @@ describe("card payments", () => {
     await c.context.close();
   });
 
+  test("the script lets the form go once: later clicks, Enter and submits while it is in flight are stopped", async () => {
+    const c = await openCheckout();
+    await fillCard(c.page, CARDS.success);
+    // Count the submissions the page lets through, and keep the browser from leaving, so the page stays
+    // as it is while a post would be in flight (this listener runs after the page's own).
+    await c.page.evaluate(() => {
+      const w = window as unknown as { passed: number };
+      w.passed = 0;
+      window.addEventListener("submit", (event) => {
+        if (!event.defaultPrevented) w.passed++;
+        event.preventDefault();
+      });
+    });
+    await payButton(c.page).click();
+    await expect.poll(() => payButton(c.page).isDisabled()).toBe(true);
+    expect(await payButton(c.page).innerText()).toBe("Procesando…");
+    await payButton(c.page).click({ force: true });
+    await c.page.focus("#card_name");
+    await c.page.keyboard.press("Enter");
+    await c.page.evaluate(() => (document.querySelector("form[data-card-form]") as HTMLFormElement).requestSubmit());
+    expect(await c.page.evaluate(() => (window as unknown as { passed: number }).passed)).toBe(1);
+    expect(postsLogged(c.id)).toBe(0);
+    await c.context.close();
+  });
+
   test("the keyboard alone: tab through the fields, type, press Enter on the button", async () => {
-    const c = await openCheckout({}, { viewport: { width: 1024, height: 900 } });
+    const c = await openCheckout({ currency: "USD", amount: "1200" }, { viewport: { width: 1024, height: 900 } });
+    expect(await c.page.locator(".amount").innerText()).toBe("US$ 12.00");
     await c.page.keyboard.press("Tab");
     expect(await c.page.evaluate(() => document.activeElement?.id)).toBe("card_number");
     await c.page.keyboard.type(CARDS.success);
