@@ -3,10 +3,11 @@
 // request id, internal token and optional `authorization` metadata, and one mapping from a gRPC
 // failure to a catalog code.
 import { Client, credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQUEST_ID_METADATA_KEY, type ErrorCode } from "./error-catalog.ts";
+import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQUEST_ID_METADATA_KEY, RETRY_AFTER_METADATA_KEY, type ErrorCode } from "./error-catalog.ts";
 import { HealthService } from "./gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
+import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 
 /** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
@@ -14,10 +15,13 @@ export class CoreError extends Error {
   override name = "CoreError";
   readonly code: ErrorCode;
   readonly fromCore: boolean;
-  constructor(code: ErrorCode, message: string, fromCore: boolean) {
+  /** rate_limited only: whole seconds until the core admits another attempt. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, fromCore: boolean, retryAfterSeconds?: number) {
     super(message);
     this.code = code;
     this.fromCore = fromCore;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -25,7 +29,10 @@ export function toCoreError(error: ServiceError, address: string): CoreError {
   const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
   // grpc-js appends an empty "Resolution note:" to connection failures; it only adds noise.
   const message = (error.details || error.message).replace(/\s*Resolution note:\s*$/, "");
-  if (isErrorCode(code)) return new CoreError(code, message, true);
+  if (isErrorCode(code)) {
+    const retryAfter = Number(error.metadata?.get(RETRY_AFTER_METADATA_KEY)[0]);
+    return new CoreError(code, message, true, Number.isInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
+  }
   // No catalog code: no core answered in time.
   if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
     return new CoreError("processor_unavailable", `core at ${address} is unreachable: ${message}`, false);
@@ -72,6 +79,7 @@ export class CoreClient {
   readonly payments: UnaryCalls<typeof PaymentServiceService>;
   readonly checkout: UnaryCalls<typeof CheckoutServiceService>;
   readonly admin: UnaryCalls<typeof AdminServiceService>;
+  readonly links: UnaryCalls<typeof LinkServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
   readonly #channel: Client;
@@ -84,6 +92,7 @@ export class CoreClient {
     this.payments = this.#unaryCalls(PaymentServiceService);
     this.checkout = this.#unaryCalls(CheckoutServiceService);
     this.admin = this.#unaryCalls(AdminServiceService);
+    this.links = this.#unaryCalls(LinkServiceService);
     this.health = this.#unaryCalls(HealthService);
   }
 

@@ -2,6 +2,7 @@
 // "GTQ", "bank_transfer", "test"). The wire string is the value's name without the enum prefix, so
 // adding a value to the proto is all it takes; every mapping (core, facade, CLI) goes through here.
 import { Currency, MethodType, Mode, PaymentStatus } from "./gen/paytami/v1/enums.ts";
+import { LinkAmountType, LinkNotPayableReason } from "./gen/paytami/v1/link.ts";
 
 type ValueName<E> = Exclude<keyof E, "UNRECOGNIZED" | `${string}_UNSPECIFIED`>;
 type Spelled<N, P extends string, Lower extends boolean> = N extends `${P}${infer Rest}` ? (Lower extends true ? Lowercase<Rest> : Rest) : never;
@@ -56,3 +57,5 @@ export const paymentStatusCodec = enumCodec(PaymentStatus, "PAYMENT_STATUS_", tr
 export const currencyCodec = enumCodec(Currency, "CURRENCY_", false);
 export const methodTypeCodec = enumCodec(MethodType, "METHOD_TYPE_", true);
 export const modeCodec = enumCodec(Mode, "MODE_", true);
+export const linkAmountTypeCodec = enumCodec(LinkAmountType, "LINK_AMOUNT_TYPE_", true);
+export const linkNotPayableReasonCodec = enumCodec(LinkNotPayableReason, "LINK_NOT_PAYABLE_REASON_", true);

@@ -27,6 +27,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ERROR_CODE_METADATA_KEY = "paytami-error-code";
 export const INTERNAL_TOKEN_METADATA_KEY = "x-paytami-internal-token";
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
+/** On a rate_limited error: whole seconds until the limit admits the next attempt (the facade's Retry-After). */
+export const RETRY_AFTER_METADATA_KEY = "paytami-retry-after";
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);

@@ -290,3 +290,31 @@ describe("human output (without --json)", () => {
     expect(r.stderr).toContain("Usage: paytami keys create [options]");
   });
 });
+
+describe("links", () => {
+  test("links create → the public view plus id; links deactivate → inactive; show and list give the link object", async () => {
+    const created = jsonSuccess(await paytami(
+      "links", "create", "--merchant", m.merchantId, "--mode", "test", "--title", "Donación", "--currency", "GTQ",
+      "--min", "1000", "--max", "500000", "--max-payments", "5", "--json",
+    ));
+    expect(Object.keys(created)).toEqual([
+      "id", "title", "description", "merchant_trade_name", "currency", "amount_type", "fixed_amount_minor", "min_amount_minor",
+      "max_amount_minor", "payable", "not_payable_reason",
+    ]);
+    expect(created).toMatchObject({ title: "Donación", description: "", merchant_trade_name: "Tienda CLI", currency: "GTQ", amount_type: "variable",
+      fixed_amount_minor: null, min_amount_minor: "1000", max_amount_minor: "500000", payable: true, not_payable_reason: null });
+    expect(created.id).toMatch(/^link_[0-9a-f]{24}$/);
+    const shown = jsonSuccess(await paytami("links", "show", created.id, "--json"));
+    expect(shown).toMatchObject({ id: created.id, mode: "test", active: true, max_payments: 5, succeeded_payments: 0 });
+    const listed = jsonSuccess(await paytami("links", "list", "--merchant", m.merchantId, "--mode", "test", "--json"));
+    expect(listed.data.map((l: any) => l.id)).toContain(created.id);
+    const deactivated = jsonSuccess(await paytami("links", "deactivate", created.id, "--json"));
+    expect(deactivated).toEqual({ ...created, payable: false, not_payable_reason: "inactive" });
+  });
+
+  test("errors: unknown link, amount outside the currency limits, a usage mistake", async () => {
+    jsonError(await paytami("links", "deactivate", "link_000000000000000000000000", "--json"), "unknown_payment_link");
+    jsonError(await paytami("links", "create", "--merchant", m.merchantId, "--mode", "test", "--title", "X", "--currency", "GTQ", "--amount", "1", "--json"), "amount_below_minimum");
+    jsonError(await paytami("links", "create", "--merchant", m.merchantId, "--mode", "staging", "--title", "X", "--currency", "GTQ", "--amount", "1000", "--json"), "validation_error");
+  });
+});

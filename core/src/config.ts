@@ -63,7 +63,10 @@ export interface CoreConfig {
   settlementDelaysMs: readonly number[];
   bankTransferConfirmAfterMs: number;
   webhookRetryScheduleMs: readonly number[];
-  linkRateLimit: { perIp: number; perLink: number; windowMs: number };
+  /** Pay attempts admitted per fixed window, per client IP and per link; null: off. */
+  linkRateLimit: { perIp: number; perLink: number; windowMs: number } | null;
+  /** The purge of rate-limit rows of past windows (LINK_RATE_LIMIT_PURGE_INTERVAL / _BATCH). */
+  linkRateLimitPurge: JobPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
   migrateOnStart: boolean;
@@ -155,7 +158,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
   return {
     expirePayments: jobEnv(source, "EXPIRE_PAYMENTS", "5s", 200),
     confirmBankTransfers: jobEnv(source, "CONFIRM_BANK_TRANSFERS", "5s", 200),
-    settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 2_000),
+    settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 5_000),
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
   };
@@ -168,12 +171,37 @@ function settlementDelaysEnv(source: NodeJS.ProcessEnv): number[] {
   return delays;
 }
 
+/**
+ * LINK_RATE_LIMIT: pay attempts admitted per window, per client IP and per link, e.g.
+ * "10/ip,120/link,60s" (parts in any order, spaces allowed; each count ≥ 1; the window a duration
+ * of at least 1s). "off" turns the limit off (benchmarks only: it is what keeps links from being
+ * used to probe cards).
+ */
+export function parseLinkRateLimit(text: string): CoreConfig["linkRateLimit"] {
+  if (text.trim() === "off") return null;
+  const bad = () => new Error(`LINK_RATE_LIMIT must look like "10/ip,120/link,60s" (or "off"), got "${text}"`);
+  const parts = text.split(",").map((part) => part.trim());
+  if (parts.length !== 3) throw bad();
+  let perIp: number | undefined, perLink: number | undefined, windowMs: number | undefined;
+  for (const part of parts) {
+    const count = /^(\d+)\s*\/\s*(ip|link)$/.exec(part);
+    if (count) {
+      const n = Number(count[1]);
+      if (!Number.isSafeInteger(n) || n < 1) throw bad();
+      if (count[2] === "ip") perIp = n;
+      else perLink = n;
+    } else if (DURATION.test(part)) {
+      windowMs = parseDuration(part);
+    } else {
+      throw bad();
+    }
+  }
+  if (perIp === undefined || perLink === undefined || windowMs === undefined || windowMs < 1_000) throw bad();
+  return { perIp, perLink, windowMs };
+}
+
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
-  // "10/ip,120/link,60s"
-  const text = env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s");
-  const match = /^(\d+)\/ip,(\d+)\/link,(\w+)$/.exec(text);
-  if (!match) throw new Error(`LINK_RATE_LIMIT must look like "10/ip,120/link,60s", got "${text}"`);
-  return { perIp: Number(match[1]), perLink: Number(match[2]), windowMs: parseDuration(match[3]!) };
+  return parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s"));
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig {
@@ -198,6 +226,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
     linkRateLimit: rateLimitEnv(source),
+    linkRateLimitPurge: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
     currencies: {
       GTQ: {
         limits: { min: minorEnv(source, "GTQ_MIN_AMOUNT", 500n), max: minorEnv(source, "GTQ_MAX_AMOUNT", 10_000_000n) },

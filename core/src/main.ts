@@ -11,6 +11,7 @@ import { everyInterval } from "./jobs/periodic.ts";
 import { confirmBankTransfers, startedBankTransfers } from "./jobs/confirm-bank-transfers.ts";
 import { settleDuePayments } from "./jobs/settle-payments.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
+import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { createLogger } from "./logger.ts";
 
 const log = createLogger("core");
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
     { job: startedBankTransfers(deps).job, every: confirmPolicy.intervalMs, run: () => confirmBankTransfers(deps, confirmPolicy) },
     { job: "settle_payments", every: settlePayments.intervalMs, run: () => settleDuePayments(deps, settlePayments) },
+    { job: "purge_link_rate_limits", every: config.linkRateLimitPurge.intervalMs, run: () => purgePastRateLimitWindows(deps, config.linkRateLimitPurge) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
   const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));

@@ -6,11 +6,14 @@ export class PublicError extends Error {
   readonly code: ErrorCode;
   /** Set only where the route, not the catalog, decides the status (unknown route, wrong method). */
   readonly status: number | undefined;
-  constructor(code: ErrorCode, message: string, status?: number) {
+  /** Sent as Retry-After (rate_limited). */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, status?: number, retryAfterSeconds?: number) {
     super(message);
     this.name = "PublicError";
     this.code = code;
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -19,7 +22,7 @@ export class PublicError extends Error {
  * core answered (never the address or gRPC detail); undefined for anything else, an unexpected error.
  */
 export function publicErrorOf(error: CoreError): PublicError | undefined {
-  if (error.fromCore) return new PublicError(error.code, error.message);
+  if (error.fromCore) return new PublicError(error.code, error.message, undefined, error.retryAfterSeconds);
   if (error.code === "processor_unavailable") return new PublicError("processor_unavailable", "The service is temporarily unavailable; retry later.");
   return undefined;
 }

@@ -9,9 +9,9 @@ import { PublicError } from "./public-error.ts";
 // same rules.
 
 /** A zod type for each field of proto message T except `Except`: a field added to the proto fails the typecheck here until the facade reads it. */
-type ProtoFields<T, Except extends keyof T = never> = { [K in Exclude<keyof T, Except>]-?: z.ZodType<T[K]> };
+export type ProtoFields<T, Except extends keyof T = never> = { [K in Exclude<keyof T, Except>]-?: z.ZodType<T[K]> };
 
-const text = z.string({ error: "must be a string" }).optional();
+export const text = z.string({ error: "must be a string" }).optional();
 
 const createPaymentFields = {
   amount: text,
@@ -29,10 +29,10 @@ const createPaymentBody = z.strictObject(createPaymentFields, {
   error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "the body must be a JSON object"),
 });
 
-const once = z.string({ error: "must be given once" });
+export const once = z.string({ error: "must be given once" });
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
-const int32 = once.transform((value, ctx) => {
+export const int32 = once.transform((value, ctx) => {
   const n = INTEGER.test(value) ? Number(value) : Number.NaN;
   if (Number.isSafeInteger(n) && n >= -(2 ** 31) && n < 2 ** 31) return n;
   ctx.issues.push({ code: "custom", message: "must be an integer", input: value });
@@ -50,7 +50,7 @@ const listQuery = z.strictObject(listPaymentsFields, {
   error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
 });
 
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -8,6 +8,7 @@ import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import type { CommandContext } from "./command.ts";
 import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addKeyCommands } from "./keys.ts";
+import { addLinkCommands } from "./links.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
 
@@ -41,6 +42,7 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addMerchantCommands(program, context);
   addKeyCommands(program, context);
   addSimulateCommands(program, context);
+  addLinkCommands(program, context);
   return program;
 }
 

@@ -14,7 +14,7 @@ import { atomically, type Tx } from "./unit-of-work.ts";
 
 // The customer's actions on the hosted page. Each one that calls the processor does it in three
 // steps, so no row lock is held while the processor answers: claim the attempt in one short
-// transaction (the payment is locked, checked payable, and leased with `attempt_until`, which keeps
+// transaction (the payment is locked, checked payable, and leased with `attempt_expires_at`, which keeps
 // every other attempt, cancel and expiry off it), call the processor with no transaction open,
 // record the outcome and free the lease in another short transaction.
 
@@ -47,7 +47,7 @@ async function claimAttempt(deps: CoreDeps, tx: Tx, paymentId: string, check: (p
     check(locked.value.payment);
     await db(inner)
       .updateTable("payments")
-      .set({ attempt_until: new Date(deps.now().getTime() + deps.config.processorAttemptLeaseMs) })
+      .set({ attempt_expires_at: new Date(deps.now().getTime() + deps.config.processorAttemptLeaseMs) })
       .where("id", "=", paymentId)
       .execute();
     return locked;
@@ -58,7 +58,7 @@ async function claimAttempt(deps: CoreDeps, tx: Tx, paymentId: string, check: (p
 
 /** Frees the attempt lease after a processor call that changed nothing (processor unavailable). */
 async function releaseAttempt(tx: Tx, paymentId: string): Promise<void> {
-  await db(tx).updateTable("payments").set({ attempt_until: null }).where("id", "=", paymentId).execute();
+  await db(tx).updateTable("payments").set({ attempt_expires_at: null }).where("id", "=", paymentId).execute();
 }
 
 /** Calls the processor; anything but an answer or a catalog error is the processor being unavailable. */
@@ -88,11 +88,23 @@ function afterOutcome(outcome: CardOutcome): { steps: TransitionStep[]; next: Ch
 
 async function recordOutcome(deps: CoreDeps, tx: Tx, paymentId: string, outcome: CardOutcome, card: CardSummary | null): Promise<CheckoutNext> {
   const { steps, next, challengePending } = afterOutcome(outcome);
+  try {
+    return await recordTransition(deps, tx, paymentId, steps, next, challengePending, card);
+  } catch (error) {
+    // Refused by a rule the table does not hold (a link at its max_payments): the payment stays as it was, free for another attempt or its expiry.
+    await releaseAttempt(tx, paymentId);
+    throw error;
+  }
+}
+
+async function recordTransition(
+  deps: CoreDeps, tx: Tx, paymentId: string, steps: TransitionStep[], next: CheckoutNext, challengePending: boolean, card: CardSummary | null,
+): Promise<CheckoutNext> {
   return atomically(tx, async (inner) => {
     const changes = await transitionPayment(deps, inner, paymentId, steps);
     await db(inner)
       .updateTable("payments")
-      .set({ attempt_until: null, challenge_pending: challengePending, ...(card ? { card_brand: card.brand, card_last4: card.last4 } : {}) })
+      .set({ attempt_expires_at: null, challenge_pending: challengePending, ...(card ? { card_brand: card.brand, card_last4: card.last4 } : {}) })
       .where("id", "=", paymentId)
       .execute();
     return { value: next, events: changes.events };

@@ -90,6 +90,23 @@ export function merchantOwner(caller: MerchantCaller): ChargeOwner {
   return { kind: MERCHANT_OWNER, values: { merchant_id: caller.merchantId, caller_mode: caller.mode }, hint: `merchant:${caller.merchantId}` };
 }
 
+const LINK_OWNER = new OwnerKind<{ link_id: string }>((qc, v) =>
+  qc
+    .selectFrom("links")
+    .innerJoin("merchants", "merchants.id", "links.merchant_id")
+    .select(["links.merchant_id", "links.mode", "merchants.currencies", "merchants.methods", "links.id as scope"])
+    .where("links.id", "=", v.link_id));
+
+/**
+ * A payment link: its merchant and mode, and idempotency scoped to the link itself. It takes no
+ * row lock: whether the link is payable was read just before (with the rate-limit count), and the
+ * one rule that must hold under concurrency, max_payments, is enforced where payments succeed (the
+ * capture locks the link row: payment-transitions.ts), not where they are created.
+ */
+export function linkOwner(linkId: string): ChargeOwner {
+  return { kind: LINK_OWNER, values: { link_id: linkId }, hint: `link:${linkId}` };
+}
+
 /** Everything a payment row needs besides its owner. */
 export interface PaymentDraft {
   charge: Charge;
@@ -116,6 +133,8 @@ export interface ChargeRequest {
    * first refusal.
    */
   check: (policy: MerchantPolicy) => CheckedCharge;
+  /** The owner's policy when the caller has just read it (a link's merchant), instead of the process's hint. */
+  policy?: MerchantPolicy | undefined;
 }
 
 /**
@@ -134,7 +153,7 @@ export interface ChargeRequest {
  */
 export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult> {
   const { owner } = request;
-  let policy = policyHints.get(owner.hint) ?? ACCEPTS_EVERYTHING;
+  let policy = request.policy ?? policyHints.get(owner.hint) ?? ACCEPTS_EVERYTHING;
   let checked: CheckedCharge;
   try {
     checked = request.check(policy);

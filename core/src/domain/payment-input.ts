@@ -3,7 +3,7 @@ import type { Mode } from "../config.ts";
 import { DomainError } from "./errors.ts";
 
 const AMOUNT = /^(0|[1-9][0-9]{0,15})$/;
-const codePoints = (text: string) => [...text].length;
+export const codePoints = (text: string) => [...text].length;
 
 const required = (what: string) => ({
   error: (issue: { input: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
@@ -11,9 +11,9 @@ const required = (what: string) => ({
 
 // Every free-text field: PostgreSQL text cannot hold U+0000, so it is refused
 // here (a validation_error for gRPC callers too) rather than failing the insert.
-const textField = (what: string) => z.string(required(what)).refine((t) => !t.includes("\0"), "must not contain NUL (U+0000)");
+export const textField = (what: string) => z.string(required(what)).refine((t) => !t.includes("\0"), "must not contain NUL (U+0000)");
 
-function httpUrl(httpsOnly: boolean) {
+export function httpUrl(httpsOnly: boolean) {
   return textField("a URL string").max(2048, "must be at most 2048 characters").refine((text) => {
     if (!URL.canParse(text)) return false;
     const { protocol, hostname } = new URL(text);
@@ -22,7 +22,7 @@ function httpUrl(httpsOnly: boolean) {
 }
 
 const description = textField("a string").refine((t) => codePoints(t) <= 500, "must be at most 500 characters");
-const customer = z.object({
+export const customer = z.object({
   email: textField("a string").pipe(z.email("must be an e-mail address").max(254, "must be at most 254 characters")).optional(),
   name: textField("a string").refine((t) => codePoints(t) <= 200, "must be at most 200 characters").optional(),
 }, required("an object"));

@@ -20,7 +20,7 @@ export interface LockedPayment {
   card_brand: string | null;
   card_last4: string | null;
   bank_reference: string | null;
-  attempt_until: Date | null;
+  attempt_expires_at: Date | null;
 }
 
 /** Either the payment, still payable and locked; or the state that refuses it (committed: an expiry found here is kept). */
@@ -39,7 +39,7 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
     .selectFrom("payments")
     .select([
       "id", "merchant_id", "mode", "status", "method_type", "currency", "amount", "challenge_pending", "card_brand", "card_last4",
-      "bank_reference", "attempt_until", "expires_at",
+      "bank_reference", "attempt_expires_at", "expires_at",
     ])
     .where("id", "=", paymentId);
   if (scope) query = query.where("merchant_id", "=", scope.merchantId).where("mode", "=", scope.mode);
@@ -52,7 +52,7 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
     const { value, events } = await expireIfPayable(deps, tx, row.id);
     return { value: { payable: false, status: value ?? status }, events };
   }
-  if (row.attempt_until !== null && row.attempt_until > now) {
+  if (row.attempt_expires_at !== null && row.attempt_expires_at > now) {
     throw new DomainError("payment_not_payable", "A payment attempt on this payment is in progress; try again in a moment.");
   }
   const { expires_at: _expiresAt, ...payment } = row;

@@ -54,7 +54,9 @@ describe("payment transition table", () => {
         run();
       } catch (error) {
         expect((error as DomainError).code).toBe(TRANSITIONS[op].rejectWith);
-        expect((error as DomainError).message).toContain(status);
+        // The current state and every state the operation accepts.
+        expect((error as DomainError).message).toContain(`in status ${status}`);
+        expect((error as DomainError).message).toContain(`must be ${LEGAL[op].join(" or ")}`);
       }
     }
   });

@@ -21,7 +21,7 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
   const trx = db(tx);
   const payment = await trx
     .selectFrom("payments")
-    .select([...PAYMENT_VIEW_COLUMNS, "merchant_id", "mode", "status_before_chargeback"])
+    .select([...PAYMENT_VIEW_COLUMNS, "merchant_id", "mode", "status_before_chargeback", "link_id"])
     .where("id", "=", paymentId)
     .forUpdate()
     .executeTakeFirst();
@@ -33,6 +33,7 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
     const at = deps.now();
     const result = step(state, at);
     if (!result) continue;
+    if (result.event === "payment.succeeded" && payment.link_id !== null) await countLinkSuccess(tx, payment.link_id);
     await trx
       .updateTable("payments")
       .set({ status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at })
@@ -50,14 +51,32 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
 }
 
 /**
+ * A payment of a link succeeds only while the link is under its max_payments: the link's counter is
+ * raised under the link's row lock in the capture's transaction, so of two payments captured at
+ * once on a link with one payment left, the second waits for the first, sees the limit and is
+ * refused (it stays payable until it expires; nothing is captured).
+ */
+async function countLinkSuccess(tx: Tx, linkId: string): Promise<void> {
+  const counted = await db(tx)
+    .updateTable("links")
+    .set((eb) => ({ succeeded_payments: eb("succeeded_payments", "+", 1) }))
+    .where("id", "=", linkId)
+    .where((eb) => eb.or([eb("max_payments", "is", null), eb("succeeded_payments", "<", eb.ref("max_payments"))]))
+    .executeTakeFirst();
+  if (counted.numUpdatedRows === 0n) {
+    throw new DomainError("payment_link_not_payable", "The payment link has reached its max_payments; this payment cannot succeed.");
+  }
+}
+
+/**
  * Expires a payment whose TTL has passed. Its value is the new status, or
  * undefined when the payment was paid, canceled or expired by someone else in
  * the meantime.
  */
 export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<PaymentStatus | undefined>> {
   // A processor attempt in flight decides this payment's fate; its record step comes next.
-  const attempt = await db(tx).selectFrom("payments").select("attempt_until").where("id", "=", paymentId).forUpdate().executeTakeFirst();
-  if (attempt?.attempt_until && attempt.attempt_until > deps.now()) return { value: undefined, events: [] };
+  const attempt = await db(tx).selectFrom("payments").select("attempt_expires_at").where("id", "=", paymentId).forUpdate().executeTakeFirst();
+  if (attempt?.attempt_expires_at && attempt.attempt_expires_at > deps.now()) return { value: undefined, events: [] };
   try {
     const { value, events } = await transitionPayment(deps, tx, paymentId, [expire]);
     return { value: value.status as PaymentStatus, events };
@@ -82,7 +101,8 @@ export async function transitionPayments(
   due: SelectQueryBuilder<DB, "payments", { id: string }>,
 ): Promise<Changes<number>> {
   const rule = TRANSITIONS[operation];
-  if (rule.to === "previous") throw new Error(`${operation} depends on each payment's history; use transitionPayment`);
+  // Those depend on each payment (its history; its link's max_payments at capture): one at a time.
+  if (rule.to === "previous" || rule.event === "payment.succeeded") throw new Error(`${operation} is per payment; use transitionPayment`);
   const at = deps.now();
   const moved = db(tx)
     .updateTable("payments as p")

@@ -1,5 +1,5 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import { ERROR_CODE_METADATA_KEY, type ErrorCode } from "../../../proto/error-catalog.ts";
+import { ERROR_CODE_METADATA_KEY, RETRY_AFTER_METADATA_KEY, type ErrorCode } from "../../../proto/error-catalog.ts";
 import { DomainError } from "../domain/errors.ts";
 
 /** gRPC status for each catalog code, so plain gRPC clients get a sensible status too. */
@@ -29,6 +29,7 @@ export function toServiceError(error: unknown): Partial<ServiceError> {
   const metadata = new Metadata();
   if (error instanceof DomainError) {
     metadata.set(ERROR_CODE_METADATA_KEY, error.code);
+    if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_METADATA_KEY, String(error.retryAfterSeconds));
     return { code: GRPC_STATUS[error.code], details: error.message, metadata };
   }
   metadata.set(ERROR_CODE_METADATA_KEY, "internal_error");

@@ -9,7 +9,7 @@ export const duePayments: WorkQueue<"payments", { id: string }> = {
   table: "payments",
   // A payment whose processor attempt is in flight waits for the attempt's outcome.
   due: (rows, now) => rows.select("id").where("status", "in", PAYABLE_STATUSES).where("expires_at", "<=", now)
-    .where((eb) => eb.or([eb("attempt_until", "is", null), eb("attempt_until", "<=", now)]))
+    .where((eb) => eb.or([eb("attempt_expires_at", "is", null), eb("attempt_expires_at", "<=", now)]))
     .orderBy("expires_at"),
 };
 

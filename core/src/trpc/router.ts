@@ -6,12 +6,14 @@ import { bearerToken } from "../http/bearer-token.ts";
 import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
+import { linksRouter } from "./links.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
 export const appRouter = router({
   merchants: merchantsRouter,
   keys: keysRouter,
   payments: paymentsRouter,
+  links: linksRouter,
 });
 
 export type AppRouter = typeof appRouter;

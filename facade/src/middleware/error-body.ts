@@ -12,6 +12,7 @@ export async function errorBody(ctx: Context, next: Next) {
     const publicError = asPublicError(error, ctx);
     ctx.status = publicError.status ?? HTTP_STATUS[publicError.code];
     ctx.set("Cache-Control", "no-store");
+    if (publicError.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(publicError.retryAfterSeconds));
     ctx.body = { error: { code: publicError.code, message: publicError.message } };
   }
 }

@@ -12,7 +12,7 @@ import { callMeta } from "./call-meta.ts";
  * unreadable, `malformed(reason)`: the core reports it as a validation_error
  * in its place in the check order (after the Idempotency-Key and the API key).
  */
-async function readOr<T>(parse: () => T | Promise<T>, malformed: (reason: string) => T): Promise<T> {
+export async function readOr<T>(parse: () => T | Promise<T>, malformed: (reason: string) => T): Promise<T> {
   try {
     return await parse();
   } catch (error) {

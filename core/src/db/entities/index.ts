@@ -1,8 +1,10 @@
 import { ApiKey } from "./api-key.ts";
 import { IdempotencyKey } from "./idempotency-key.ts";
+import { Link } from "./link.ts";
+import { LinkRateLimit } from "./link-rate-limit.ts";
 import { Merchant } from "./merchant.ts";
 import { OutboxEvent } from "./outbox-event.ts";
 import { Payment } from "./payment.ts";
 
-export { ApiKey, IdempotencyKey, Merchant, OutboxEvent, Payment };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent];
+export { ApiKey, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit];

@@ -45,7 +45,7 @@ export const Payment = defineEntity({
     challenge_pending: p.boolean().default(false),
     // While a processor call for this payment is in flight (claimed in one short transaction, recorded in
     // another), no other attempt, cancel or expiry may start: a lease, so a core that died mid-call frees it.
-    attempt_until: p.datetime(3).nullable(),
+    attempt_expires_at: p.datetime(3).nullable(),
     // The reference the customer quotes in a bank transfer; set when the transfer is started.
     bank_reference: p.text().nullable(),
   },

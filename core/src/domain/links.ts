@@ -1,0 +1,167 @@
+import { sql } from "kysely";
+import type { Currency } from "../config.ts";
+import { db } from "../db/orm.ts";
+import { resolveApiKey } from "./api-keys.ts";
+import type { MerchantCaller, OperatorCaller, PresentedCredential, PublicCaller } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError, fail } from "./errors.ts";
+import { checkIdempotencyKeyShape, claimKey, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import { isId, newId } from "./ids.ts";
+import { linkInputSchema } from "./link-input.ts";
+import { LINK_COLUMNS, toLinkView, toPublicLink, type LinkRow, type LinkView, type PublicLink } from "./link-view.ts";
+import { parseOrFail } from "./payment-input.ts";
+import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
+
+export const unknownLink = () => new DomainError("unknown_payment_link", "No such payment link.");
+
+/** A link with its merchant, or undefined (malformed ids included); `forUpdate` locks the link row. */
+export async function findLink(tx: Tx, id: string, owner?: MerchantCaller, forUpdate = false): Promise<LinkRow | undefined> {
+  if (!isId("link", id)) return undefined;
+  let q = db(tx)
+    .selectFrom("links")
+    .innerJoin("merchants", "merchants.id", "links.merchant_id")
+    .select(LINK_COLUMNS)
+    .where("links.id", "=", id);
+  if (owner) q = q.where("links.merchant_id", "=", owner.merchantId).where("links.mode", "=", owner.mode);
+  if (forUpdate) q = q.forUpdate("links");
+  return q.executeTakeFirst();
+}
+
+export interface CreateLinkCommand {
+  /** Required with an API key (REST semantics); optional for an operator acting for a merchant. */
+  idempotencyKey: string | undefined;
+  /** The fields as the caller sent them (names of the link object); validated here. */
+  input: unknown;
+  malformed?: string | undefined;
+}
+
+/**
+ * POST /v1/payment_links (an API key, resolved here after the Idempotency-Key check, so the errors
+ * keep DESIGN's order), or an operator acting for a merchant (CLI, tRPC). Check order: key, credential,
+ * body shape, currency, amount limits. Idempotency as for payments: scope (merchant, mode).
+ */
+export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateLinkCommand): Promise<Changes<IdempotentResult>> {
+  const presented = creator.kind !== "merchant";
+  const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
+  const caller = presented ? await resolveApiKey(deps, tx, creator) : creator;
+  const merchant = await db(tx).selectFrom("merchants").select(["trade_name", "currencies", "methods"]).where("id", "=", caller.merchantId).executeTakeFirst();
+  if (!merchant) fail("validation_error", `No merchant ${caller.merchantId}.`);
+  if (key !== undefined) {
+    requireIdempotencyKey(key);
+    checkIdempotencyKeyShape(key);
+  }
+  if (command.malformed !== undefined) fail("validation_error", command.malformed);
+  const input = parseOrFail(linkInputSchema(caller.mode), command.input);
+  const policy = deps.config.currencies[input.currency as Currency];
+  if (!policy || !merchant!.currencies.includes(input.currency)) fail("currency_not_supported", `Currency ${input.currency} is not enabled for this merchant.`);
+  const { min, max } = policy!.limits;
+  for (const field of ["fixed_amount_minor", "min_amount_minor", "max_amount_minor"] as const) {
+    const text = input[field];
+    if (text === undefined) continue;
+    if (BigInt(text) < min) fail("amount_below_minimum", `${field} must be at least ${min} (minor units of ${input.currency}).`);
+    if (BigInt(text) > max) fail("amount_above_maximum", `${field} must be at most ${max} (minor units of ${input.currency}).`);
+  }
+  const now = deps.now();
+  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= now.getTime()) fail("validation_error", "expires_at must be in the future.");
+
+  const row: LinkRow = {
+    id: newId("link"),
+    merchant_id: caller.merchantId,
+    mode: caller.mode,
+    title: input.title,
+    description: input.description ?? "",
+    currency: input.currency,
+    fixed_amount: input.fixed_amount_minor ?? null,
+    min_amount: input.min_amount_minor ?? null,
+    max_amount: input.max_amount_minor ?? null,
+    // Stored to the millisecond, like every timestamp, so stored and returned values agree.
+    expires_at: input.expires_at === undefined ? null : new Date(Date.parse(input.expires_at)),
+    max_payments: input.max_payments ?? null,
+    succeeded_payments: 0,
+    success_url: input.success_url ?? null,
+    cancel_url: input.cancel_url ?? null,
+    active: true,
+    created_at: now,
+    trade_name: merchant!.trade_name,
+    currencies: merchant!.currencies,
+    methods: merchant!.methods,
+  };
+  const response = JSON.stringify(toLinkView(deps.config, row, now));
+  if (key !== undefined) {
+    const scope = `${caller.merchantId}:${caller.mode}`;
+    const fingerprint = requestFingerprint("create_link", input);
+    // Waits for a concurrent holder of the same key; returns nothing when the key is taken.
+    const claimed = await db(tx)
+      .with("scopes", (qc) => qc.selectNoFrom(sql<string>`${scope}::text`.as("scope")))
+      .with("claim", (qc) => claimKey(qc, "scopes", {
+        key, fingerprint, resourceId: row.id, response, now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+      }))
+      .selectFrom("claim")
+      .select("claim.scope")
+      .execute();
+    if (claimed.length === 0) return withoutEvents(await replayOrConflict(tx, scope, key, fingerprint));
+  }
+  const { trade_name: _t, currencies: _c, methods: _m, ...columns } = row;
+  await db(tx).insertInto("links").values({ ...columns, updated_at: now }).execute();
+  return withoutEvents({ response, replayed: false });
+}
+
+/** A merchant's own link, or any link for an operator; another merchant's or mode's answers like a missing one. */
+export async function getLink(deps: CoreDeps, tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<LinkView> {
+  const row = await findLink(tx, id, caller.kind === "merchant" ? caller : undefined);
+  if (!row) throw unknownLink();
+  return toLinkView(deps.config, row, deps.now());
+}
+
+/** Deactivating is final and idempotent: a deactivated link answers `inactive` forever. */
+export async function deactivateLink(deps: CoreDeps, tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<Changes<LinkView>> {
+  const row = await findLink(tx, id, caller.kind === "merchant" ? caller : undefined, true);
+  if (!row) throw unknownLink();
+  const now = deps.now();
+  if (row.active) await db(tx).updateTable("links").set({ active: false, updated_at: now }).where("id", "=", id).execute();
+  return withoutEvents(toLinkView(deps.config, { ...row, active: false }, now));
+}
+
+export interface ListLinksQuery {
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+  malformed?: string | undefined;
+}
+
+const DEFAULT_PAGE_SIZE = 25;
+const MAX_PAGE_SIZE = 100;
+
+/** GET /v1/payment_links: newest first, keyset-paginated on (created_at, seq) like payments. */
+export async function listLinks(deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: ListLinksQuery): Promise<{ data: LinkView[]; has_more: boolean }> {
+  if (query.malformed !== undefined) fail("validation_error", query.malformed);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) fail("validation_error", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+  let cursor: { created_at: Date; seq: string } | undefined;
+  if (query.starting_after !== undefined) {
+    cursor = isId("link", query.starting_after)
+      ? await db(tx).selectFrom("links").select(["created_at", "seq"]).where("id", "=", query.starting_after)
+        .where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).executeTakeFirst()
+      : undefined;
+    if (!cursor) fail("validation_error", "starting_after must be the id of one of your payment links.");
+  }
+  let q = db(tx)
+    .selectFrom("links")
+    .innerJoin("merchants", "merchants.id", "links.merchant_id")
+    .select(LINK_COLUMNS)
+    .where("links.merchant_id", "=", caller.merchantId)
+    .where("links.mode", "=", caller.mode);
+  if (cursor) {
+    const after = cursor;
+    q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("links.created_at", "links.seq"), "<", tuple(after.created_at, after.seq)));
+  }
+  const rows = await q.orderBy("links.created_at", "desc").orderBy("links.seq", "desc").limit(limit + 1).execute();
+  const now = deps.now();
+  return { data: rows.slice(0, limit).map((row) => toLinkView(deps.config, row, now)), has_more: rows.length > limit };
+}
+
+/** GET /v1/payment_links/{id}: 200 for any link that ever existed, whatever its state. */
+export async function getPublicLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, id: string): Promise<PublicLink> {
+  const row = await findLink(tx, id);
+  if (!row) throw unknownLink();
+  return toPublicLink(deps.config, row, deps.now());
+}

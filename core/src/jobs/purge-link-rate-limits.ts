@@ -1,0 +1,24 @@
+import { db } from "../db/orm.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { handleClaimed, type ClaimPolicy, type Tally, type WorkQueue } from "./claim.ts";
+
+/** LINK_RATE_LIMIT counters of windows that have ended (link_rate_limits_window_idx). */
+export function pastRateLimitWindows(windowMs: number): WorkQueue<"link_rate_limits", { bucket: string; window_start: Date }> {
+  return {
+    job: "purge_link_rate_limits",
+    table: "link_rate_limits",
+    due: (rows, now) => rows.select(["bucket", "window_start"]).where("window_start", "<=", new Date(now.getTime() - windowMs)).orderBy("window_start"),
+  };
+}
+
+/** Deletes one claimed batch of counters no attempt can touch again (their window is over). */
+export function purgePastRateLimitWindows(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
+  const windowMs = deps.config.linkRateLimit?.windowMs ?? 0;
+  return handleClaimed(deps, pastRateLimitWindows(windowMs), policy, async (tx, rows) => {
+    await db(tx)
+      .deleteFrom("link_rate_limits")
+      .where((eb) => eb(eb.refTuple("bucket", "window_start"), "in", rows.map((r) => eb.tuple(r.bucket, r.window_start))))
+      .execute();
+    return { value: { purged: rows.length }, events: [] };
+  });
+}
