@@ -318,3 +318,13 @@ describe("links", () => {
     jsonError(await paytami("links", "create", "--merchant", m.merchantId, "--mode", "staging", "--title", "X", "--currency", "GTQ", "--amount", "1000", "--json"), "validation_error");
   });
 });
+
+describe("merchants set-embed-origins", () => {
+  test("→ {merchant_id, origins} in canonical form; an http origin is a validation_error; \"\" clears them", async () => {
+    const set = jsonSuccess(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "https://shop.example,https://www.shop.example:8443/", "--json"));
+    expect(set).toEqual({ merchant_id: m.merchantId, origins: ["https://shop.example", "https://www.shop.example:8443"] });
+    jsonError(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "http://shop.example", "--json"), "validation_error");
+    jsonError(await paytami("merchants", "set-embed-origins", "mer_000000000000000000000000", "--origins", "https://a.example", "--json"), "validation_error");
+    expect(jsonSuccess(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "", "--json"))).toEqual({ merchant_id: m.merchantId, origins: [] });
+  });
+});

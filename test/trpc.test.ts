@@ -129,3 +129,18 @@ describe("tRPC's own refusals", () => {
     expect(body.error.message).not.toBe("Internal error.");
   });
 });
+
+describe("tRPC checkout lifecycle procedures", () => {
+  test("payments.cancel acts for the merchant and mode like POST /v1/payments/{id}/cancel; merchants.setEmbedOrigins validates", async () => {
+    const s = stack();
+    const m = await operator().merchants.create.mutate({ name: "Tienda Cancel" });
+    const p = await createOk(s.http, m.test_api_key);
+    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "live", id: p.id }))).toMatchObject({ code: "unknown_payment", status: 404 });
+    expect(await operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id })).toEqual({ ...p, status: "canceled" });
+    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id }))).toMatchObject({ code: "payment_not_payable", status: 409 });
+    const q = await createOk(s.http, m.test_api_key);
+    expect((await operator().payments.simulate.mutate({ payment_id: q.id, step: "process" })).status).toBe("processing");
+    expect(await operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://shop.example"] })).toEqual({ merchant_id: m.merchant_id, origins: ["https://shop.example"] });
+    expect(await failure(operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://*.shop.example"] }))).toMatchObject({ code: "validation_error", status: 400 });
+  });
+});
