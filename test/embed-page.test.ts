@@ -7,7 +7,7 @@ import type { Frame, Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { newContext, screenshot, useBrowser } from "./support/browser.ts";
+import { newContext, screenshot, seriousA11yViolations, useBrowser } from "./support/browser.ts";
 import { useShop } from "./support/shop.ts";
 
 const stack = useStack();
@@ -67,6 +67,16 @@ describe("test mode: any origin may frame the checkout", () => {
     expect(await frame.locator("[data-reason]").getAttribute("data-reason")).toBe("already_paid");
     expect((await stack().http.getPayment(m.testApiKey, p.id)).json.status).toBe("captured");
     await close();
+  });
+
+  test("the embed page, opened by itself, has no serious accessibility violation", async () => {
+    const p = await createOk(stack().http, m.testApiKey);
+    const context = await newContext(browser(), { viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    expect((await page.goto(await sessionUrl(p.id)))?.status()).toBe(200);
+    await page.waitForSelector("form[data-card-form]");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
   });
 
   test("a cancel inside the frame is told to the shop as canceled", async () => {

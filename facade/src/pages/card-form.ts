@@ -1,4 +1,4 @@
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry, type CardBrand } from "./card-checks.ts";
+import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "./card-checks.ts";
 
 /** The fields of the card form, as the browser posts them (names match the inputs). */
 export interface CardFormInput {
@@ -15,7 +15,7 @@ export type CardField = (typeof CARD_FIELDS)[number];
 export type CardFieldError = "numberInvalid" | "expiryInvalid" | "expiryPast" | "cvcInvalid" | "nameRequired";
 
 export type CardFormResult =
-  | { ok: true; card: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name: string; brand: CardBrand | undefined } }
+  | { ok: true; card: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name: string } }
   | { ok: false; errors: Partial<Record<CardField, CardFieldError>> };
 
 /** The server's re-check of what the browser may already have checked (a browser without JavaScript checked nothing). */
@@ -27,10 +27,9 @@ export function checkCardForm(input: CardFormInput, now: Date): CardFormResult {
   if (!expiry) errors.card_expiry = "expiryInvalid";
   else if (!expiryInFuture(expiry, now)) errors.card_expiry = "expiryPast";
   const cvc = input.card_cvc.trim();
-  const brand = cardBrand(number);
-  if (!(brand === "amex" ? /^\d{4}$/ : /^\d{3,4}$/).test(cvc)) errors.card_cvc = "cvcInvalid";
+  if (!(cardBrand(number) === "amex" ? /^\d{4}$/ : /^\d{3,4}$/).test(cvc)) errors.card_cvc = "cvcInvalid";
   const name = input.card_name.trim();
   if (name.length === 0 || name.length > 200) errors.card_name = "nameRequired";
   if (Object.keys(errors).length > 0 || !expiry) return { ok: false, errors };
-  return { ok: true, card: { number, exp_month: expiry.month, exp_year: expiry.year, cvc, holder_name: name, brand } };
+  return { ok: true, card: { number, exp_month: expiry.month, exp_year: expiry.year, cvc, holder_name: name } };
 }

@@ -69,10 +69,9 @@ const submitCard = async (page: HostedPageRequest) => {
   };
   const checked = checkCardForm(input, new Date());
   if (!checked.ok) return again(422, { values, errors: checked.errors });
-  const { brand: _brand, ...card } = checked.card;
   await orShowCurrent(page, async () => {
     try {
-      const outcome = await page.core.checkout.submitCard({ payment_id: page.id, card }, callMeta(page.ctx));
+      const outcome = await page.core.checkout.submitCard({ payment_id: page.id, card: checked.card }, callMeta(page.ctx));
       afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
     } catch (error) {
       // The processor failed and charged nothing: the payment is still payable, so the form comes back.
