@@ -7,6 +7,8 @@ describe("job policies", () => {
   it("default to the intervals and batch sizes the jobs always had", () => {
     expect(loadConfig(base).jobs).toEqual({
       expirePayments: { intervalMs: 5_000, batch: 200 },
+      confirmBankTransfers: { intervalMs: 5_000, batch: 200 },
+      settlePayments: { intervalMs: 5_000, batch: 5_000 },
       purgeIdempotencyKeys: { intervalMs: 60_000, batch: 1_000 },
       outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
     });
@@ -16,9 +18,12 @@ describe("job policies", () => {
     const jobs = loadConfig({
       ...base, EXPIRE_PAYMENTS_INTERVAL: "100ms", EXPIRE_PAYMENTS_BATCH: "20", IDEMPOTENCY_PURGE_INTERVAL: "5m",
       IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
+      CONFIRM_BANK_TRANSFERS_INTERVAL: "2s", CONFIRM_BANK_TRANSFERS_BATCH: "30", SETTLE_PAYMENTS_INTERVAL: "10s", SETTLE_PAYMENTS_BATCH: "800",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
+      confirmBankTransfers: { intervalMs: 2_000, batch: 30 },
+      settlePayments: { intervalMs: 10_000, batch: 800 },
       purgeIdempotencyKeys: { intervalMs: 300_000, batch: 5_000 },
       outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
     });
@@ -29,6 +34,8 @@ describe("job policies", () => {
     ["EXPIRE_PAYMENTS_BATCH", "-1"],
     ["OUTBOX_RELAY_INTERVAL", "0ms"],
     ["OUTBOX_RELAY_LEASE", "soon"],
+    ["SETTLE_PAYMENTS_BATCH", "0"],
+    ["SETTLEMENT_DELAYS", "60s,300s"],
   ])("refuse %s=%s", (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
   });
