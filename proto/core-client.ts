@@ -9,6 +9,7 @@ import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
+import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
 
 /** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
 export class CoreError extends Error {
@@ -79,6 +80,7 @@ export class CoreClient {
   readonly payments: UnaryCalls<typeof PaymentServiceService>;
   readonly checkout: UnaryCalls<typeof CheckoutServiceService>;
   readonly admin: UnaryCalls<typeof AdminServiceService>;
+  readonly webhooks: UnaryCalls<typeof WebhookServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
@@ -92,6 +94,7 @@ export class CoreClient {
     this.payments = this.#unaryCalls(PaymentServiceService);
     this.checkout = this.#unaryCalls(CheckoutServiceService);
     this.admin = this.#unaryCalls(AdminServiceService);
+    this.webhooks = this.#unaryCalls(WebhookServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
     this.health = this.#unaryCalls(HealthService);
   }

@@ -11,15 +11,44 @@ export function eventSubject(mode: string, type: string): string {
   return `${EVENT_SUBJECT_PREFIX}.${mode}.${type}`;
 }
 
+const NANOS_PER_MS = 1_000_000;
+
+/**
+ * How long JetStream keeps an event. The stream is only the transport: the dispatcher records the
+ * deliveries of an event within moments of its publication and acks it, and the core keeps every
+ * event for EVENT_RETENTION (30 days) in its own store (GET /v1/events). A week covers a dispatcher
+ * that is down for days without letting the stream grow without bound.
+ */
+export const EVENT_STREAM_MAX_AGE_MS = 7 * 24 * 3_600_000;
+
 /** Stream settings both sides ensure; the publish msgID (the event id) de-duplicates relay retries. */
 const EVENT_STREAM_CONFIG = {
   name: EVENT_STREAM,
   subjects: [`${EVENT_SUBJECT_PREFIX}.>`],
   // 2 minutes in nanoseconds.
-  duplicate_window: 120_000_000_000,
+  duplicate_window: 120_000 * NANOS_PER_MS,
+  max_age: EVENT_STREAM_MAX_AGE_MS * NANOS_PER_MS,
 } as const;
 
-/** Creates the event stream unless it exists; both sides call it, whichever starts first. */
+/**
+ * Creates the event stream unless it exists, or brings an existing one to these settings (a stream
+ * made before max_age was set keeps its old config until updated); both sides call it, whichever
+ * starts first.
+ */
 export async function ensureEventStream(jsm: JetStreamManager): Promise<void> {
-  await jsm.streams.info(EVENT_STREAM).catch(() => jsm.streams.add({ ...EVENT_STREAM_CONFIG, subjects: [...EVENT_STREAM_CONFIG.subjects] }));
+  const info = await jsm.streams.info(EVENT_STREAM).catch(() => undefined);
+  if (!info) {
+    await jsm.streams.add({ ...EVENT_STREAM_CONFIG, subjects: [...EVENT_STREAM_CONFIG.subjects] }).catch(async (error: unknown) => {
+      // Another process created it in the meantime: fine, as long as it is there now.
+      if (!(await jsm.streams.info(EVENT_STREAM).catch(() => undefined))) throw error;
+    });
+    return;
+  }
+  if (info.config.max_age !== EVENT_STREAM_CONFIG.max_age || info.config.duplicate_window !== EVENT_STREAM_CONFIG.duplicate_window) {
+    await jsm.streams.update(EVENT_STREAM, {
+      ...info.config,
+      max_age: EVENT_STREAM_CONFIG.max_age,
+      duplicate_window: EVENT_STREAM_CONFIG.duplicate_window,
+    });
+  }
 }

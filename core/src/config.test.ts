@@ -11,7 +11,9 @@ describe("job policies", () => {
       settlePayments: { intervalMs: 5_000, batch: 5_000 },
       purgeIdempotencyKeys: { intervalMs: 60_000, batch: 1_000 },
       outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
+      purgeEvents: { intervalMs: 60_000, batch: 1_000 },
     });
+    expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
   });
 
   it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
@@ -19,6 +21,7 @@ describe("job policies", () => {
       ...base, EXPIRE_PAYMENTS_INTERVAL: "100ms", EXPIRE_PAYMENTS_BATCH: "20", IDEMPOTENCY_PURGE_INTERVAL: "5m",
       IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
       CONFIRM_BANK_TRANSFERS_INTERVAL: "2s", CONFIRM_BANK_TRANSFERS_BATCH: "30", SETTLE_PAYMENTS_INTERVAL: "10s", SETTLE_PAYMENTS_BATCH: "800",
+      EVENT_PURGE_INTERVAL: "10m", EVENT_PURGE_BATCH: "100",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
@@ -26,7 +29,9 @@ describe("job policies", () => {
       settlePayments: { intervalMs: 10_000, batch: 800 },
       purgeIdempotencyKeys: { intervalMs: 300_000, batch: 5_000 },
       outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
+      purgeEvents: { intervalMs: 600_000, batch: 100 },
     });
+    expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
   });
 
   it.each([
@@ -36,6 +41,8 @@ describe("job policies", () => {
     ["OUTBOX_RELAY_LEASE", "soon"],
     ["SETTLE_PAYMENTS_BATCH", "0"],
     ["SETTLEMENT_DELAYS", "60s,300s"],
+    ["EVENT_RETENTION", "0d"],
+    ["EVENT_PURGE_BATCH", "0"],
   ])("refuse %s=%s", (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
   });

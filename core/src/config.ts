@@ -46,6 +46,7 @@ export interface JobPolicies {
   settlePayments: JobPolicy;
   purgeIdempotencyKeys: JobPolicy;
   outboxRelay: LeasedJobPolicy;
+  purgeEvents: JobPolicy;
 }
 
 export interface CoreConfig {
@@ -63,6 +64,8 @@ export interface CoreConfig {
   settlementDelaysMs: readonly number[];
   bankTransferConfirmAfterMs: number;
   webhookRetryScheduleMs: readonly number[];
+  /** Events (published outbox rows) are kept this long for GET /v1/events and replay, then purged. */
+  eventRetentionMs: number;
   /** Pay attempts admitted per fixed window, per client IP and per link; null: off. */
   linkRateLimit: { perIp: number; perLink: number; windowMs: number } | null;
   /** The purge of rate-limit rows of past windows (LINK_RATE_LIMIT_PURGE_INTERVAL / _BATCH). */
@@ -161,6 +164,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 5_000),
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
+    purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
   };
 }
 
@@ -225,6 +229,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     settlementDelaysMs: settlementDelaysEnv(source),
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
+    eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: rateLimitEnv(source),
     linkRateLimitPurge: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
     currencies: {

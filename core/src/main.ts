@@ -10,6 +10,7 @@ import { OutboxRelay, unpublishedEvents } from "./jobs/outbox-relay.ts";
 import { everyInterval } from "./jobs/periodic.ts";
 import { confirmBankTransfers, startedBankTransfers } from "./jobs/confirm-bank-transfers.ts";
 import { settleDuePayments } from "./jobs/settle-payments.ts";
+import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { createLogger } from "./logger.ts";
@@ -34,10 +35,11 @@ async function main(): Promise<void> {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
-  const { expirePayments, purgeIdempotencyKeys, outboxRelay, confirmBankTransfers: confirmPolicy, settlePayments } = config.jobs;
+  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents, confirmBankTransfers: confirmPolicy, settlePayments } = config.jobs;
   const schedule = [
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
+    { job: "purge_events", every: purgeEvents.intervalMs, run: () => purgeExpiredEvents(deps, purgeEvents) },
     { job: startedBankTransfers(deps).job, every: confirmPolicy.intervalMs, run: () => confirmBankTransfers(deps, confirmPolicy) },
     { job: "settle_payments", every: settlePayments.intervalMs, run: () => settleDuePayments(deps, settlePayments) },
     { job: "purge_link_rate_limits", every: config.linkRateLimitPurge.intervalMs, run: () => purgePastRateLimitWindows(deps, config.linkRateLimitPurge) },

@@ -7,6 +7,7 @@ import { errorBody } from "./middleware/error-body.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
@@ -31,6 +32,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   paymentRoutes(router, core, config.bodyLimitBytes);
   checkoutRoutes(router, core);
   pageRoutes(router, core);
+  eventRoutes(router, core);
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy });
 
   app.use(requestContext(log));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { paymentStatusCodec } from "../../proto/enums.ts";
 import type { CreatePaymentRequest, ListPaymentsRequest } from "../../proto/gen/paytami/v1/payment.ts";
+import type { ListEventsRequest } from "../../proto/gen/paytami/v1/webhook.ts";
 import { PublicError } from "./public-error.ts";
 
 // The facade only turns HTTP text into the proto request: JSON types, unknown fields, query text to
@@ -50,6 +51,15 @@ const listQuery = z.strictObject(listPaymentsFields, {
   error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
 });
 
+const listEventsQuery = z.strictObject({
+  limit: int32.optional(),
+  starting_after: once.optional(),
+  // The core checks the type against the event catalog.
+  type: once.optional(),
+} satisfies ProtoFields<ListEventsRequest, "malformed_request">, {
+  error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
+});
+
 export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -64,4 +74,8 @@ export function createPaymentRequest(body: unknown, idempotencyKey: string): Cre
 
 export function listPaymentsRequest(query: unknown): ListPaymentsRequest {
   return parse(listQuery, query);
+}
+
+export function listEventsRequest(query: unknown): ListEventsRequest {
+  return parse(listEventsQuery, query);
 }

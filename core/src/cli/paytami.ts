@@ -11,6 +11,8 @@ import { addKeyCommands } from "./keys.ts";
 import { addLinkCommands } from "./links.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
+import { addTriggerCommand } from "./trigger.ts";
+import { addWebhookCommands } from "./webhooks.ts";
 
 /** Deadline of each core call. */
 const TIMEOUT_MS = 15_000;
@@ -42,6 +44,8 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addMerchantCommands(program, context);
   addKeyCommands(program, context);
   addSimulateCommands(program, context);
+  addWebhookCommands(program, context);
+  addTriggerCommand(program, context);
   addLinkCommands(program, context);
   return program;
 }

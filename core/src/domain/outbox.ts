@@ -15,6 +15,8 @@ export interface RaisedEvent {
   type: string;
   data: unknown;
   at: Date;
+  /** The event id, when the operation must know it (paytami trigger prints it); else one is made. */
+  id?: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface RaisedEvent {
  */
 export async function enqueueEvents(tx: EntityManager, events: readonly RaisedEvent[]): Promise<EventEnvelope[]> {
   if (events.length === 0) return [];
-  const envelopes = events.map((event): EventEnvelope => ({ id: newId("evt"), type: event.type, created_at: event.at.toISOString(), data: event.data }));
+  const envelopes = events.map((event): EventEnvelope => ({ id: event.id ?? newId("evt"), type: event.type, created_at: event.at.toISOString(), data: event.data }));
   await db(tx)
     .insertInto("outbox_events")
     .values(events.map((event, i) => ({

@@ -4,11 +4,13 @@ import { AdminServiceService } from "../../../proto/gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "../../../proto/gen/paytami/v1/checkout.ts";
 import { LinkServiceService } from "../../../proto/gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "../../../proto/gen/paytami/v1/payment.ts";
+import { WebhookServiceService } from "../../../proto/gen/paytami/v1/webhook.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { adminService } from "./admin-service.ts";
 import { checkoutService } from "./checkout-service.ts";
 import { linkService } from "./link-service.ts";
 import { paymentService } from "./payment-service.ts";
+import { webhookService } from "./webhook-service.ts";
 
 export interface GrpcServer {
   server: Server;
@@ -16,13 +18,14 @@ export interface GrpcServer {
   port: number;
 }
 
-const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService"];
+const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService"];
 
 export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
   server.addService(PaymentServiceService, paymentService(deps));
   server.addService(CheckoutServiceService, checkoutService(deps));
   server.addService(AdminServiceService, adminService(deps));
+  server.addService(WebhookServiceService, webhookService(deps));
   server.addService(LinkServiceService, linkService(deps));
   // Standard grpc.health.v1.Health: "" is the whole server.
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));

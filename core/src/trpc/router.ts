@@ -6,6 +6,7 @@ import { bearerToken } from "../http/bearer-token.ts";
 import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
+import { webhooksRouter } from "./webhooks.ts";
 import { linksRouter } from "./links.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
@@ -13,6 +14,7 @@ export const appRouter = router({
   merchants: merchantsRouter,
   keys: keysRouter,
   payments: paymentsRouter,
+  webhooks: webhooksRouter,
   links: linksRouter,
 });
 

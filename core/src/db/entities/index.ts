@@ -5,6 +5,7 @@ import { LinkRateLimit } from "./link-rate-limit.ts";
 import { Merchant } from "./merchant.ts";
 import { OutboxEvent } from "./outbox-event.ts";
 import { Payment } from "./payment.ts";
+import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
-export { ApiKey, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit];
+export { ApiKey, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment, WebhookEndpoint };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit, WebhookEndpoint];

@@ -2,7 +2,9 @@ import { defineEntity, p } from "@mikro-orm/core";
 
 /**
  * Events leave the core only through this table, written in the same
- * transaction as the change; the relay publishes them to JetStream.
+ * transaction as the change; the relay publishes them to JetStream. Rows stay
+ * after publishing as the event store (GET /v1/events, replay) until
+ * EVENT_RETENTION purges them.
  */
 export const OutboxEvent = defineEntity({
   name: "OutboxEvent",
@@ -20,5 +22,19 @@ export const OutboxEvent = defineEntity({
   },
   uniques: [{ name: "outbox_events_id_key", properties: "id" }],
   // The relay reads only what is still unpublished, in order.
-  indexes: [{ name: "outbox_events_pending_idx", properties: "seq", where: "published_at is null" }],
+  indexes: [
+    { name: "outbox_events_pending_idx", properties: "seq", where: "published_at is null" },
+    // The table is also the event store behind GET /v1/events: newest first per merchant and mode,
+    // with and without a type filter (keyset on created_at, seq like payments).
+    {
+      name: "outbox_events_list_idx",
+      columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
+    },
+    {
+      name: "outbox_events_list_type_idx",
+      columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "type" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
+    },
+    // The retention purge takes the oldest published rows.
+    { name: "outbox_events_retention_idx", properties: "created_at", where: "published_at is not null" },
+  ],
 });

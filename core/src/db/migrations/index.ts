@@ -1,7 +1,14 @@
 import { InitialSchema } from "./initial-schema.ts";
 import { Migration20261122031014_drop_refunded_amount } from "./20261122031014-drop-refunded-amount.ts";
+import { Migration20261122043958_add_webhook_endpoints } from "./20261122043958-add-webhook-endpoints.ts";
 import { Migration20261122044202_add_payment_links } from "./20261122044202-add-payment-links.ts";
-import { Migration20261122050500_checkout_lifecycle } from "./20261122050500-checkout-lifecycle.ts";
+import { Migration20261122052950_checkout_lifecycle } from "./20261122052950-checkout-lifecycle.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
-export const MIGRATIONS = [InitialSchema, Migration20261122031014_drop_refunded_amount, Migration20261122044202_add_payment_links, Migration20261122050500_checkout_lifecycle];
+export const MIGRATIONS = [
+  InitialSchema,
+  Migration20261122031014_drop_refunded_amount,
+  Migration20261122043958_add_webhook_endpoints,
+  Migration20261122044202_add_payment_links,
+  Migration20261122052950_checkout_lifecycle,
+];

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122050500_checkout_lifecycle extends Migration {
+export class Migration20261122052950_checkout_lifecycle extends Migration {
 
-  override name = 'Migration20261122050500_checkout_lifecycle';
+  override name = 'Migration20261122052950_checkout_lifecycle';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "merchants" add "embed_origins" text[] not null default '{}';`);

@@ -1,0 +1,75 @@
+import { EVENT_TYPES, isEventType, type EventType } from "../../../proto/event-catalog.ts";
+import { db } from "../db/orm.ts";
+import type { MerchantCaller } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { fail } from "./errors.ts";
+import { isId } from "./ids.ts";
+import type { EventEnvelope } from "./outbox.ts";
+import { parseLimit } from "./payments.ts";
+import type { Tx } from "./unit-of-work.ts";
+
+// The outbox table is the event store: every event is written there with its change, stays after
+// the relay publishes it, and is purged after EVENT_RETENTION. GET /v1/events reads it.
+
+async function findOwnEvent(tx: Tx, caller: MerchantCaller, id: string) {
+  if (!isId("evt", id)) return undefined;
+  return db(tx)
+    .selectFrom("outbox_events")
+    .select(["envelope", "created_at", "seq"])
+    .where("id", "=", id)
+    .where("merchant_id", "=", caller.merchantId)
+    .where("mode", "=", caller.mode)
+    .executeTakeFirst();
+}
+
+/**
+ * GET /v1/events/{id}: the envelope (spec 2.7) as it was delivered, or undefined for an id that does
+ * not exist, was purged, or belongs to another merchant or mode (they answer alike).
+ */
+export async function getEvent(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, id: string): Promise<EventEnvelope | undefined> {
+  const row = await findOwnEvent(tx, caller, id);
+  return row?.envelope as EventEnvelope | undefined;
+}
+
+export interface ListEventsQuery {
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+  type?: string | undefined;
+  /** Why the transport could not read the query, if it could not. */
+  malformed?: string | undefined;
+}
+
+export interface EventPage {
+  data: EventEnvelope[];
+  has_more: boolean;
+}
+
+function parseType(text: string | undefined): EventType | undefined {
+  if (text === undefined) return undefined;
+  if (!isEventType(text)) return fail("validation_error", `type must be one of ${EVENT_TYPES.join(", ")}.`);
+  return text;
+}
+
+/** GET /v1/events: newest first, keyset-paginated on (created_at, seq) like payments. */
+export async function listEvents(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: ListEventsQuery): Promise<EventPage> {
+  if (query.malformed !== undefined) fail("validation_error", query.malformed);
+  const limit = parseLimit(query.limit);
+  const type = parseType(query.type);
+  let cursor: { created_at: Date; seq: string } | undefined;
+  if (query.starting_after !== undefined) {
+    cursor = await findOwnEvent(tx, caller, query.starting_after);
+    if (!cursor) fail("validation_error", "starting_after must be the id of one of your events.");
+  }
+  let q = db(tx)
+    .selectFrom("outbox_events")
+    .select("envelope")
+    .where("merchant_id", "=", caller.merchantId)
+    .where("mode", "=", caller.mode);
+  if (type) q = q.where("type", "=", type);
+  if (cursor) {
+    const after = cursor;
+    q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+  }
+  const rows = await q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(limit + 1).execute();
+  return { data: rows.slice(0, limit).map((row) => row.envelope as unknown as EventEnvelope), has_more: rows.length > limit };
+}
