@@ -10,7 +10,8 @@
 //      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
 //   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM);
-//   4. the payment page's first byte against GET /v1/payments/{id}, and the card submit through it
+//   4. payment-link pay against POST /v1/payments (link-pay.ts);
+//   5. the payment page's first byte against GET /v1/payments/{id}, and the card submit through it
 //      (payment-page.ts; BENCH_PAGE_SECONDS, BENCH_PAGE_PAIRS, BENCH_PAGE_SUBMITS).
 // Prints markdown tables and the command that produced them.
 //
@@ -31,6 +32,7 @@ import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { benchPaymentPage } from "./payment-page.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -452,7 +454,7 @@ async function main(): Promise<void> {
   let baseline: Baseline | undefined;
   try {
     say(`starting core and facade (LOG_LEVEL=${LOG_LEVEL})`);
-    stack = await startStack({ logLevel: LOG_LEVEL, env: CHILD_ENV });
+    stack = await startStack({ logLevel: LOG_LEVEL, env: { ...CHILD_ENV, ...LINK_BENCH_ENV } });
     sampler = new MemSampler(stack);
     sampler.start();
     const s = stack;
@@ -546,6 +548,7 @@ async function main(): Promise<void> {
       return line;
     };
     const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
+    const linkLines = await benchLinkPay(s, POST_SECONDS, say);
 
     const pageLines = await benchPaymentPage(s, say);
     sampler.takePhase();
@@ -657,6 +660,7 @@ async function main(): Promise<void> {
     lines.push("");
     lines.push(creationCheck + ".");
     lines.push("");
+    lines.push(...linkLines);
     lines.push(...pageLines);
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {

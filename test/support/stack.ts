@@ -101,8 +101,9 @@ export interface Stack {
    * Starts one more core + facade pair on new ports against the same database and
    * with the same configuration (PUBLIC_BASE_URL included), as a second instance
    * behind a load balancer would run; returns a client for its facade. Stopped by stop().
+   * `env` is added to that pair's environment only (e.g. the bench's LINK_RATE_LIMIT=off pair).
    */
-  addInstance(): Promise<HttpClient>;
+  addInstance(env?: Record<string, string>): Promise<HttpClient>;
   stop(): Promise<void>;
 }
 
@@ -349,10 +350,10 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let stopped = false;
 
   const extraProcs: Proc[] = [];
-  const addInstance = async (): Promise<HttpClient> => {
+  const addInstance = async (env: Record<string, string> = {}): Promise<HttpClient> => {
     const n = extraProcs.length / 2 + 2;
     const [fPort, gPort, hPort] = (await freePorts(3)) as [number, number, number];
-    const own = { CORE_GRPC_ADDR: `127.0.0.1:${gPort}`, CORE_HTTP_PORT: String(hPort) };
+    const own = { ...env, CORE_GRPC_ADDR: `127.0.0.1:${gPort}`, CORE_HTTP_PORT: String(hPort) };
     const core = proc("core", `core-${n}`, hPort, own);
     const facade = proc("facade", `facade-${n}`, fPort, { ...own, PORT: String(fPort) });
     extraProcs.push(core, facade);

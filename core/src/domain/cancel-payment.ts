@@ -3,8 +3,7 @@ import type { MerchantCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { checkIdempotencyKeyShape, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { lockPayable, notPayable } from "./payment-lock.ts";
-import type { PaymentStatus } from "./payment-states.ts";
-import { cancel } from "./payment-states.ts";
+import { cancel, type PaymentStatus } from "./payment-states.ts";
 import { transitionPayment } from "./payment-transitions.ts";
 import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 
