@@ -8,6 +8,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
@@ -34,6 +35,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   pageRoutes(router, core);
   eventRoutes(router, core);
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy });
+  linkPageRoutes(router, core, config);
 
   app.use(requestContext(log));
   app.use(errorBody);

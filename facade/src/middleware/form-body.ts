@@ -1,25 +1,13 @@
 import type { Context } from "koa";
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+import { PublicError } from "../public-error.ts";
+import { readBodyBytes } from "./body-bytes.ts";
 
 /**
- * The fields of a hosted page's form post (application/x-www-form-urlencoded, at most `limitBytes`).
- * A body that is not such a form reads as no fields at all: the page then asks for them again,
- * which is all a customer's browser needs to hear. The body is never logged.
+ * Reads an HTML form's `application/x-www-form-urlencoded` body (the link page posts one), at most
+ * `limitBytes`; anything else is a validation_error saying why. Broken percent-escapes decode to
+ * U+FFFD, which no field of the form accepts, so nothing is silently altered into something valid.
  */
 export async function readFormBody(ctx: Context, limitBytes: number): Promise<URLSearchParams> {
-  if (!ctx.request.is("application/x-www-form-urlencoded")) return new URLSearchParams();
-  if (Number(ctx.get("Content-Length") || 0) > limitBytes) return new URLSearchParams();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) return new URLSearchParams();
-    chunks.push(chunk);
-  }
-  try {
-    return new URLSearchParams(utf8.decode(Buffer.concat(chunks, size)));
-  } catch {
-    return new URLSearchParams();
-  }
+  if (!ctx.request.is("application/x-www-form-urlencoded")) throw new PublicError("validation_error", "Content-Type must be application/x-www-form-urlencoded.");
+  return new URLSearchParams((await readBodyBytes(ctx, limitBytes)).toString("utf8"));
 }

@@ -1,5 +1,6 @@
 import type { Context } from "koa";
 import { PublicError } from "../public-error.ts";
+import { readBodyBytes } from "./body-bytes.ts";
 
 // A small reader instead of a body-parser middleware: only the routes that
 // take a body read one, nothing is buffered beyond the limit, and the facade
@@ -18,22 +19,10 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   if (charset && charset !== "utf-8" && charset !== "utf8") {
     throw new PublicError("validation_error", "JSON bodies must be UTF-8; remove the charset parameter or set it to utf-8.");
   }
-  const encoding = ctx.get("Content-Encoding").trim().toLowerCase();
-  if (encoding && encoding !== "identity") {
-    throw new PublicError("validation_error", "Request bodies must not be compressed (Content-Encoding is not accepted).");
-  }
-  const tooLarge = () => new PublicError("validation_error", `The body must be at most ${limitBytes / 1024} KiB.`);
-  if (Number(ctx.get("Content-Length") || 0) > limitBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
+  const body = await readBodyBytes(ctx, limitBytes);
   let text: string;
   try {
-    text = utf8.decode(Buffer.concat(chunks, size));
+    text = utf8.decode(body);
   } catch {
     throw new PublicError("validation_error", "The body is not valid UTF-8.");
   }

@@ -4,10 +4,12 @@ import type { Locale } from "./locale.ts";
 import { STYLESHEET_PATH } from "./stylesheet.ts";
 
 /**
- * The document every hosted page shares: one column, readable on a phone. Pages with a form or a
- * waiting state load the one checkout script (deferred; everything works without it).
+ * The document every hosted page shares: one column, readable on a phone, no inline scripts.
+ * `head` adds what one page needs there (the link page's preview tags and its hashed script); the
+ * payment pages with a form or a waiting state load the checkout script (deferred; everything works
+ * without it).
  */
-export function Layout({ locale, title, script = false, children }: { locale: Locale; title: string; script?: boolean; children: ComponentChildren }) {
+export function Layout({ locale, title, head, script = false, children }: { locale: Locale; title: string; head?: ComponentChildren; script?: boolean; children: ComponentChildren }) {
   return (
     <html lang={locale}>
       <head>
@@ -16,6 +18,7 @@ export function Layout({ locale, title, script = false, children }: { locale: Lo
         <meta name="robots" content="noindex" />
         <title>{`${title} · Paytami`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {head}
         {script ? <script src={CHECKOUT_SCRIPT_PATH} defer /> : null}
       </head>
       <body>

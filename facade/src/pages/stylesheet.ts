@@ -10,6 +10,23 @@ dl { display: grid; grid-template-columns: auto 1fr; gap: .5rem 1rem; margin: 0 
 dt { color: #5b6470; } dd { margin: 0; font-weight: 600; word-break: break-all; }
 .amount { font-size: 1.75rem; font-weight: 700; margin: .25rem 0 1rem; }
 .note { background: #fff7d6; border-radius: 8px; padding: .5rem .75rem; font-size: .9rem; }
+a.button { display: block; text-align: center; padding: .75rem; border-radius: 8px; background: #1b1f24; color: #fff; text-decoration: none; margin-top: 1rem; }
+a.secondary { background: transparent; color: #1b1f24; border: 1px solid #c9ced6; }
+:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.merchant { color: #5b6470; font-weight: 600; margin: 0 0 .25rem; }
+h2 { font-size: 1.05rem; margin: 1rem 0 .5rem; }
+.field { margin: 0 0 1rem; }
+label { display: block; font-weight: 600; margin: 0 0 .25rem; }
+input[type=text] { box-sizing: border-box; width: 100%; font: inherit; font-size: 1.25rem; padding: .6rem .75rem; border: 1px solid #8a929c; border-radius: 8px; }
+input[aria-invalid=true] { border-color: #b42318; }
+.hint { color: #5b6470; font-size: .9rem; margin: .4rem 0 0; }
+.field-error, .form-error { color: #b42318; font-weight: 600; margin: .25rem 0 0; }
+fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
+legend { font-weight: 600; padding: 0; margin: 0 0 .25rem; }
+label.choice { display: flex; align-items: center; gap: .6rem; font-weight: 400; padding: .6rem .75rem; border: 1px solid #c9ced6; border-radius: 8px; margin: 0 0 .5rem; cursor: pointer; }
+label.choice input { width: 1.15rem; height: 1.15rem; margin: 0; }
+button.button { display: block; width: 100%; font: inherit; font-weight: 600; padding: .75rem; border: 0; border-radius: 8px; background: #1b1f24; color: #fff; margin-top: 1rem; cursor: pointer; }
+button.button:disabled { opacity: .6; cursor: progress; }
 a.button, button.button { display: block; box-sizing: border-box; width: 100%; text-align: center; padding: .75rem; border-radius: 8px; border: 1px solid #1b1f24; background: #1b1f24; color: #fff; font: inherit; font-weight: 600; text-decoration: none; margin-top: 1rem; cursor: pointer; }
 a.secondary, button.secondary { background: transparent; color: #1b1f24; border: 1px solid #8a929c; font-weight: 400; }
 button.button:disabled { background: #5b6470; border-color: #5b6470; cursor: progress; }
@@ -20,7 +37,7 @@ form { margin: 0; }
 .field label { display: block; font-weight: 600; margin-bottom: .25rem; }
 .field input { box-sizing: border-box; width: 100%; font: inherit; font-size: 1.05rem; padding: .6rem .7rem; border: 1px solid #8a929c; border-radius: 8px; background: #fff; color: #1b1f24; }
 .field input[aria-invalid="true"] { border: 2px solid #b3261e; }
-.hint { margin: 0 0 .3rem; font-size: .85rem; color: #5b6470; }
+.field label + .hint { margin: 0 0 .3rem; font-size: .85rem; }
 .field-error { margin: .3rem 0 0; font-size: .9rem; color: #b3261e; font-weight: 600; }
 .brand { margin: .3rem 0 0; font-size: .9rem; color: #3d444d; min-height: 1.2em; }
 .row { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem; }

@@ -17,6 +17,16 @@ import { frameFor, hostedPage, seeOther, selfUrl, sendPage, toHostedPayment, typ
 /** A card form is four short fields; anything bigger is not one. */
 const FORM_LIMIT_BYTES = 8 * 1024;
 
+/** The posted fields; a body that is not such a form (or too big) reads as none, and the page asks for them again. */
+async function formFields(page: HostedPageRequest): Promise<URLSearchParams> {
+  try {
+    return await readFormBody(page.ctx, FORM_LIMIT_BYTES);
+  } catch (error) {
+    if (error instanceof PublicError) return new URLSearchParams();
+    throw error;
+  }
+}
+
 async function hostedPayment(page: HostedPageRequest): Promise<HostedPayment> {
   return toHostedPayment(await page.core.checkout.getHostedPayment({ payment_id: page.id }, callMeta(page.ctx)));
 }
@@ -54,7 +64,7 @@ async function orShowCurrent(page: HostedPageRequest, action: () => Promise<void
 const view = async (page: HostedPageRequest) => showPayment(page, await hostedPayment(page));
 
 const submitCard = async (page: HostedPageRequest) => {
-  const form = await readFormBody(page.ctx, FORM_LIMIT_BYTES);
+  const form = await formFields(page);
   const input = {
     card_number: form.get("card_number") ?? "",
     card_expiry: form.get("card_expiry") ?? "",
@@ -83,7 +93,7 @@ const submitCard = async (page: HostedPageRequest) => {
 };
 
 const completeChallenge = async (page: HostedPageRequest) => {
-  const passed = (await readFormBody(page.ctx, FORM_LIMIT_BYTES)).get("passed") === "true";
+  const passed = (await formFields(page)).get("passed") === "true";
   await orShowCurrent(page, async () => {
     const outcome = await page.core.checkout.completeChallenge({ payment_id: page.id, passed }, callMeta(page.ctx));
     afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
