@@ -7,6 +7,7 @@ import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQU
 import { HealthService } from "./gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
+import { DeliveryServiceService } from "./gen/paytami/v1/delivery.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
@@ -81,6 +82,7 @@ export class CoreClient {
   readonly checkout: UnaryCalls<typeof CheckoutServiceService>;
   readonly admin: UnaryCalls<typeof AdminServiceService>;
   readonly webhooks: UnaryCalls<typeof WebhookServiceService>;
+  readonly deliveries: UnaryCalls<typeof DeliveryServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
@@ -95,6 +97,7 @@ export class CoreClient {
     this.checkout = this.#unaryCalls(CheckoutServiceService);
     this.admin = this.#unaryCalls(AdminServiceService);
     this.webhooks = this.#unaryCalls(WebhookServiceService);
+    this.deliveries = this.#unaryCalls(DeliveryServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
     this.health = this.#unaryCalls(HealthService);
   }

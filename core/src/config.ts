@@ -49,6 +49,14 @@ export interface JobPolicies {
   purgeEvents: JobPolicy;
 }
 
+/** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
+export interface WebhookPolicy {
+  /** At most this many attempts to one endpoint are in flight at once, over every dispatcher, so a slow endpoint holds only its own slots. */
+  endpointConcurrency: number;
+  /** An endpoint whose attempts have only failed for this long is disabled. */
+  disableAfterMs: number;
+}
+
 export interface CoreConfig {
   databaseUrl: string;
   natsUrl: string | undefined;
@@ -64,6 +72,7 @@ export interface CoreConfig {
   settlementDelaysMs: readonly number[];
   bankTransferConfirmAfterMs: number;
   webhookRetryScheduleMs: readonly number[];
+  webhooks: WebhookPolicy;
   /** Events (published outbox rows) are kept this long for GET /v1/events and replay, then purged. */
   eventRetentionMs: number;
   /** Pay attempts admitted per fixed window, per client IP and per link; null: off. */
@@ -229,6 +238,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     settlementDelaysMs: settlementDelaysEnv(source),
     bankTransferConfirmAfterMs: parseDuration(env(source, "BANK_TRANSFER_CONFIRM_AFTER", "30s")),
     webhookRetryScheduleMs: parseDurationList(env(source, "WEBHOOK_RETRY_SCHEDULE", "0,5s,5m,30m,2h,5h,10h,10h")),
+    webhooks: {
+      endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 16)),
+      disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
+    },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: rateLimitEnv(source),
     linkRateLimitPurge: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),

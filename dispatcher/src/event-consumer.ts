@@ -1,18 +1,20 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { DISPATCHER_CONSUMER, EVENT_STREAM, ensureEventStream } from "../../proto/event-stream.ts";
+import { EVENT_STREAM, ensureEventStream } from "../../proto/event-stream.ts";
 
 /**
  * Ensures the event stream and the dispatcher's durable pull consumer exist.
  * Every dispatcher instance shares the one durable consumer, so each event is
  * handed to one instance at a time and is redelivered until acknowledged.
+ * Events are acknowledged as soon as their deliveries are recorded in the core,
+ * so the consumer never holds a message for the length of a retry schedule.
  */
-export async function ensureEventConsumer(nc: NatsConnection): Promise<JetStreamManager> {
+export async function ensureEventConsumer(nc: NatsConnection, consumer: string): Promise<JetStreamManager> {
   const jsm = await jetstreamManager(nc);
   await ensureEventStream(jsm);
-  await jsm.consumers.info(EVENT_STREAM, DISPATCHER_CONSUMER).catch(() =>
+  await jsm.consumers.info(EVENT_STREAM, consumer).catch(() =>
     jsm.consumers.add(EVENT_STREAM, {
-      durable_name: DISPATCHER_CONSUMER,
+      durable_name: consumer,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: 60_000_000_000,

@@ -1,34 +1,40 @@
-// The webhook dispatcher. This first version connects to JetStream, owns the
-// stream's durable consumer and reports health; it does not take events off
-// the stream yet, so nothing is acknowledged before it can be delivered.
+// The webhook dispatcher (DESIGN §4 "Delivery model"): takes events off the durable JetStream
+// consumer and has the core record their deliveries (then acks), and sends due attempts claimed
+// from the core with a lease. Stateless apart from NATS acks: any number may run.
 import { createServer } from "node:http";
 import { connect } from "@nats-io/transport-node";
 import { CoreClient } from "../../proto/core-client.ts";
-import { DISPATCHER_CONSUMER, EVENT_STREAM } from "../../proto/event-stream.ts";
+import { EVENT_STREAM } from "../../proto/event-stream.ts";
 import { createLogger } from "../../core/src/logger.ts";
 import { loadConfig } from "./config.ts";
 import { ensureEventConsumer } from "./event-consumer.ts";
+import { EventIntake } from "./event-intake.ts";
+import { SendLoop } from "./send-loop.ts";
 
 const log = createLogger("dispatcher");
 const config = loadConfig();
-// Deliveries will be recorded through the core; the channel connects on the first call.
 const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: 10_000 });
 
 const nc = await connect({ servers: config.natsUrl, name: "paytami-dispatcher", maxReconnectAttempts: -1, waitOnFirstConnect: true });
-const jsm = await ensureEventConsumer(nc);
-log.info({ nats: config.natsUrl, stream: EVENT_STREAM, consumer: DISPATCHER_CONSUMER }, "consumer ready");
+const jsm = await ensureEventConsumer(nc, config.consumer);
+log.info({ nats: config.natsUrl, stream: EVENT_STREAM, consumer: config.consumer }, "consumer ready");
+
+const sender = new SendLoop(core, log, config);
+const intake = new EventIntake(nc, core, log, config.consumer, () => sender.poke());
+sender.start();
+intake.start();
 
 const server = createServer(async (req, res) => {
   if (req.method === "GET" && req.url === "/healthz") {
-    const info = nc.isClosed() ? undefined : await jsm.consumers.info(EVENT_STREAM, DISPATCHER_CONSUMER).catch(() => undefined);
+    const info = nc.isClosed() ? undefined : await jsm.consumers.info(EVENT_STREAM, config.consumer).catch(() => undefined);
     res.writeHead(info ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
-    res.end(JSON.stringify(info ? { status: "ok", pending_events: info.num_pending } : { status: "unavailable" }));
+    res.end(JSON.stringify(info ? { status: "ok", pending_events: info.num_pending, attempts_sent: sender.sent } : { status: "unavailable" }));
     return;
   }
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
 });
-server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort }, "dispatcher ready"));
+server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency }, "dispatcher ready"));
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -36,6 +42,9 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, "draining");
   server.close();
+  // Events not yet recorded go back to JetStream; attempts in flight finish or are handed back.
+  await intake.stop();
+  await sender.stop(config.shutdownGraceMs);
   await nc.drain().catch(() => undefined);
   core.close();
   log.info("stopped");

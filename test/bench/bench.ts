@@ -20,7 +20,7 @@
 // BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL (default "info", what the
 // processes log at), BENCH_OUT (also write the report there). Profiling: BENCH_PROBE=1,
 // BENCH_PROBE_V8_FLAGS (e.g. "--trace-gc", set by probe.ts), BENCH_NODE_OPTIONS,
-// BENCH_KEEP_LOGS=1 (keep the processes' logs).
+// BENCH_KEEP_LOGS=1 (keep the processes' logs). Then the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -34,6 +34,7 @@ import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { benchPaymentPage } from "./payment-page.ts";
+import { webhookBench } from "./webhook-bench.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
@@ -677,6 +678,8 @@ async function main(): Promise<void> {
     }
     lines.push("");
     lines.push(...checkoutLines);
+    // Webhook delivery throughput and lag, on a stack of its own with the dispatcher (BENCH_WEBHOOKS=0 skips it).
+    if (process.env.BENCH_WEBHOOKS !== "0") lines.push(await webhookBench(), "");
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const report = lines.join("\n");
     process.stdout.write(report + "\n");

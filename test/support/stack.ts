@@ -100,10 +100,11 @@ export interface Stack {
   /**
    * Starts one more core + facade pair on new ports against the same database and
    * with the same configuration (PUBLIC_BASE_URL included), as a second instance
-   * behind a load balancer would run; returns a client for its facade. Stopped by stop().
+   * behind a load balancer would run (with `dispatcher`, also a dispatcher calling that core);
+   * returns a client for its facade. Stopped by stop().
    * `env` is added to that pair's environment only (e.g. the bench's LINK_RATE_LIMIT=off pair).
    */
-  addInstance(env?: Record<string, string>): Promise<HttpClient>;
+  addInstance(env?: Record<string, string>, options?: { dispatcher?: boolean }): Promise<HttpClient>;
   stop(): Promise<void>;
 }
 
@@ -325,6 +326,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     SETTLEMENT_DELAYS: "3600s,3600s,3600s",
     BANK_TRANSFER_CONFIRM_AFTER: "3600s",
     ...(natsUrl ? { NATS_URL: natsUrl } : {}),
+    // The suite's files share one NATS and its event stream: each stack's dispatchers share a durable
+    // consumer of their own (events of other stacks are unknown to this stack's core and only acked).
+    DISPATCHER_CONSUMER: `dispatcher_${db.name}`,
     ...opts.env,
   };
   /** One process; `extra` wins over the common environment; health is checked on `healthPort`. */
@@ -350,15 +354,20 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   let stopped = false;
 
   const extraProcs: Proc[] = [];
-  const addInstance = async (env: Record<string, string> = {}): Promise<HttpClient> => {
-    const n = extraProcs.length / 2 + 2;
-    const [fPort, gPort, hPort] = (await freePorts(3)) as [number, number, number];
+  const addInstance = async (env: Record<string, string> = {}, options: { dispatcher?: boolean } = {}): Promise<HttpClient> => {
+    const n = extraProcs.filter((x) => x.name === "core").length + 2;
+    const [fPort, gPort, hPort, dPort] = (await freePorts(4)) as [number, number, number, number];
     const own = { ...env, CORE_GRPC_ADDR: `127.0.0.1:${gPort}`, CORE_HTTP_PORT: String(hPort) };
     const core = proc("core", `core-${n}`, hPort, own);
     const facade = proc("facade", `facade-${n}`, fPort, { ...own, PORT: String(fPort) });
     extraProcs.push(core, facade);
     await startProc(core);
     await startProc(facade);
+    if (options.dispatcher) {
+      const dispatcher = proc("dispatcher", `dispatcher-${n}`, dPort, { ...own, DISPATCHER_HTTP_PORT: String(dPort) });
+      extraProcs.push(dispatcher);
+      await startProc(dispatcher);
+    }
     return new HttpClient(`http://127.0.0.1:${fPort}`);
   };
 
@@ -366,6 +375,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     if (stopped) return;
     stopped = true;
     coreClient.close();
+    for (const p of extraProcs.filter((x) => x.name === "dispatcher")) await stopProc(p);
     for (const p of extraProcs.filter((x) => x.name === "facade")) await stopProc(p);
     for (const p of extraProcs.filter((x) => x.name === "core")) await stopProc(p);
     // facade first, so no request reaches a core that is going away

@@ -7,7 +7,9 @@ import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import type { CommandContext } from "./command.ts";
 import { CoreClient, CoreError } from "../../../proto/core-client.ts";
+import { addDeliveryCommands } from "./deliveries.ts";
 import { addKeyCommands } from "./keys.ts";
+import { addListenCommands } from "./listen.ts";
 import { addLinkCommands } from "./links.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
@@ -45,6 +47,8 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addKeyCommands(program, context);
   addSimulateCommands(program, context);
   addWebhookCommands(program, context);
+  addDeliveryCommands(program, context);
+  addListenCommands(program, context);
   addTriggerCommand(program, context);
   addLinkCommands(program, context);
   return program;

@@ -2,12 +2,14 @@ import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { AdminServiceService } from "../../../proto/gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "../../../proto/gen/paytami/v1/checkout.ts";
+import { DeliveryServiceService } from "../../../proto/gen/paytami/v1/delivery.ts";
 import { LinkServiceService } from "../../../proto/gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "../../../proto/gen/paytami/v1/payment.ts";
 import { WebhookServiceService } from "../../../proto/gen/paytami/v1/webhook.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { adminService } from "./admin-service.ts";
 import { checkoutService } from "./checkout-service.ts";
+import { deliveryService } from "./delivery-service.ts";
 import { linkService } from "./link-service.ts";
 import { paymentService } from "./payment-service.ts";
 import { webhookService } from "./webhook-service.ts";
@@ -18,7 +20,7 @@ export interface GrpcServer {
   port: number;
 }
 
-const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService"];
+const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService", "paytami.v1.DeliveryService"];
 
 export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
@@ -26,6 +28,7 @@ export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   server.addService(CheckoutServiceService, checkoutService(deps));
   server.addService(AdminServiceService, adminService(deps));
   server.addService(WebhookServiceService, webhookService(deps));
+  server.addService(DeliveryServiceService, deliveryService(deps));
   server.addService(LinkServiceService, linkService(deps));
   // Standard grpc.health.v1.Health: "" is the whole server.
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));

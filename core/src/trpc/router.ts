@@ -3,6 +3,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { CoreDeps } from "../domain/deps.ts";
 import { operatorCheck } from "../domain/operator.ts";
 import { bearerToken } from "../http/bearer-token.ts";
+import { deliveriesRouter } from "./deliveries.ts";
 import { router } from "./init.ts";
 import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
@@ -15,6 +16,7 @@ export const appRouter = router({
   keys: keysRouter,
   payments: paymentsRouter,
   webhooks: webhooksRouter,
+  deliveries: deliveriesRouter,
   links: linksRouter,
 });
 

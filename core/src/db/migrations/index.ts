@@ -3,6 +3,7 @@ import { Migration20261122031014_drop_refunded_amount } from "./20261122031014-d
 import { Migration20261122043958_add_webhook_endpoints } from "./20261122043958-add-webhook-endpoints.ts";
 import { Migration20261122044202_add_payment_links } from "./20261122044202-add-payment-links.ts";
 import { Migration20261122052950_checkout_lifecycle } from "./20261122052950-checkout-lifecycle.ts";
+import { Migration20261122055455_add_webhook_deliveries } from "./20261122055455-add-webhook-deliveries.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Migration20261122043958_add_webhook_endpoints,
   Migration20261122044202_add_payment_links,
   Migration20261122052950_checkout_lifecycle,
+  Migration20261122055455_add_webhook_deliveries,
 ];

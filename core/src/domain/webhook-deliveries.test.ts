@@ -1,0 +1,136 @@
+// The delivery model's domain operations against a real PostgreSQL with a test clock: recording is
+// idempotent per (event, endpoint); the claim leases due rows with a per-endpoint bound; outcomes
+// follow the retry schedule; an endpoint that has only failed for WEBHOOK_DISABLE_AFTER is disabled.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
+import { db } from "../db/orm.ts";
+import { merchantCaller, OPERATOR } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { createMerchant } from "./merchants.ts";
+import { enqueueEvents } from "./outbox.ts";
+import { inTransaction } from "./unit-of-work.ts";
+import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "./webhook-deliveries.ts";
+import { createEndpoint } from "./webhook-endpoints.ts";
+
+let database: MigratedDatabase | undefined;
+let clock = new Date("2026-11-21T12:00:00.000Z");
+let deps: CoreDeps;
+let merchantId: string;
+
+beforeAll(async () => {
+  database = await openMigratedDatabase({ poolSize: 4, now: () => clock });
+  deps = {
+    ...database.deps,
+    config: { ...database.deps.config, webhookRetryScheduleMs: [0, 1_000, 60_000], webhooks: { endpointConcurrency: 2, disableAfterMs: 5 * 86_400_000 } },
+  };
+  merchantId = (await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Dominio S.A.", currencies: [], methods: [] }))).merchantId;
+});
+afterAll(() => database?.close());
+
+async function newEndpoint(events: string[] = []): Promise<string> {
+  const created = await createEndpoint(deps, deps.orm.em.fork(), merchantCaller(merchantId, "test"), { url: "http://127.0.0.1:9/hooks", enabledEvents: events });
+  return created.endpoint.id;
+}
+
+async function newEvents(n: number, type = "payment.succeeded"): Promise<string[]> {
+  clock = new Date(clock.getTime() + 1);
+  const envelopes = await inTransaction(deps, async (tx) => ({
+    value: await enqueueEvents(tx, Array.from({ length: n }, () => ({ merchantId, mode: "test", type, data: { id: "pay_x" }, at: clock }))),
+    events: [],
+  }));
+  return envelopes.map((e) => e.id);
+}
+
+const record = (ids: string[]) => inTransaction(deps, (tx) => recordDeliveries(deps, tx, OPERATOR, ids));
+const outcome = (deliveryId: string, httpStatus: number | undefined) => ({
+  deliveryId, attemptedAt: clock, httpStatus, error: httpStatus === undefined ? "ECONNREFUSED" : undefined, latencyMs: 3, responseExcerpt: "",
+});
+
+describe("webhook deliveries", () => {
+  test("recording is idempotent per (event, endpoint) and honours subscriptions; unknown events are reported", async () => {
+    const all = await newEndpoint();
+    const failedOnly = await newEndpoint(["payment.failed"]);
+    const [succeeded] = await newEvents(1);
+    const [failed] = await newEvents(1, "payment.failed");
+    expect(await record([succeeded!, failed!, "evt_000000000000000000000000"])).toEqual({ created: 3, unknownEventIds: ["evt_000000000000000000000000"] });
+    expect(await record([succeeded!, failed!])).toEqual({ created: 0, unknownEventIds: [] });
+    const rows = await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select(["event_id", "endpoint_id"]).where("endpoint_id", "in", [all, failedOnly]).execute();
+    expect(rows).toHaveLength(3);
+    expect(rows.filter((r) => r.endpoint_id === failedOnly).map((r) => r.event_id)).toEqual([failed]);
+    // Leave nothing due for the next tests.
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", [all, failedOnly]).execute();
+  });
+
+  test("a claim takes at most the per-endpoint bound from each endpoint, counting what is leased already", async () => {
+    const slow = await newEndpoint();
+    const events = await newEvents(5);
+    await record(events);
+    const first = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    expect(first).toHaveLength(2);
+    expect(first.every((d) => d.endpointId === slow && d.attempt === 1)).toBe(true);
+    expect(first[0]!.body.toString()).toBe(JSON.stringify(JSON.parse(first[0]!.body.toString())));
+    expect(await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).toHaveLength(0);
+    // Another endpoint is not held up by the first one's backlog.
+    const other = await newEndpoint();
+    const [otherEvent] = await newEvents(1);
+    await record([otherEvent!]);
+    const second = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    expect(second.map((d) => d.endpointId)).toEqual([other]);
+    // A released delivery frees its slot; an expired lease does too.
+    await inTransaction(deps, (tx) => releaseDeliveries(deps, tx, OPERATOR, [first[0]!.deliveryId]));
+    const freed = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    expect(freed.map((d) => d.endpointId)).toEqual([slow]);
+    clock = new Date(clock.getTime() + 31_000);
+    expect((await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((d) => d.endpointId === slow)).toHaveLength(2);
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", [slow, other]).execute();
+  });
+
+  test("failures follow the schedule, the last one fails the delivery, and a success ends it", async () => {
+    const ep = await newEndpoint();
+    const [eventId] = await newEvents(1);
+    await record([eventId!]);
+    const [d] = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, 500)]));
+    const row = () => db(deps.orm.em.fork()).selectFrom("webhook_deliveries").selectAll().where("id", "=", d!.deliveryId).executeTakeFirstOrThrow();
+    let r = await row();
+    expect(r.status).toBe("pending");
+    expect(r.claimed_until).toBeNull();
+    // 1 s ± 20 %.
+    expect(r.next_attempt_at!.getTime() - clock.getTime()).toBeGreaterThanOrEqual(800);
+    expect(r.next_attempt_at!.getTime() - clock.getTime()).toBeLessThanOrEqual(1_200);
+    expect(await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).toHaveLength(0);
+    clock = new Date(clock.getTime() + 1_200);
+    const [again] = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    expect(again!.attempt).toBe(2);
+    await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, undefined)]));
+    clock = new Date(clock.getTime() + 72_000);
+    await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, 302)]));
+    r = await row();
+    expect([r.status, r.attempt_count, r.next_attempt_at, r.last_http_status]).toEqual(["failed", 3, null, 302]);
+    // A late duplicate outcome is recorded as an attempt but does not reopen the delivery.
+    await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, 200)]));
+    r = await row();
+    expect([r.status, r.attempt_count]).toEqual(["failed", 4]);
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "=", ep).execute();
+  });
+
+  test("an endpoint that has only failed for 5 days is disabled; one that succeeded meanwhile is not", async () => {
+    const dead = await newEndpoint();
+    const flaky = await newEndpoint();
+    const endpoint = (id: string) => db(deps.orm.em.fork()).selectFrom("webhook_endpoints").select(["enabled", "disabled_reason"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const start = clock.getTime();
+    for (let day = 0; day <= 6; day++) {
+      clock = new Date(start + day * 86_400_000);
+      const [eventId] = await newEvents(1);
+      await record([eventId!]);
+      const claimed = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+      await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, claimed.map((c) => outcome(c.deliveryId, c.endpointId === flaky && day === 3 ? 200 : 503))));
+      if (day < 5) expect((await endpoint(dead)).enabled).toBe(true);
+    }
+    const disabled = await endpoint(dead);
+    expect(disabled.enabled).toBe(false);
+    expect(disabled.disabled_reason).toBe(`Every delivery attempt has failed since ${new Date(start).toISOString().replace(/\.\d{3}Z$/, "Z")}.`);
+    expect((await endpoint(flaky)).enabled).toBe(true);
+  });
+});

@@ -1,0 +1,261 @@
+// The webhook delivery model (DESIGN §4 "Webhooks", "Delivery model"): one delivery row per
+// (event, subscribed endpoint), recorded when a dispatcher takes the event from JetStream; attempts
+// are claimed from those rows with a lease (core/src/jobs/claim.ts) and their outcomes recorded
+// here, which schedules the next attempt (webhook-retry.ts) or ends the delivery.
+import { sql } from "kysely";
+import { claimLeased, type LeasedQueue } from "../jobs/claim.ts";
+import { db } from "../db/orm.ts";
+import type { OperatorCaller } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { retryDelayMs } from "./webhook-retry.ts";
+import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed";
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "succeeded", "failed"];
+
+/** A response excerpt is cut to this many bytes (UTF-8) before it is stored. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+export interface RecordedDeliveries {
+  created: number;
+  /** Event ids this core's event store does not hold: purged by retention, or another deployment's. */
+  unknownEventIds: string[];
+}
+
+/**
+ * Records one pending delivery, due now, per enabled endpoint of each event's merchant and mode
+ * that subscribes to its type and existed when the event happened. One statement; a delivery that
+ * exists already is left alone, so a JetStream message delivered twice creates nothing new.
+ */
+export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, eventIds: readonly string[]): Promise<Changes<RecordedDeliveries>> {
+  if (eventIds.length === 0) return withoutEvents({ created: 0, unknownEventIds: [] });
+  const now = deps.now();
+  const { rows } = await sql<{ created: string; known: string[] }>`
+    with events as (
+      select id, type, merchant_id, mode, created_at from outbox_events where id = any(${[...eventIds]}::text[])
+    ), inserted as (
+      insert into webhook_deliveries (id, event_id, event_type, endpoint_id, merchant_id, mode, status, attempt_count, round_attempts,
+                                      next_attempt_at, created_at, updated_at)
+      select 'dlv_' || left(encode(sha256(convert_to(gen_random_uuid()::text || e.id, 'UTF8')), 'hex'), 24),
+             ev.id, ev.type, e.id, ev.merchant_id, ev.mode, 'pending', 0, 0, ${now}, ${now}, ${now}
+      from events ev
+      join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.mode = ev.mode and e.enabled
+        and e.created_at <= ev.created_at
+        and (cardinality(e.enabled_events) = 0 or ev.type = any(e.enabled_events))
+      on conflict (event_id, endpoint_id) do nothing
+      returning 1
+    )
+    select (select count(*) from inserted) as created, array(select id from events) as known`.execute(db(tx));
+  const known = new Set(rows[0]!.known);
+  return withoutEvents({ created: Number(rows[0]!.created), unknownEventIds: eventIds.filter((id) => !known.has(id)) });
+}
+
+/**
+ * Pending deliveries that are due, oldest first, taking from each enabled endpoint at most as many
+ * as it has free slots (WEBHOOK_ENDPOINT_CONCURRENCY minus its deliveries leased right now), so a
+ * hanging endpoint holds only its own slots and the claim never fills up with its backlog. The
+ * per-endpoint walk reads webhook_deliveries_due_idx, a few rows per endpoint. The bound is exact
+ * for one claimer; two claims racing may each see the same free slot.
+ */
+export function dueDeliveries(endpointConcurrency: number): LeasedQueue<"webhook_deliveries", "id", { id: string }> {
+  return {
+    job: "webhook_delivery",
+    table: "webhook_deliveries",
+    key: "id",
+    due: (rows, now) =>
+      rows
+        .select("id")
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "<=", now)
+        .where(sql<boolean>`id in (
+          select d.id from webhook_endpoints e
+          cross join lateral (
+            select d.id from webhook_deliveries d
+            where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= ${now}
+              and (d.claimed_until is null or d.claimed_until <= ${now})
+            order by d.next_attempt_at
+            limit greatest(0, ${endpointConcurrency}::int - (
+              select count(*) from webhook_deliveries f where f.endpoint_id = e.id and f.claimed_until > ${now}))
+          ) d
+          where e.enabled)`)
+        .orderBy("next_attempt_at"),
+  };
+}
+
+export interface DueDelivery {
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  mode: string;
+  url: string;
+  /** The envelope as sent on every attempt. */
+  body: Buffer;
+  /** The current secret, then the previous one while its rotation window lasts. */
+  secrets: string[];
+  /** The number of the attempt about to be made (1 for the first). */
+  attempt: number;
+}
+
+/**
+ * The body of every attempt of an event: its outbox envelope serialized once more from the stored
+ * jsonb. jsonb keeps one canonical form, so every attempt (and `listen`) sends the same bytes.
+ */
+export function eventBody(envelope: unknown): Buffer {
+  return Buffer.from(JSON.stringify(envelope));
+}
+
+/**
+ * Leases up to `limit` due deliveries for `leaseMs` and returns what a dispatcher needs to send them.
+ * A delivery whose event has been purged (retention) is failed here: there is nothing left to send.
+ */
+export async function claimDueDeliveries(deps: CoreDeps, _caller: OperatorCaller, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: limit, leaseMs });
+  if (claimed.length === 0) return [];
+  const now = deps.now();
+  const rows = await db(deps.orm.em.fork())
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .leftJoin("outbox_events as o", "o.id", "d.event_id")
+    .select(["d.id", "d.event_id", "d.endpoint_id", "d.mode", "d.attempt_count", "e.url", "e.secret", "e.previous_secret", "e.previous_secret_expires_at", "o.envelope"])
+    .where("d.id", "in", claimed.map((row) => row.id))
+    .orderBy("d.next_attempt_at")
+    .execute();
+  const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);
+  if (purged.length > 0) {
+    await db(deps.orm.em.fork())
+      .updateTable("webhook_deliveries")
+      .set({ status: "failed", next_attempt_at: null, claimed_until: null, last_error: "The event is no longer kept (EVENT_RETENTION).", updated_at: now })
+      .where("id", "in", purged)
+      .execute();
+  }
+  return rows
+    .filter((row) => row.envelope !== null)
+    .map((row) => ({
+      deliveryId: row.id,
+      eventId: row.event_id,
+      endpointId: row.endpoint_id,
+      mode: row.mode,
+      url: row.url,
+      body: eventBody(row.envelope),
+      secrets: [row.secret, ...(row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now ? [row.previous_secret] : [])],
+      attempt: row.attempt_count + 1,
+    }));
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  attemptedAt: Date;
+  /** Absent when no response came (refused, timed out, not a public address). */
+  httpStatus?: number | undefined;
+  error?: string | undefined;
+  latencyMs: number;
+  responseExcerpt: string;
+  retryAfterMs?: number | undefined;
+}
+
+export const isSuccess = (status: number | undefined): boolean => status !== undefined && status >= 200 && status <= 299;
+
+function excerpt(text: string): string {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= RESPONSE_EXCERPT_BYTES) return text;
+  // Cut on a character boundary: drop a trailing partial UTF-8 sequence.
+  return bytes.subarray(0, RESPONSE_EXCERPT_BYTES).toString().replace(/\uFFFD$/, "");
+}
+
+/**
+ * Records attempt outcomes: every attempt is kept; a 2xx ends its delivery as succeeded, anything
+ * else schedules the next attempt from WEBHOOK_RETRY_SCHEDULE or, after the last one, fails the
+ * delivery. A delivery already ended (a duplicate attempt after an expired lease) stays as it is.
+ * An endpoint whose attempts have only failed for WEBHOOK_DISABLE_AFTER is disabled.
+ */
+export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, outcomes: readonly AttemptOutcome[]): Promise<Changes<number>> {
+  if (outcomes.length === 0) return withoutEvents(0);
+  const now = deps.now();
+  const current = await db(tx)
+    .selectFrom("webhook_deliveries")
+    .select(["id", "endpoint_id", "status", "round_attempts"])
+    .where("id", "in", outcomes.map((outcome) => outcome.deliveryId))
+    .forUpdate()
+    .execute();
+  const byId = new Map(current.map((row) => [row.id, row]));
+  const known = outcomes.filter((outcome) => byId.has(outcome.deliveryId));
+  if (known.length === 0) return withoutEvents(0);
+  await db(tx)
+    .insertInto("webhook_attempts")
+    .values(known.map((outcome) => ({
+      delivery_id: outcome.deliveryId,
+      endpoint_id: byId.get(outcome.deliveryId)!.endpoint_id,
+      attempted_at: outcome.attemptedAt,
+      succeeded: isSuccess(outcome.httpStatus),
+      http_status: outcome.httpStatus ?? null,
+      error: outcome.error ?? null,
+      latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
+      response_excerpt: excerpt(outcome.responseExcerpt),
+    })))
+    .execute();
+
+  // Several outcomes of one delivery in a batch apply in order.
+  const next = new Map<string, { status: string; round: number; attempts: number; nextAt: Date | null; outcome: AttemptOutcome }>();
+  for (const outcome of known) {
+    const row = byId.get(outcome.deliveryId)!;
+    const before = next.get(row.id) ?? { status: row.status, round: row.round_attempts, attempts: 0, nextAt: null, outcome };
+    const round = before.round + 1;
+    let status = before.status;
+    let nextAt: Date | null = null;
+    if (status === "pending") {
+      if (isSuccess(outcome.httpStatus)) status = "succeeded";
+      else {
+        const delay = retryDelayMs(deps.config.webhookRetryScheduleMs, round, outcome.retryAfterMs);
+        if (delay === null) status = "failed";
+        else nextAt = new Date(now.getTime() + delay);
+      }
+    } else nextAt = null;
+    next.set(row.id, { status, round, attempts: before.attempts + 1, nextAt, outcome });
+  }
+  const updates = [...next.entries()];
+  await sql`
+    update webhook_deliveries d set
+      status = v.status, round_attempts = v.round, attempt_count = d.attempt_count + v.attempts,
+      next_attempt_at = v.next_at, claimed_until = null, last_attempt_at = v.attempted_at,
+      last_http_status = v.http_status, last_error = v.error, updated_at = ${now}
+    from unnest(${updates.map(([id]) => id)}::text[], ${updates.map(([, u]) => u.status)}::text[], ${updates.map(([, u]) => u.round)}::int[],
+                ${updates.map(([, u]) => u.attempts)}::int[], ${updates.map(([, u]) => u.nextAt?.toISOString() ?? null)}::timestamptz[],
+                ${updates.map(([, u]) => u.outcome.attemptedAt.toISOString())}::timestamptz[], ${updates.map(([, u]) => u.outcome.httpStatus ?? null)}::int[],
+                ${updates.map(([, u]) => u.outcome.error ?? null)}::text[])
+      as v(id, status, round, attempts, next_at, attempted_at, http_status, error)
+    where d.id = v.id`.execute(db(tx));
+
+  const failingEndpoints = [...new Set(known.filter((outcome) => !isSuccess(outcome.httpStatus)).map((outcome) => byId.get(outcome.deliveryId)!.endpoint_id))];
+  if (failingEndpoints.length > 0) await disableFailingEndpoints(deps, tx, failingEndpoints, now);
+  return withoutEvents(known.length);
+}
+
+/** Disables those of `endpointIds` whose every attempt since WEBHOOK_DISABLE_AFTER ago (and since their last success) failed. */
+async function disableFailingEndpoints(deps: CoreDeps, tx: Tx, endpointIds: string[], now: Date): Promise<void> {
+  const since = new Date(now.getTime() - deps.config.webhooks.disableAfterMs);
+  const disabled = await sql<{ id: string }>`
+    update webhook_endpoints e set enabled = false, updated_at = ${now},
+      disabled_reason = 'Every delivery attempt has failed since ' || to_char(a.first_failure at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
+    from (
+      select e2.id, (select min(f.attempted_at) from webhook_attempts f
+                     where f.endpoint_id = e2.id and not f.succeeded
+                       and f.attempted_at > coalesce((select max(s.attempted_at) from webhook_attempts s where s.endpoint_id = e2.id and s.succeeded), '-infinity')
+                    ) as first_failure
+      from webhook_endpoints e2 where e2.id = any(${endpointIds}::text[]) and e2.enabled
+    ) a
+    where e.id = a.id and a.first_failure <= ${since}
+    returning e.id`.execute(db(tx));
+  for (const row of disabled.rows) deps.log.warn({ endpoint_id: row.id }, "webhook endpoint disabled: it has only failed for WEBHOOK_DISABLE_AFTER");
+}
+
+/** Hands claimed deliveries back without an attempt (a dispatcher stopping): due again at once, on any dispatcher. */
+export async function releaseDeliveries(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, ids: readonly string[]): Promise<Changes<number>> {
+  if (ids.length === 0) return withoutEvents(0);
+  const result = await db(tx)
+    .updateTable("webhook_deliveries")
+    .set({ claimed_until: null, updated_at: deps.now() })
+    .where("id", "in", [...ids])
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return withoutEvents(Number(result.numUpdatedRows));
+}

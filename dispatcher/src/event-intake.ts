@@ -1,0 +1,89 @@
+// Takes events off the durable JetStream consumer and has the core record their deliveries (one per
+// subscribed endpoint), acknowledging each message only after that succeeded (DESIGN "Delivery
+// model"). Messages are recorded in batches: while one RecordDeliveries call runs, the next batch
+// gathers, so a burst costs a few calls and a quiet stream costs one per event.
+import { jetstream, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { CoreClient } from "../../proto/core-client.ts";
+import { EVENT_STREAM } from "../../proto/event-stream.ts";
+import type { Logger } from "../../core/src/logger.ts";
+import { ensureEventConsumer } from "./event-consumer.ts";
+
+const BATCH = 500;
+/** A batch the core could not record is offered again after this long (the core may be restarting). */
+const RETRY_MS = 1_000;
+
+export class EventIntake {
+  readonly #nc: NatsConnection;
+  readonly #core: CoreClient;
+  readonly #log: Logger;
+  readonly #consumer: string;
+  /** Called when new deliveries were recorded, so the send loop claims them at once. */
+  readonly #onRecorded: () => void;
+  #pending: JsMsg[] = [];
+  #flushing: Promise<void> | undefined;
+  #messages: ConsumerMessages | undefined;
+  #stopped = false;
+  #running: Promise<void> | undefined;
+
+  constructor(nc: NatsConnection, core: CoreClient, log: Logger, consumer: string, onRecorded: () => void) {
+    this.#nc = nc;
+    this.#core = core;
+    this.#log = log;
+    this.#consumer = consumer;
+    this.#onRecorded = onRecorded;
+  }
+
+  start(): void {
+    this.#running = this.#run();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        await ensureEventConsumer(this.#nc, this.#consumer);
+        const consumer = await jetstream(this.#nc).consumers.get(EVENT_STREAM, this.#consumer);
+        this.#messages = await consumer.consume({ max_messages: BATCH, abort_on_missing_resource: true });
+        for await (const msg of this.#messages) {
+          this.#pending.push(msg);
+          this.#flushing ??= this.#flush();
+        }
+      } catch (err) {
+        if (!this.#stopped) this.#log.warn({ err }, "event consumer interrupted; resuming");
+      }
+      if (!this.#stopped) await sleep(RETRY_MS);
+    }
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0, BATCH);
+        const ids = batch.map((msg) => msg.headers?.get("Nats-Msg-Id") || (msg.json() as { id: string }).id);
+        try {
+          const recorded = await this.#core.deliveries.recordDeliveries({ event_ids: ids });
+          for (const msg of batch) msg.ack();
+          // Another deployment's events on a shared stream, or events purged before they were read.
+          if (recorded.unknown_event_ids.length > 0) this.#log.debug({ events: recorded.unknown_event_ids.length }, "events unknown to this core acknowledged");
+          if (recorded.created > 0) this.#onRecorded();
+        } catch (err) {
+          this.#log.warn({ err, events: ids.length }, "could not record deliveries; the events will be offered again");
+          for (const msg of batch) msg.nak(RETRY_MS);
+          if (!this.#stopped) await sleep(RETRY_MS);
+        }
+      }
+    } finally {
+      this.#flushing = undefined;
+    }
+  }
+
+  /** Stops taking messages; what is being recorded finishes; what was not is handed back to JetStream. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#messages?.close().catch(() => undefined);
+    await this.#flushing;
+    for (const msg of this.#pending.splice(0)) msg.nak();
+    await this.#running;
+  }
+}

@@ -1,0 +1,59 @@
+// The signed POST against a real loopback receiver: headers, no redirects followed, the deadline,
+// the response excerpt, and live mode's refusal of non-public destinations (literal or resolved).
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { WebhookReceiver } from "../../test/support/webhook-receiver.ts";
+import { verifySignature } from "../../proto/webhook-signature.ts";
+import { sendWebhook } from "./send-webhook.ts";
+
+let receiver: WebhookReceiver;
+let answer: ReturnType<WebhookReceiver["behaviour"]> = { status: 200 };
+beforeAll(async () => {
+  receiver = await new WebhookReceiver(() => answer).start();
+});
+afterAll(() => receiver.stop());
+
+const body = Buffer.from('{"id":"evt_0123456789abcdef01234567","type":"payment.succeeded"}');
+const send = (over: Partial<Parameters<typeof sendWebhook>[0]> = {}) =>
+  sendWebhook({ url: receiver.url, eventId: "evt_0123456789abcdef01234567", body, secrets: ["whsec_a", "whsec_b"], publicOnly: false, timeoutMs: 500, ...over });
+
+describe("sendWebhook", () => {
+  test("POSTs the body as given with the spec's headers and one v1 per secret", async () => {
+    answer = { status: 201, body: "é".repeat(600), headers: { "retry-after": "7" } };
+    const outcome = await send();
+    expect(outcome.httpStatus).toBe(201);
+    expect(outcome.retryAfterMs).toBe(7000);
+    expect(Buffer.byteLength(outcome.responseExcerpt)).toBeLessThanOrEqual(1024);
+    expect(outcome.responseExcerpt).toBe("é".repeat(512));
+    const req = receiver.requests.at(-1)!;
+    expect(req.body.equals(body)).toBe(true);
+    expect(req.headers["content-type"]).toBe("application/json");
+    expect(req.headers["user-agent"]).toBe("Service-Webhooks/1.0");
+    expect(req.headers["service-event-id"]).toBe("evt_0123456789abcdef01234567");
+    const header = String(req.headers["service-signature"]);
+    expect(verifySignature(header, req.body, "whsec_a")).toBe(true);
+    expect(verifySignature(header, req.body, "whsec_b")).toBe(true);
+  });
+
+  test("a redirect is answered as is, never followed; a hang ends at the deadline", async () => {
+    answer = { status: 301, headers: { location: "http://127.0.0.1:1/elsewhere" } };
+    const before = receiver.requests.length;
+    expect((await send()).httpStatus).toBe(301);
+    expect(receiver.requests.length).toBe(before + 1);
+    answer = "hang";
+    const hung = await send();
+    expect(hung.httpStatus).toBeUndefined();
+    expect(hung.error).toBe("no response within 500 ms");
+  });
+
+  test("live mode refuses loopback destinations, literal or by name, without sending anything", async () => {
+    answer = { status: 200 };
+    const before = receiver.requests.length;
+    const literal = await send({ publicOnly: true });
+    expect(literal.httpStatus).toBeUndefined();
+    expect(literal.error).toMatch(/127\.0\.0\.1 is not a public address/);
+    const named = await send({ publicOnly: true, url: receiver.url.replace("127.0.0.1", "localhost") });
+    expect(named.httpStatus).toBeUndefined();
+    expect(named.error).toMatch(/not a public address/);
+    expect(receiver.requests.length).toBe(before);
+  });
+});

@@ -1,0 +1,129 @@
+// One signed webhook POST (DESIGN §4 "Webhooks"), for the dispatcher and `paytami listen`: the
+// stored body byte for byte, the spec's headers, a fresh Service-Signature per attempt, no
+// redirects followed (a 3xx is a failure), a deadline over the whole exchange, and in live mode
+// only public destinations, checked on the address the connection then uses (DNS rebinding).
+import * as http from "node:http";
+import * as https from "node:https";
+import { isIP } from "node:net";
+import { isPublicAddress, publicOnlyLookup } from "../../proto/public-address.ts";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "../../proto/webhook-signature.ts";
+import { parseRetryAfter } from "../../core/src/domain/webhook-retry.ts";
+
+export interface WebhookRequest {
+  url: string;
+  eventId: string;
+  body: Buffer;
+  secrets: readonly string[];
+  /** Live mode: refuse loopback, private and link-local destinations. */
+  publicOnly: boolean;
+  timeoutMs: number;
+  /** Aborts the attempt (a dispatcher stopping). */
+  signal?: AbortSignal | undefined;
+}
+
+export interface WebhookOutcome {
+  attemptedAt: Date;
+  /** Absent when no response came. */
+  httpStatus?: number;
+  error?: string;
+  latencyMs: number;
+  /** At most EXCERPT_BYTES of the response body. */
+  responseExcerpt: string;
+  retryAfterMs?: number;
+}
+
+export const EXCERPT_BYTES = 1024;
+
+// Keep-alive pools, one per destination rule: a socket opened for a test-mode delivery (to any
+// address) must never carry a live one. The live pools only ever connect through publicOnlyLookup.
+const agents = {
+  any: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
+  publicOnly: {
+    http: new http.Agent({ keepAlive: true, maxSockets: 64, lookup: publicOnlyLookup }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 64, lookup: publicOnlyLookup }),
+  },
+};
+
+function describe(error: NodeJS.ErrnoException): string {
+  if (error.name === "NonPublicAddressError") return error.message;
+  return error.code ? `${error.code}: ${error.message}` : error.message;
+}
+
+export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
+  const attemptedAt = new Date();
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported scheme ${url.protocol}`);
+    } catch (error) {
+      resolve({ attemptedAt, error: `invalid URL: ${(error as Error).message}`, latencyMs: 0, responseExcerpt: "" });
+      return;
+    }
+    // An address literal is connected to without any lookup, so it is checked here.
+    const literal = url.hostname.replace(/^\[|\]$/g, "");
+    if (request.publicOnly && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+      resolve({ attemptedAt, error: `${literal} is not a public address.`, latencyMs: 0, responseExcerpt: "" });
+      return;
+    }
+    const pool = request.publicOnly ? agents.publicOnly : agents.any;
+    const transport = url.protocol === "https:" ? https : http;
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    let settled = false;
+    const finish = (outcome: Omit<WebhookOutcome, "attemptedAt">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+      resolve({ attemptedAt, ...outcome });
+    };
+    const req = transport.request(url, {
+      method: "POST",
+      agent: url.protocol === "https:" ? pool.https : pool.http,
+      ...(request.publicOnly ? { lookup: publicOnlyLookup } : {}),
+      headers: {
+        "content-type": "application/json",
+        "content-length": request.body.length,
+        "user-agent": WEBHOOK_USER_AGENT,
+        [EVENT_ID_HEADER]: request.eventId,
+        [SIGNATURE_HEADER]: signatureHeader(request.secrets, timestamp, request.body),
+      },
+    });
+    const timer = setTimeout(() => {
+      finish({ error: `no response within ${request.timeoutMs} ms`, latencyMs: latency(), responseExcerpt: "" });
+      req.destroy();
+    }, request.timeoutMs);
+    const onAbort = () => {
+      finish({ error: "aborted: the dispatcher is stopping", latencyMs: latency(), responseExcerpt: "" });
+      req.destroy();
+    };
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    req.on("error", (error: NodeJS.ErrnoException) => finish({ error: describe(error), latencyMs: latency(), responseExcerpt: "" }));
+    req.on("response", (res) => {
+      const status = res.statusCode ?? 0;
+      const latencyMs = latency();
+      const retryAfterMs = parseRetryAfter(res.headers["retry-after"], Date.now());
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8").replace(/\uFFFD$/, "");
+        finish({ httpStatus: status, latencyMs, responseExcerpt: excerpt, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+      };
+      res.on("data", (chunk: Buffer) => {
+        if (size < EXCERPT_BYTES) chunks.push(chunk);
+        size += chunk.length;
+        // More than the excerpt is never read: the connection is dropped instead of draining a large body.
+        if (size > 64 * 1024) {
+          done();
+          res.destroy();
+        }
+      });
+      res.on("end", done);
+      res.on("error", done);
+      res.on("close", done);
+    });
+    req.end(request.body);
+  });
+}

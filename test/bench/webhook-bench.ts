@@ -1,0 +1,185 @@
+// The webhook part of `npm run bench` (issue 8 "Performance"); also runs alone:
+// `node test/bench/webhook-bench.ts` (provisions like bench.ts, or uses DATABASE_URL + NATS_URL).
+// A stack with the dispatcher, two loopback receivers subscribed to every event, and:
+//   1. throughput: N payments captured at once (gRPC simulate, concurrency 32) — deliveries per
+//      second from the first state change to the last arrival at the receivers (2 per event);
+//   2. lag at a steady 200 events/s for BENCH_WEBHOOK_SECONDS: p50/p99 from the event's commit
+//      (its created_at, stamped just before the commit, so the lag is if anything overstated) to
+//      its arrival at each receiver;
+//   3. the same with a third endpoint whose receiver never answers (attempts hang until the
+//      15 s deadline): the healthy receivers' lag p99 and its ratio to run 2's, in the same run.
+// Every setting is the product's default (WEBHOOK_TIMEOUT 15 s, OUTBOX_RELAY_INTERVAL 250 ms, …)
+// unless BENCH_WEBHOOK_ENV adds some ("KEY=value,KEY=value").
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { modeCodec } from "../../proto/enums.ts";
+import { buildServices } from "../../core/src/devstack/services.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { WebhookReceiver } from "../support/webhook-receiver.ts";
+
+const RATE = 200;
+const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 20);
+const BURST = Number(process.env.BENCH_WEBHOOK_BURST ?? 3000);
+const EXTRA_ENV = Object.fromEntries((process.env.BENCH_WEBHOOK_ENV ?? "").split(",").filter(Boolean).map((kv) => kv.split("=", 2) as [string, string]));
+
+function say(msg: string): void {
+  process.stderr.write(`bench  | ${msg}\n`);
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+
+/** `n` created (payable) test payments of `key`, made over REST with concurrency 16. */
+async function createPayments(stack: Stack, key: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  const body = { amount: "12345", currency: "GTQ", method_type: "card", success_url: "https://shop.example.com/ok", cancel_url: "https://shop.example.com/no" };
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < n) {
+      next++;
+      const res = await stack.http.createPayment(key, body);
+      if (res.status !== 201) throw new Error(`payment creation answered ${res.status}`);
+      ids.push((res.json as { id: string }).id);
+    }
+  }));
+  return ids;
+}
+
+interface Arrival {
+  eventId: string;
+  lagMs: number;
+  at: number;
+}
+
+function arrivals(receiver: WebhookReceiver, from: number): Arrival[] {
+  return receiver.requests.slice(from).map((r) => {
+    const envelope = JSON.parse(r.body.toString()) as { id: string; created_at: string };
+    return { eventId: envelope.id, lagMs: r.at - Date.parse(envelope.created_at), at: r.at };
+  });
+}
+
+async function waitForCount(receivers: WebhookReceiver[], counts: number[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (receivers.some((r, i) => r.requests.length < counts[i]!)) {
+    if (Date.now() > deadline) throw new Error(`deliveries did not all arrive within ${timeoutMs} ms (${receivers.map((r, i) => `${r.requests.length}/${counts[i]}`).join(", ")})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Captures `ids` at `rate` per second (open loop: one call every 1/rate s, not waiting for answers). */
+async function steady(stack: Stack, ids: string[], rate: number): Promise<void> {
+  const start = performance.now();
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    calls.push(stack.core.admin.simulatePayment({ payment_id: ids[i]!, step: "succeed" }));
+  }
+  await Promise.all(calls);
+}
+
+export async function webhookBench(): Promise<string> {
+  const stack = await startStack({ dispatcher: true, logLevel: process.env.BENCH_LOG_LEVEL ?? "info", env: EXTRA_ENV });
+  const healthy = [await new WebhookReceiver(() => ({ status: 200 })).start(), await new WebhookReceiver(() => ({ status: 200 })).start()];
+  const hanging = await new WebhookReceiver(() => "hang").start();
+  try {
+    const merchant = await stack.admin.createMerchant({ name: "Bench Webhooks" });
+    const endpoint = (url: string) =>
+      stack.core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url, enabled_events: [] });
+    for (const r of healthy) await endpoint(r.url);
+    const perPhase = RATE * SECONDS;
+    say(`creating ${BURST + 2 * perPhase} payments`);
+    const ids = await createPayments(stack, merchant.testApiKey, BURST + 2 * perPhase);
+    const lines: string[] = [];
+
+    // 1. Throughput.
+    say(`throughput: capturing ${BURST} payments at concurrency 32`);
+    const burst = ids.slice(0, BURST);
+    const t0 = Date.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < burst.length) await stack.core.admin.simulatePayment({ payment_id: burst[next++]!, step: "succeed" });
+    }));
+    const capturedMs = Date.now() - t0;
+    await waitForCount(healthy, [BURST, BURST], 300_000);
+    const lastArrival = Math.max(...healthy.map((r) => r.requests.at(-1)!.at));
+    const throughput = (2 * BURST) / ((lastArrival - t0) / 1000);
+
+    // 2. and 3. Lag at a steady rate, without and with a hanging endpoint.
+    const lagRun = async (label: string, batch: string[]) => {
+      const from = healthy.map((r) => r.requests.length);
+      say(`lag: ${label}: ${RATE} events/s for ${SECONDS} s`);
+      await steady(stack, batch, RATE);
+      await waitForCount(healthy, from.map((n) => n + batch.length), 120_000);
+      const lags = healthy.flatMap((r, i) => arrivals(r, from[i]!)).map((a) => a.lagMs).sort((a, b) => a - b);
+      return { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1)!, n: lags.length };
+    };
+    const calm = await lagRun("two healthy endpoints", ids.slice(BURST, BURST + perPhase));
+    await endpoint(hanging.url);
+    const withHang = await lagRun("two healthy endpoints and one hanging", ids.slice(BURST + perPhase));
+    const ratio = withHang.p99 / calm.p99;
+
+    lines.push(`Webhook delivery (test/bench/webhook-bench.ts; dispatcher defaults: DISPATCHER_CONCURRENCY 256, WEBHOOK_ENDPOINT_CONCURRENCY 16, WEBHOOK_TIMEOUT 15s; OUTBOX_RELAY_INTERVAL 250ms${Object.keys(EXTRA_ENV).length ? `; with ${JSON.stringify(EXTRA_ENV)}` : ""}):`);
+    lines.push("");
+    lines.push("| Measure | Result | Target | |");
+    lines.push("|---|---:|---:|---|");
+    lines.push(`| Deliveries/s, ${BURST} events captured at c=32 (${(BURST / (capturedMs / 1000)).toFixed(0)} events/s) → 2 endpoints, first change to last arrival | ${throughput.toFixed(0)} | ≥ 1000 | ${throughput >= 1000 ? "met" : "missed"} |`);
+    lines.push(`| Lag commit → arrival at ${RATE} events/s, 2 endpoints (${calm.n} deliveries): p50 / p99 / max (ms) | ${calm.p50} / ${calm.p99} / ${calm.max} | p99 ≤ 250 | ${calm.p99 <= 250 ? "met" : "missed"} |`);
+    lines.push(`| Same with a third endpoint hanging (${withHang.n} healthy deliveries): p50 / p99 / max (ms) | ${withHang.p50} / ${withHang.p99} / ${withHang.max} | | |`);
+    lines.push(`| Healthy p99 with the hanging endpoint / without | ${ratio.toFixed(2)}× | ≤ 1.5× | ${ratio <= 1.5 ? "met" : "missed"} |`);
+    lines.push("");
+    lines.push(`The hanging endpoint had at most ${hanging.maxHanging} attempts open at once.`);
+    if (process.env.BENCH_WEBHOOK_METRICS === "1") {
+      // Where the core's time goes: count and mean of each gRPC method (paytami_core_grpc_call_seconds).
+      const text = await (await fetch(`${stack.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${stack.internalToken}` } })).text();
+      const stat = new Map<string, { sum: number; count: number }>();
+      for (const m of text.matchAll(/^paytami_core_grpc_call_seconds_(sum|count)\{([^}]*)\} ([\d.e+-]+)$/gm)) {
+        const method = /method="([^"]+)"/.exec(m[2]!)![1]!;
+        const entry = stat.get(method) ?? { sum: 0, count: 0 };
+        entry[m[1] as "sum" | "count"] += Number(m[3]);
+        stat.set(method, entry);
+      }
+      lines.push("", "| gRPC method | calls | mean ms |", "|---|---:|---:|");
+      for (const [method, { sum, count }] of stat) lines.push(`| ${method} | ${count} | ${((sum / count) * 1000).toFixed(1)} |`);
+    }
+    return lines.join("\n");
+  } finally {
+    for (const r of [...healthy, hanging]) await r.stop();
+    await stack.stop();
+    fs.rmSync(stack.logDir, { recursive: true, force: true });
+  }
+}
+
+// Run alone.
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  const main = async () => {
+    if (process.env.PAYTAMI_TEST_SKIP_BUILD !== "1") {
+      say("building dist/");
+      buildServices();
+    }
+    let stopInfra = async () => undefined as void;
+    if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
+      const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-"));
+      fs.chmodSync(home, 0o755);
+      const infra = await provisionInfra(home);
+      process.env.DATABASE_URL = infra.databaseUrl;
+      process.env.NATS_URL = infra.natsUrl;
+      stopInfra = async () => {
+        await infra.stop();
+        fs.rmSync(home, { recursive: true, force: true });
+      };
+    }
+    try {
+      process.stdout.write(`${await webhookBench()}\n`);
+    } finally {
+      await stopInfra();
+    }
+  };
+  main().then(() => process.exit(0), (e: unknown) => {
+    process.stderr.write(`bench  | failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}
