@@ -48,10 +48,16 @@ describe("payment page /pay/{id}", () => {
     expect(es.headers["content-language"]).toBe("es");
   });
 
-  test("the cancel link returns to the merchant's cancel_url with payment_id appended", async () => {
+  test("the cancel button posts the cancel; the page and its redirect return to cancel_url with payment_id appended", async () => {
     const p = await newPayment({ cancel_url: "https://shop.example/cart?step=2" });
     const res = await stack().http.get(`/pay/${p.id}`);
-    expect(res.text).toContain(`https://shop.example/cart?step=2&amp;payment_id=${p.id}`);
+    expect(res.text).toContain(`<form method="post" action="/pay/${p.id}/cancel">`);
+    expect(res.headers["content-security-policy"]).toMatch(/form-action 'self'[^;]* https:\/\/shop\.example[ ;]/);
+    const canceled = await stack().http.post(`/pay/${p.id}/cancel`, { body: "", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(canceled.status, canceled.text).toBe(303);
+    expect(canceled.headers.location).toBe(`https://shop.example/cart?step=2&payment_id=${p.id}`);
+    expect((await stack().http.getPayment(m.testApiKey, p.id)).json.status).toBe("canceled");
+    expect((await stack().http.get(`/pay/${p.id}`)).text).toContain(`https://shop.example/cart?step=2&amp;payment_id=${p.id}`);
   });
 
   test("a resolved payment gets a clear page with the way back to the shop", async () => {
@@ -132,11 +138,17 @@ describe("escaping and styles", () => {
     const p = await createOk(stack().http, hostile.testApiKey, { description: HOSTILE, cancel_url: `https://shop.example/?q=${encodeURIComponent(HOSTILE)}` });
     const res = await stack().http.get(`/pay/${p.id}`);
     expect(res.status).toBe(200);
-    expect(res.text).not.toContain("<script");
+    // The one script is the page's own file; the hostile text adds none.
+    expect(res.text.match(/<script/g)).toEqual(["<script"]);
+    expect(res.text).toMatch(/<script src="\/assets\/checkout\.[0-9a-f]{12}\.js" defer><\/script>/);
     expect(res.text).toContain("&lt;script");
     expect(decode(res.text)).toContain(`Pago a ${HOSTILE}`);
     expect(decode(res.text)).toContain(`<p>${HOSTILE}</p>`);
-    const href = decode(/<a class="button secondary" href="([^"]*)"/.exec(res.text)![1]!);
+    // The cancel goes back to the hostile cancel_url, its query intact.
+    const canceled = await stack().http.post(`/pay/${p.id}/cancel`, { body: "", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(canceled.status, canceled.text).toBe(303);
+    expect(new URL(canceled.headers.location!).searchParams.get("q")).toBe(HOSTILE);
+    const href = decode(/<a class="button" href="([^"]*)"/.exec((await stack().http.get(`/pay/${p.id}`)).text)![1]!);
     expect(new URL(href).searchParams.get("q")).toBe(HOSTILE);
   });
 
@@ -160,7 +172,8 @@ describe("escaping and styles", () => {
 describe("failures are pages, never JSON", () => {
   test("anything unexpected is a 500 page without detail; the detail goes to the log", async () => {
     const p = await newPayment();
-    // A row no code path writes: the page cannot build its cancel link.
+    await stack().admin.simulate(p.id, "cancel");
+    // A row no code path writes: the canceled payment's page cannot build its link back to the shop.
     await stack().sql("UPDATE payments SET cancel_url = 'not a url' WHERE id = $1", [p.id]);
     const before = serverErrors.length;
     const res = await stack().http.get(`/pay/${p.id}`, { headers: { "accept-language": "en" } });

@@ -177,7 +177,7 @@ describe("link page in Chromium", () => {
     await page.goto(`${stack().baseUrl}/l/${link.id}`);
     await page.getByLabel("Amount (GTQ)").fill("25");
     await Promise.all([page.waitForURL(/\/pay\/pay_[0-9a-f]{24}$/), page.getByRole("button", { name: "Pay" }).click()]);
-    await Promise.all([page.waitForURL(/\/l\/link_[0-9a-f]{24}\/done\?payment_id=pay_/), page.getByRole("link", { name: /Cancel/ }).click()]);
+    await Promise.all([page.waitForURL(/\/l\/link_[0-9a-f]{24}\/done\?payment_id=pay_/), page.getByRole("button", { name: /Cancel/ }).click()]);
     await expect.poll(() => page.locator("h1").innerText()).toBe("The payment was not completed");
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "link-page-done-360");

@@ -10,7 +10,9 @@
 //      (rows inserted with SQL): p50/p99 at concurrency 1 (sub-millisecond timer) and
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
 //   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM);
-//   4. payment-link pay against POST /v1/payments (link-pay.ts).
+//   4. payment-link pay against POST /v1/payments (link-pay.ts);
+//   5. the payment page's first byte against GET /v1/payments/{id}, and the card submit through it
+//      (payment-page.ts; BENCH_PAGE_SECONDS, BENCH_PAGE_PAIRS, BENCH_PAGE_SUBMITS).
 // Prints markdown tables and the command that produced them.
 //
 // Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
@@ -31,6 +33,7 @@ import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
+import { benchPaymentPage } from "./payment-page.ts";
 import { webhookBench } from "./webhook-bench.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -548,6 +551,9 @@ async function main(): Promise<void> {
     const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
     const linkLines = await benchLinkPay(s, POST_SECONDS, say);
 
+    const pageLines = await benchPaymentPage(s, say);
+    sampler.takePhase();
+
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
     const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
     const check = await timedGet(listUrl, listHeaders);
@@ -656,6 +662,7 @@ async function main(): Promise<void> {
     lines.push(creationCheck + ".");
     lines.push("");
     lines.push(...linkLines);
+    lines.push(...pageLines);
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {
       const first = listC1[0]!;

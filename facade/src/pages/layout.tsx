@@ -1,12 +1,15 @@
 import type { ComponentChildren } from "preact";
+import { CHECKOUT_SCRIPT_PATH } from "./checkout-script.ts";
 import type { Locale } from "./locale.ts";
 import { STYLESHEET_PATH } from "./stylesheet.ts";
 
 /**
  * The document every hosted page shares: one column, readable on a phone, no inline scripts.
- * `head` adds what one page needs there (the link page's preview tags and its hashed script).
+ * `head` adds what one page needs there (the link page's preview tags and its hashed script); the
+ * payment pages with a form or a waiting state load the checkout script (deferred; everything works
+ * without it).
  */
-export function Layout({ locale, title, head, children }: { locale: Locale; title: string; head?: ComponentChildren; children: ComponentChildren }) {
+export function Layout({ locale, title, head, script = false, children }: { locale: Locale; title: string; head?: ComponentChildren; script?: boolean; children: ComponentChildren }) {
   return (
     <html lang={locale}>
       <head>
@@ -16,6 +19,7 @@ export function Layout({ locale, title, head, children }: { locale: Locale; titl
         <title>{`${title} · Paytami`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
         {head}
+        {script ? <script src={CHECKOUT_SCRIPT_PATH} defer /> : null}
       </head>
       <body>
         <main>{children}</main>

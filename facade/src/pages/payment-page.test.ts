@@ -2,13 +2,14 @@ import { h } from "preact";
 import { describe, expect, it } from "vitest";
 import type { HostedPayment } from "./hosted-payment.ts";
 import { MessagePage } from "./message-page.tsx";
-import { PaymentPage, ResolvedPaymentPage } from "./payment-page.tsx";
+import { CheckoutPage, ResolvedPaymentPage, type PageFrame } from "./payment-page.tsx";
 import { renderDocument } from "./render-document.ts";
 
 // Merchant names, descriptions and ids come from merchants and must never become markup.
 const HOSTILE = `<script>alert(1)</script>"'&<img src=x onerror=alert(2)>`;
 const payment: HostedPayment = {
   id: `pay_"><script>alert(3)</script>`,
+  status: "created",
   amount: `1"><b onclick=x>`,
   currency: `GTQ" onmouseover="alert(4)`,
   description: HOSTILE,
@@ -17,7 +18,12 @@ const payment: HostedPayment = {
   mode: "test",
   successUrl: `https://shop.example/ok?x="><script>alert(5)</script>`,
   cancelUrl: `https://shop.example/no?x="><script>alert(6)</script>`,
+  challengePending: false,
+  embedOrigins: [],
 };
+/** The same payment with harmless values: hostile data must render the very same elements. */
+const plain: HostedPayment = { ...payment, id: "pay_1", amount: "1", currency: "GTQ", description: "d", merchantName: "m", successUrl: "https://shop.example/ok", cancelUrl: "https://shop.example/no" };
+const frame: PageFrame = { path: "/pay/pay_1", query: "", embedded: false, messageTargets: [] };
 
 /** Undoes the escaping a browser would undo, to show the data arrives intact. */
 function decode(html: string): string {
@@ -36,9 +42,10 @@ function attributes(html: string): string[] {
 
 describe("hosted pages escape what they show", () => {
   it("the payment page renders hostile data as text, not markup", () => {
-    const html = renderDocument(h(PaymentPage, { payment, locale: "es" }));
+    const html = renderDocument(h(CheckoutPage, { payment, locale: "es", frame }));
     expect(html.startsWith("<!doctype html>\n<html lang=\"es\">")).toBe(true);
-    expect(tags(html).sort()).toEqual(["a", "body", "dd", "dd", "dl", "dt", "dt", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "p", "p", "p", "title"].sort());
+    expect(tags(html)).toEqual(tags(renderDocument(h(CheckoutPage, { payment: plain, locale: "es", frame }))));
+    expect(tags(html)).toEqual(expect.arrayContaining(["form", "input", "button", "script"]));
     expect(attributes(html).every((a) => !a.startsWith("on"))).toBe(true);
     expect(decode(html)).toContain(`Pago a ${HOSTILE}`);
     expect(decode(html)).toContain(`<p>${HOSTILE}</p>`);
@@ -60,5 +67,16 @@ describe("hosted pages escape what they show", () => {
     const html = renderDocument(h(MessagePage, { locale: "en", title: HOSTILE, message: HOSTILE }));
     expect(tags(html).sort()).toEqual(["body", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "title"].sort());
     expect(decode(html)).toContain(`<title>${HOSTILE} · Paytami</title>`);
+  });
+});
+
+describe("the embed tells its parent the outcome", () => {
+  it("carries the outcome as data for the script, escaped, with the message targets", () => {
+    const embedded: PageFrame = { path: "/embed/pay_1", query: "?token=t", embedded: true, messageTargets: ["https://shop.example"] };
+    const html = renderDocument(h(ResolvedPaymentPage, { payment: { ...payment, status: "captured" }, locale: "en", reason: "already_paid", frame: embedded }));
+    expect(tags(html)).not.toContain("a");
+    const data = JSON.parse(decode(/data-outcome="([^"]*)"/.exec(html)![1]!));
+    expect(data).toEqual({ type: "paytami.checkout", payment_id: payment.id, status: "captured", outcome: "succeeded", redirect_url: expect.stringContaining("payment_id=") });
+    expect(JSON.parse(decode(/data-targets="([^"]*)"/.exec(html)![1]!))).toEqual(["https://shop.example"]);
   });
 });

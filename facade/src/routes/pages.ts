@@ -1,83 +1,162 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { h, type JSX } from "preact";
+import { h } from "preact";
 import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
-import { currencyCodec, methodTypeCodec, modeCodec } from "../../../proto/enums.ts";
-import type { GetHostedPaymentResponse } from "../../../proto/gen/paytami/v1/checkout.ts";
-import type { FacadeState } from "../middleware/request-context.ts";
-import { RESOLVED_REASONS, type HostedPayment, type ResolvedReason } from "../pages/hosted-payment.ts";
-import { pickLocale, TEXT, type Locale } from "../pages/locale.ts";
-import { MessagePage } from "../pages/message-page.tsx";
-import { PaymentPage, ResolvedPaymentPage } from "../pages/payment-page.tsx";
-import { renderDocument } from "../pages/render-document.ts";
+import { CheckoutNext } from "../../../proto/gen/paytami/v1/checkout.ts";
+import { readFormBody } from "../middleware/form-body.ts";
+import { checkCardForm } from "../pages/card-form.ts";
+import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH } from "../pages/checkout-script.ts";
+import { checkoutStep, outcomeUrlBase, type HostedPayment } from "../pages/hosted-payment.ts";
+import { CheckoutPage, type CardFormState } from "../pages/payment-page.tsx";
+import { returnUrl } from "../pages/return-url.ts";
 import { STYLESHEET, STYLESHEET_PATH } from "../pages/stylesheet.ts";
+import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
+import { frameFor, hostedPage, seeOther, selfUrl, sendPage, toHostedPayment, type HostedPageRequest, type PageKind } from "./hosted-page.ts";
 
-/** The core's answer in the pages' terms: the one place that knows the wire field names. */
-function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
-  return {
-    id: res.payment_id,
-    amount: res.amount,
-    currency: currencyCodec.toWire(res.currency),
-    description: res.description,
-    merchantName: res.merchant_trade_name,
-    method: methodTypeCodec.toWire(res.method_type),
-    mode: modeCodec.toWire(res.mode),
-    successUrl: res.success_url,
-    cancelUrl: res.cancel_url,
-    resolved: res.payable ? undefined : resolvedReason(res.reason),
+/** A card form is four short fields; anything bigger is not one. */
+const FORM_LIMIT_BYTES = 8 * 1024;
+
+/** The posted fields; a body that is not such a form (or too big) reads as none, and the page asks for them again. */
+async function formFields(page: HostedPageRequest): Promise<URLSearchParams> {
+  try {
+    return await readFormBody(page.ctx, FORM_LIMIT_BYTES);
+  } catch (error) {
+    if (error instanceof PublicError) return new URLSearchParams();
+    throw error;
+  }
+}
+
+async function hostedPayment(page: HostedPageRequest): Promise<HostedPayment> {
+  return toHostedPayment(await page.core.checkout.getHostedPayment({ payment_id: page.id }, callMeta(page.ctx)));
+}
+
+function showPayment(page: HostedPageRequest, payment: HostedPayment, status = 200, form?: CardFormState): void {
+  sendPage(page, status, h(CheckoutPage, { payment, locale: page.locale, frame: frameFor(page, payment), form }), payment);
+}
+
+/**
+ * Where the customer goes after an action. The payment page sends them to the shop once the payment
+ * is resolved (success_url when paid, cancel_url otherwise, with payment_id); the embed never
+ * navigates its parent: it shows its own page again, which tells the parent the outcome.
+ */
+function afterAction(page: HostedPageRequest, payment: HostedPayment | undefined, next: CheckoutNext): void {
+  if (page.kind === "pay" && payment) {
+    if (next === CheckoutNext.CHECKOUT_NEXT_REDIRECT_SUCCESS) return seeOther(page, returnUrl(payment.successUrl, payment.id), payment);
+    if (next === CheckoutNext.CHECKOUT_NEXT_REDIRECT_CANCEL) return seeOther(page, returnUrl(payment.cancelUrl, payment.id), payment);
+  }
+  seeOther(page, selfUrl(page), payment);
+}
+
+/**
+ * An action on a payment that no longer accepts it (paid meanwhile, a second click, another tab):
+ * show the payment as it is now rather than an error.
+ */
+async function orShowCurrent(page: HostedPageRequest, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof CoreError && error.code === "payment_not_payable") return seeOther(page, selfUrl(page));
+    throw error;
+  }
+}
+
+const view = async (page: HostedPageRequest) => showPayment(page, await hostedPayment(page));
+
+const submitCard = async (page: HostedPageRequest) => {
+  const form = await formFields(page);
+  const input = {
+    card_number: form.get("card_number") ?? "",
+    card_expiry: form.get("card_expiry") ?? "",
+    card_cvc: form.get("card_cvc") ?? "",
+    card_name: form.get("card_name") ?? "",
   };
-}
-
-function resolvedReason(reason: string | undefined): ResolvedReason {
-  return RESOLVED_REASONS.find((r) => r === reason) ?? "already_paid";
-}
-
-/** Hosted pages: HTML for people, so every failure is a page too, never JSON. */
-export function pageRoutes(router: Router, core: CoreClient): void {
-  const render = async (ctx: Context, embedded: boolean) => {
-    const locale = pickLocale(ctx.get("Accept-Language"));
-    ctx.set("Cache-Control", "no-store");
-    ctx.set("Content-Language", locale);
-    // No scripts, no inline styles, nothing from elsewhere; the embed token must not leak through Referer;
-    // only the embed page may be framed (by the merchant's site), the payment page never.
-    ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors ${embedded ? "*" : "'none'"}`);
-    ctx.set("Referrer-Policy", "no-referrer");
-    if (!embedded) ctx.set("X-Frame-Options", "DENY");
-    const send = (status: number, page: JSX.Element) => {
-      const html = renderDocument(page);
-      ctx.status = status;
-      ctx.type = "text/html; charset=utf-8";
-      ctx.body = html;
-    };
-    const id = ctx.params.id!;
+  // The CVC is never shown again; the rest is, so the customer fixes what is wrong instead of retyping.
+  const values = { card_number: input.card_number, card_expiry: input.card_expiry, card_name: input.card_name };
+  const again = async (status: number, state: CardFormState) => {
+    const payment = await hostedPayment(page);
+    showPayment(page, payment, checkoutStep(payment) === "card_form" ? status : 200, state);
+  };
+  const checked = checkCardForm(input, new Date());
+  if (!checked.ok) return again(422, { values, errors: checked.errors });
+  await orShowCurrent(page, async () => {
     try {
-      if (embedded) {
-        const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
-        const { valid } = await core.checkout.verifyEmbedToken({ payment_id: id, token }, callMeta(ctx));
-        if (!valid) return send(403, message(locale, "linkExpired"));
-      }
-      const payment = toHostedPayment(await core.checkout.getHostedPayment({ payment_id: id }, callMeta(ctx)));
-      send(200, payment.resolved ? h(ResolvedPaymentPage, { payment, locale, reason: payment.resolved }) : h(PaymentPage, { payment, locale }));
+      const outcome = await page.core.checkout.submitCard({ payment_id: page.id, card: checked.card }, callMeta(page.ctx));
+      afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
     } catch (error) {
-      if (error instanceof CoreError && error.code === "unknown_payment") return send(404, message(locale, "notFound"));
-      if (error instanceof CoreError && error.code === "processor_unavailable") return send(503, message(locale, "unavailable"));
-      // The detail goes to the log, never to the customer.
-      (ctx.state as FacadeState).log.error({ err: error }, "hosted page failed");
-      send(500, message(locale, "error"));
+      // The processor failed and charged nothing: the payment is still payable, so the form comes back.
+      if (error instanceof CoreError && error.fromCore && error.code === "processor_unavailable") return again(503, { values, notice: "tryAgain" });
+      if (error instanceof CoreError && error.code === "validation_error") return again(422, { values, notice: "rejectedByCore" });
+      throw error;
     }
+  });
+};
+
+const completeChallenge = async (page: HostedPageRequest) => {
+  const passed = (await formFields(page)).get("passed") === "true";
+  await orShowCurrent(page, async () => {
+    const outcome = await page.core.checkout.completeChallenge({ payment_id: page.id, passed }, callMeta(page.ctx));
+    afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
+  });
+};
+
+const startBankTransfer = async (page: HostedPageRequest) => {
+  await orShowCurrent(page, async () => {
+    const started = await page.core.checkout.startBankTransfer({ payment_id: page.id }, callMeta(page.ctx));
+    afterAction(page, started.payment && toHostedPayment(started.payment), CheckoutNext.CHECKOUT_NEXT_WAIT);
+  });
+};
+
+const cancel = async (page: HostedPageRequest) => {
+  await orShowCurrent(page, async () => {
+    const outcome = await page.core.checkout.cancelCheckout({ payment_id: page.id }, callMeta(page.ctx));
+    afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
+  });
+};
+
+/**
+ * The waiting state's poll: JSON, never cached. Once the payment is resolved, `next_url` is where the
+ * page goes: the shop's return URL from the payment page, the embed page itself (which tells its parent).
+ */
+function statusRoute(core: CoreClient, kind: PageKind) {
+  return async (ctx: Context) => {
+    ctx.set("Cache-Control", "no-store");
+    const id = ctx.params.id!;
+    const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
+    if (kind === "embed" && !(await core.checkout.verifyEmbedToken({ payment_id: id, token }, callMeta(ctx))).valid) {
+      throw new PublicError("unauthorized", "The embed token is missing, expired or forged.", 403);
+    }
+    const payment = toHostedPayment(await core.checkout.getHostedPayment({ payment_id: id }, callMeta(ctx)));
+    const self = kind === "embed" ? `/embed/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}` : `/pay/${encodeURIComponent(id)}`;
+    const resolved = payment.resolved !== undefined;
+    ctx.body = {
+      payment_id: payment.id,
+      status: payment.status,
+      resolved,
+      next_url: resolved ? (kind === "pay" ? returnUrl(outcomeUrlBase(payment), payment.id) : self) : null,
+    };
   };
-  router.get("/pay/:id", (ctx) => render(ctx, false));
-  router.get("/embed/:id", (ctx) => render(ctx, true));
+}
+
+/** Hosted pages: HTML for people, so every failure is a page too, never JSON (the status poll aside). */
+export function pageRoutes(router: Router, core: CoreClient): void {
+  for (const kind of ["pay", "embed"] as const) {
+    router.get(`/${kind}/:id`, hostedPage(core, kind, view));
+    router.post(`/${kind}/:id`, hostedPage(core, kind, submitCard));
+    router.post(`/${kind}/:id/challenge`, hostedPage(core, kind, completeChallenge));
+    router.post(`/${kind}/:id/bank-transfer`, hostedPage(core, kind, startBankTransfer));
+    router.post(`/${kind}/:id/cancel`, hostedPage(core, kind, cancel));
+    router.get(`/${kind}/:id/status`, statusRoute(core, kind));
+  }
 
   router.get(STYLESHEET_PATH, (ctx) => {
     ctx.set("Cache-Control", "public, max-age=31536000, immutable");
     ctx.type = "text/css; charset=utf-8";
     ctx.body = STYLESHEET;
   });
-}
-
-function message(locale: Locale, which: "notFound" | "linkExpired" | "unavailable" | "error"): JSX.Element {
-  const t = TEXT[locale];
-  return h(MessagePage, { locale, title: t[`${which}Title`], message: t[which] });
+  router.get(CHECKOUT_SCRIPT_PATH, (ctx) => {
+    ctx.set("Cache-Control", "public, max-age=31536000, immutable");
+    ctx.type = "text/javascript; charset=utf-8";
+    ctx.body = CHECKOUT_SCRIPT;
+  });
 }
