@@ -5,7 +5,7 @@ import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { isId } from "./ids.ts";
 import type { EventEnvelope } from "./outbox.ts";
-import { parseLimit } from "./payments.ts";
+import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 // The outbox table is the event store: every event is written there with its change, stays after
@@ -31,18 +31,11 @@ export async function getEvent(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, 
   return row?.envelope as EventEnvelope | undefined;
 }
 
-export interface ListEventsQuery {
-  limit?: number | undefined;
-  starting_after?: string | undefined;
+export interface ListEventsQuery extends PageQuery {
   type?: string | undefined;
-  /** Why the transport could not read the query, if it could not. */
-  malformed?: string | undefined;
 }
 
-export interface EventPage {
-  data: EventEnvelope[];
-  has_more: boolean;
-}
+export type EventPage = Page<EventEnvelope>;
 
 function parseType(text: string | undefined): EventType | undefined {
   if (text === undefined) return undefined;
@@ -55,21 +48,19 @@ export async function listEvents(_deps: CoreDeps, tx: Tx, caller: MerchantCaller
   if (query.malformed !== undefined) fail("validation_error", query.malformed);
   const limit = parseLimit(query.limit);
   const type = parseType(query.type);
-  let cursor: { created_at: Date; seq: string } | undefined;
-  if (query.starting_after !== undefined) {
-    cursor = await findOwnEvent(tx, caller, query.starting_after);
-    if (!cursor) fail("validation_error", "starting_after must be the id of one of your events.");
-  }
-  let q = db(tx)
-    .selectFrom("outbox_events")
-    .select("envelope")
-    .where("merchant_id", "=", caller.merchantId)
-    .where("mode", "=", caller.mode);
-  if (type) q = q.where("type", "=", type);
-  if (cursor) {
-    const after = cursor;
-    q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
-  }
-  const rows = await q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(limit + 1).execute();
-  return { data: rows.slice(0, limit).map((row) => row.envelope as unknown as EventEnvelope), has_more: rows.length > limit };
+  return keysetPage(limit, query.starting_after, {
+    noun: "events",
+    findCursor: (id) => findOwnEvent(tx, caller, id),
+    fetch: (after, take) => {
+      let q = db(tx)
+        .selectFrom("outbox_events")
+        .select("envelope")
+        .where("merchant_id", "=", caller.merchantId)
+        .where("mode", "=", caller.mode);
+      if (type) q = q.where("type", "=", type);
+      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+      return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
+    },
+    view: (row) => row.envelope as unknown as EventEnvelope,
+  });
 }

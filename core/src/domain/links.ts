@@ -11,6 +11,7 @@ import { linkInputSchema } from "./link-input.ts";
 import { LINK_COLUMNS, toLinkView, toPublicLink, type LinkRow, type LinkView, type PublicLink } from "./link-view.ts";
 import { parseOrFail } from "./payment-input.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
+import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
 
 export const unknownLink = () => new DomainError("unknown_payment_link", "No such payment link.");
 
@@ -122,41 +123,31 @@ export async function deactivateLink(deps: CoreDeps, tx: Tx, caller: MerchantCal
   return withoutEvents(toLinkView(deps.config, { ...row, active: false }, now));
 }
 
-export interface ListLinksQuery {
-  limit?: number | undefined;
-  starting_after?: string | undefined;
-  malformed?: string | undefined;
-}
-
-const DEFAULT_PAGE_SIZE = 25;
-const MAX_PAGE_SIZE = 100;
+export type ListLinksQuery = PageQuery;
 
 /** GET /v1/payment_links: newest first, keyset-paginated on (created_at, seq) like payments. */
-export async function listLinks(deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: ListLinksQuery): Promise<{ data: LinkView[]; has_more: boolean }> {
+export async function listLinks(deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: ListLinksQuery): Promise<Page<LinkView>> {
   if (query.malformed !== undefined) fail("validation_error", query.malformed);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) fail("validation_error", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-  let cursor: { created_at: Date; seq: string } | undefined;
-  if (query.starting_after !== undefined) {
-    cursor = isId("link", query.starting_after)
-      ? await db(tx).selectFrom("links").select(["created_at", "seq"]).where("id", "=", query.starting_after)
-        .where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).executeTakeFirst()
-      : undefined;
-    if (!cursor) fail("validation_error", "starting_after must be the id of one of your payment links.");
-  }
-  let q = db(tx)
-    .selectFrom("links")
-    .innerJoin("merchants", "merchants.id", "links.merchant_id")
-    .select(LINK_COLUMNS)
-    .where("links.merchant_id", "=", caller.merchantId)
-    .where("links.mode", "=", caller.mode);
-  if (cursor) {
-    const after = cursor;
-    q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("links.created_at", "links.seq"), "<", tuple(after.created_at, after.seq)));
-  }
-  const rows = await q.orderBy("links.created_at", "desc").orderBy("links.seq", "desc").limit(limit + 1).execute();
+  const limit = parseLimit(query.limit);
   const now = deps.now();
-  return { data: rows.slice(0, limit).map((row) => toLinkView(deps.config, row, now)), has_more: rows.length > limit };
+  return keysetPage(limit, query.starting_after, {
+    noun: "payment links",
+    findCursor: (id) => isId("link", id)
+      ? db(tx).selectFrom("links").select(["created_at", "seq"]).where("id", "=", id)
+        .where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).executeTakeFirst()
+      : Promise.resolve(undefined),
+    fetch: (after, take) => {
+      let q = db(tx)
+        .selectFrom("links")
+        .innerJoin("merchants", "merchants.id", "links.merchant_id")
+        .select(LINK_COLUMNS)
+        .where("links.merchant_id", "=", caller.merchantId)
+        .where("links.mode", "=", caller.mode);
+      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("links.created_at", "links.seq"), "<", tuple(after.created_at, after.seq)));
+      return q.orderBy("links.created_at", "desc").orderBy("links.seq", "desc").limit(take).execute();
+    },
+    view: (row) => toLinkView(deps.config, row, now),
+  });
 }
 
 /** GET /v1/payment_links/{id}: 200 for any link that ever existed, whatever its state. */

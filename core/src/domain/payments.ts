@@ -6,6 +6,7 @@ import { isId } from "./ids.ts";
 import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Tx } from "./unit-of-work.ts";
+import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
 
 const unknownPayment = () => new DomainError("unknown_payment", "No such payment.");
 
@@ -27,27 +28,11 @@ export async function getPayment(deps: CoreDeps, tx: Tx, caller: MerchantCaller,
   return toPaymentView(deps.config, row);
 }
 
-export interface ListPaymentsQuery {
-  limit?: number | undefined;
-  starting_after?: string | undefined;
+export interface ListPaymentsQuery extends PageQuery {
   status?: string | undefined;
-  /** Why the transport could not read the query, if it could not. */
-  malformed?: string | undefined;
 }
 
-export interface PaymentPage {
-  data: PaymentView[];
-  has_more: boolean;
-}
-
-const DEFAULT_PAGE_SIZE = 25;
-const MAX_PAGE_SIZE = 100;
-
-export function parseLimit(limit: number | undefined): number {
-  if (limit === undefined) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) fail("validation_error", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-  return limit;
-}
+export type PaymentPage = Page<PaymentView>;
 
 function parseStatus(text: string | undefined): PaymentStatus | undefined {
   if (text === undefined) return undefined;
@@ -62,21 +47,19 @@ export async function listPayments(deps: CoreDeps, tx: Tx, caller: MerchantCalle
   if (query.malformed !== undefined) fail("validation_error", query.malformed);
   const limit = parseLimit(query.limit);
   const status = parseStatus(query.status);
-  let cursor: { created_at: Date; seq: string } | undefined;
-  if (query.starting_after !== undefined) {
-    cursor = await findOwnPayment(tx, caller, query.starting_after);
-    if (!cursor) fail("validation_error", "starting_after must be the id of one of your payments.");
-  }
-  let q = db(tx)
-    .selectFrom("payments")
-    .select(PAYMENT_VIEW_COLUMNS)
-    .where("merchant_id", "=", caller.merchantId)
-    .where("mode", "=", caller.mode);
-  if (status) q = q.where("status", "=", status);
-  if (cursor) {
-    const after = cursor;
-    q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
-  }
-  const rows = await q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(limit + 1).execute();
-  return { data: rows.slice(0, limit).map((row) => toPaymentView(deps.config, row)), has_more: rows.length > limit };
+  return keysetPage(limit, query.starting_after, {
+    noun: "payments",
+    findCursor: (id) => findOwnPayment(tx, caller, id),
+    fetch: (after, take) => {
+      let q = db(tx)
+        .selectFrom("payments")
+        .select(PAYMENT_VIEW_COLUMNS)
+        .where("merchant_id", "=", caller.merchantId)
+        .where("mode", "=", caller.mode);
+      if (status) q = q.where("status", "=", status);
+      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+      return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
+    },
+    view: (row) => toPaymentView(deps.config, row),
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "./card-checks.ts";
+import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
 import { checkCardForm } from "./card-form.ts";
 
 const NOW = new Date("2026-11-22T12:00:00Z");

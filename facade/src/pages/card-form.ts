@@ -1,4 +1,4 @@
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "./card-checks.ts";
+import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
 
 /** The fields of the card form, as the browser posts them (names match the inputs). */
 export interface CardFormInput {

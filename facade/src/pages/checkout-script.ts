@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "./card-checks.ts";
+import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
 
 // The pages' one script, served as a file so the CSP can say `script-src 'self'` without
 // 'unsafe-inline'. Everything works without it (plain form posts, a "check again" link); it only

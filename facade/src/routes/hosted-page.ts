@@ -10,6 +10,7 @@ import { MessagePage } from "../pages/message-page.tsx";
 import type { PageFrame } from "../pages/payment-page.tsx";
 import { renderDocument } from "../pages/render-document.ts";
 import { callMeta } from "./call-meta.ts";
+import { setPageHeaders } from "./page-headers.ts";
 
 /** The core's answer in the pages' terms: the one place that knows the wire field names. */
 export function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
@@ -64,35 +65,18 @@ function originOf(url: string): string | undefined {
 }
 
 /**
- * The pages' headers. Scripts and styles only from here (no inline code); a form may post here and,
- * because browsers apply form-action to the redirect that follows a post, be sent on to the shop's
- * return URLs. The payment page is never framed; the embed is framed by anyone in test mode and by
- * the merchant's registered origins only in live mode (and by nobody while none is registered).
+ * The payment page is never framed; the embed is framed by anyone in test mode and by the merchant's
+ * registered origins only in live mode (and by nobody while none is registered). Its forms may be
+ * redirected on to the shop's return URLs.
  */
-export function setPageHeaders(page: HostedPageRequest, payment?: HostedPayment): void {
-  const { ctx, kind } = page;
-  ctx.set("Cache-Control", "no-store");
-  ctx.set("Content-Language", page.locale);
-  ctx.set("Referrer-Policy", "no-referrer");
+function setHostedPageHeaders(page: HostedPageRequest, payment?: HostedPayment): void {
   const returnOrigins = payment ? [...new Set([payment.successUrl, payment.cancelUrl].map(originOf).filter((o) => o !== undefined))] : [];
-  let ancestors = "'none'";
-  if (kind === "embed") {
+  let frameAncestors: string | undefined;
+  if (page.kind === "embed") {
     const registered = payment?.embedOrigins.filter((o) => PLAIN_ORIGIN.test(o)) ?? [];
-    ancestors = payment?.mode === "live" ? registered.join(" ") || "'none'" : "*";
+    frameAncestors = payment?.mode === "live" ? registered.join(" ") || "'none'" : "*";
   }
-  ctx.set(
-    "Content-Security-Policy",
-    [
-      "default-src 'none'",
-      "style-src 'self'",
-      "script-src 'self'",
-      "connect-src 'self'",
-      `form-action ${["'self'", ...returnOrigins].join(" ")}`,
-      "base-uri 'none'",
-      `frame-ancestors ${ancestors}`,
-    ].join("; "),
-  );
-  if (kind === "pay") ctx.set("X-Frame-Options", "DENY");
+  setPageHeaders(page.ctx, page.locale, { formTargets: returnOrigins, ...(frameAncestors ? { frameAncestors } : {}) });
 }
 
 /** The frame a page of this payment renders in: the embed's postMessage goes to the registered origins in live mode. */
@@ -102,7 +86,7 @@ export function frameFor(page: HostedPageRequest, payment: HostedPayment): PageF
 }
 
 export function sendPage(page: HostedPageRequest, status: number, element: JSX.Element, payment?: HostedPayment): void {
-  setPageHeaders(page, payment);
+  setHostedPageHeaders(page, payment);
   page.ctx.status = status;
   page.ctx.type = "text/html; charset=utf-8";
   page.ctx.body = renderDocument(element);
@@ -117,7 +101,7 @@ export function sendMessage(page: HostedPageRequest, status: number, which: Mess
 
 /** 303 See Other: after a post the browser fetches the target with GET, so a reload never posts again. */
 export function seeOther(page: HostedPageRequest, url: string, payment?: HostedPayment): void {
-  setPageHeaders(page, payment);
+  setHostedPageHeaders(page, payment);
   page.ctx.status = 303;
   page.ctx.redirect(url);
 }

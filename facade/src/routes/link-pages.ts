@@ -23,7 +23,7 @@ import { MessagePage } from "../pages/message-page.tsx";
 import { renderDocument } from "../pages/render-document.ts";
 import { parseTypedAmount } from "../pages/typed-amount.ts";
 import { callMeta } from "./call-meta.ts";
-import { setPageHeaders } from "./page-headers.ts";
+import { serveAsset, setPageHeaders } from "./page-headers.ts";
 
 /** A form has three short fields; anything bigger is not the page's. */
 const FORM_LIMIT_BYTES = 4 * 1024;
@@ -78,7 +78,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
   const page = (handle: (ctx: Context, locale: Locale) => Promise<void>) => async (ctx: Context) => {
     const locale = pickLocale(ctx.get("Accept-Language"));
     // Scripts: the link page's own submit-once script; the form is redirected to the checkout URL.
-    setPageHeaders(ctx, locale, { scripts: true, formTargets: [publicOrigin] });
+    setPageHeaders(ctx, locale, { formTargets: [publicOrigin] });
     try {
       await handle(ctx, locale);
     } catch (error) {
@@ -203,11 +203,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
     ctx.body = svg;
   });
 
-  router.get(LINK_SCRIPT_PATH, (ctx) => {
-    ctx.set("Cache-Control", "public, max-age=31536000, immutable");
-    ctx.type = "text/javascript; charset=utf-8";
-    ctx.body = LINK_SCRIPT;
-  });
+  serveAsset(router, LINK_SCRIPT_PATH, "text/javascript; charset=utf-8", LINK_SCRIPT);
 }
 
 /** Which pay errors are about the amount, shown next to its field. */

@@ -13,6 +13,7 @@ import { STYLESHEET, STYLESHEET_PATH } from "../pages/stylesheet.ts";
 import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
 import { frameFor, hostedPage, seeOther, selfUrl, sendPage, toHostedPayment, type HostedPageRequest, type PageKind } from "./hosted-page.ts";
+import { serveAsset } from "./page-headers.ts";
 
 /** A card form is four short fields; anything bigger is not one. */
 const FORM_LIMIT_BYTES = 8 * 1024;
@@ -149,14 +150,6 @@ export function pageRoutes(router: Router, core: CoreClient): void {
     router.get(`/${kind}/:id/status`, statusRoute(core, kind));
   }
 
-  router.get(STYLESHEET_PATH, (ctx) => {
-    ctx.set("Cache-Control", "public, max-age=31536000, immutable");
-    ctx.type = "text/css; charset=utf-8";
-    ctx.body = STYLESHEET;
-  });
-  router.get(CHECKOUT_SCRIPT_PATH, (ctx) => {
-    ctx.set("Cache-Control", "public, max-age=31536000, immutable");
-    ctx.type = "text/javascript; charset=utf-8";
-    ctx.body = CHECKOUT_SCRIPT;
-  });
+  serveAsset(router, STYLESHEET_PATH, "text/css; charset=utf-8", STYLESHEET);
+  serveAsset(router, CHECKOUT_SCRIPT_PATH, "text/javascript; charset=utf-8", CHECKOUT_SCRIPT);
 }

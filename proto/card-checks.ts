@@ -1,6 +1,7 @@
-// The card checks the page makes before anything reaches the core. The same functions run in the
-// browser (the checkout script embeds their source), so the live hints and the server's re-check
-// cannot disagree. They must stay self-contained: no imports, no closures over module state.
+// The card checks, once: the payment page runs them in the browser (the checkout script embeds their
+// source) and again in the facade before anything reaches the core, and the core applies them for
+// every caller; so the live hints, the page's re-check and the core cannot disagree. They must stay
+// self-contained: no imports, no closures over module state.
 
 export type CardBrand = "visa" | "mastercard" | "amex" | "discover" | "diners" | "jcb";
 
