@@ -12,6 +12,7 @@ describe("job policies", () => {
       purgeIdempotencyKeys: { intervalMs: 60_000, batch: 1_000 },
       outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
       purgeEvents: { intervalMs: 60_000, batch: 1_000 },
+      purgeLinkRateLimits: { intervalMs: 60_000, batch: 1_000 },
     });
     expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
   });
@@ -21,7 +22,7 @@ describe("job policies", () => {
       ...base, EXPIRE_PAYMENTS_INTERVAL: "100ms", EXPIRE_PAYMENTS_BATCH: "20", IDEMPOTENCY_PURGE_INTERVAL: "5m",
       IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
       CONFIRM_BANK_TRANSFERS_INTERVAL: "2s", CONFIRM_BANK_TRANSFERS_BATCH: "30", SETTLE_PAYMENTS_INTERVAL: "10s", SETTLE_PAYMENTS_BATCH: "800",
-      EVENT_PURGE_INTERVAL: "10m", EVENT_PURGE_BATCH: "100",
+      EVENT_PURGE_INTERVAL: "10m", EVENT_PURGE_BATCH: "100", LINK_RATE_LIMIT_PURGE_INTERVAL: "30s", LINK_RATE_LIMIT_PURGE_BATCH: "10",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
@@ -30,6 +31,7 @@ describe("job policies", () => {
       purgeIdempotencyKeys: { intervalMs: 300_000, batch: 5_000 },
       outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
       purgeEvents: { intervalMs: 600_000, batch: 100 },
+      purgeLinkRateLimits: { intervalMs: 30_000, batch: 10 },
     });
     expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
   });
@@ -43,6 +45,7 @@ describe("job policies", () => {
     ["SETTLEMENT_DELAYS", "60s,300s"],
     ["EVENT_RETENTION", "0d"],
     ["EVENT_PURGE_BATCH", "0"],
+    ["LINK_RATE_LIMIT_PURGE_BATCH", "0"],
   ])("refuse %s=%s", (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
   });

@@ -47,6 +47,7 @@ export interface JobPolicies {
   purgeIdempotencyKeys: JobPolicy;
   outboxRelay: LeasedJobPolicy;
   purgeEvents: JobPolicy;
+  purgeLinkRateLimits: JobPolicy;
 }
 
 /** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
@@ -77,8 +78,6 @@ export interface CoreConfig {
   eventRetentionMs: number;
   /** Pay attempts admitted per fixed window, per client IP and per link; null: off. */
   linkRateLimit: { perIp: number; perLink: number; windowMs: number } | null;
-  /** The purge of rate-limit rows of past windows (LINK_RATE_LIMIT_PURGE_INTERVAL / _BATCH). */
-  linkRateLimitPurge: JobPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
   migrateOnStart: boolean;
@@ -174,6 +173,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
     purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
+    purgeLinkRateLimits: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
   };
 }
 
@@ -244,7 +244,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: rateLimitEnv(source),
-    linkRateLimitPurge: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
     currencies: {
       GTQ: {
         limits: { min: minorEnv(source, "GTQ_MIN_AMOUNT", 500n), max: minorEnv(source, "GTQ_MAX_AMOUNT", 10_000_000n) },

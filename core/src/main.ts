@@ -35,14 +35,14 @@ async function main(): Promise<void> {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
-  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents, confirmBankTransfers: confirmPolicy, settlePayments } = config.jobs;
+  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents, confirmBankTransfers: confirmPolicy, settlePayments, purgeLinkRateLimits } = config.jobs;
   const schedule = [
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
     { job: "purge_events", every: purgeEvents.intervalMs, run: () => purgeExpiredEvents(deps, purgeEvents) },
     { job: startedBankTransfers(deps).job, every: confirmPolicy.intervalMs, run: () => confirmBankTransfers(deps, confirmPolicy) },
     { job: "settle_payments", every: settlePayments.intervalMs, run: () => settleDuePayments(deps, settlePayments) },
-    { job: "purge_link_rate_limits", every: config.linkRateLimitPurge.intervalMs, run: () => purgePastRateLimitWindows(deps, config.linkRateLimitPurge) },
+    { job: "purge_link_rate_limits", every: purgeLinkRateLimits.intervalMs, run: () => purgePastRateLimitWindows(deps, purgeLinkRateLimits) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
   const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));
