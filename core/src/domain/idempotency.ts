@@ -75,6 +75,32 @@ export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { sco
     .returning("idempotency_keys.scope");
 }
 
+/** The idempotency scope of a merchant's own requests, whichever credential they come with (create-charge.ts builds the same text in SQL). */
+export function merchantScope(caller: { merchantId: string; mode: string }): string {
+  return `${caller.merchantId}:${caller.mode}`;
+}
+
+/**
+ * Claims `claim.key` in one scope with a statement of its own, for operations whose resource is not
+ * inserted in the same statement; true when this request won the key (a concurrent holder is waited for).
+ */
+export async function claimKeyIn(em: EntityManager, scope: string, claim: KeyClaim): Promise<boolean> {
+  const claimed = await db(em)
+    .with("scopes", (qc) => qc.selectNoFrom(sql<string>`${scope}::text`.as("scope")))
+    .with("claim", (qc) => claimKey(qc, "scopes", claim))
+    .selectFrom("claim")
+    .select("claim.scope")
+    .execute();
+  return claimed.length > 0;
+}
+
+function answer(existing: { fingerprint: string; response: string }, fingerprint: string): IdempotentResult {
+  if (existing.fingerprint !== fingerprint) {
+    fail("idempotency_key_reused", "This Idempotency-Key was already used for a different request.");
+  }
+  return { response: existing.response, replayed: true };
+}
+
 /** The key was taken by an earlier request: replay its response, or refuse a different request. */
 export async function replayOrConflict(em: EntityManager, scope: string, key: string, fingerprint: string): Promise<IdempotentResult> {
   const existing = await db(em)
@@ -83,8 +109,17 @@ export async function replayOrConflict(em: EntityManager, scope: string, key: st
     .where("scope", "=", scope)
     .where("key", "=", key)
     .executeTakeFirstOrThrow();
-  if (existing.fingerprint !== fingerprint) {
-    fail("idempotency_key_reused", "This Idempotency-Key was already used for a different request.");
-  }
-  return { response: existing.response, replayed: true };
+  return answer(existing, fingerprint);
+}
+
+/** The answer to an earlier request that still holds this key, if one does (its replay, or idempotency_key_reused). */
+export async function earlierAnswer(em: EntityManager, scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotentResult | undefined> {
+  const existing = await db(em)
+    .selectFrom("idempotency_keys")
+    .select(["fingerprint", "response"])
+    .where("scope", "=", scope)
+    .where("key", "=", key)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return existing ? answer(existing, fingerprint) : undefined;
 }

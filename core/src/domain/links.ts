@@ -1,11 +1,10 @@
-import { sql } from "kysely";
 import type { Currency } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { resolveApiKey } from "./api-keys.ts";
 import type { MerchantCaller, OperatorCaller, PresentedCredential, PublicCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
-import { checkIdempotencyKeyShape, claimKey, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import { checkIdempotencyKeyShape, claimKeyIn, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { isId, newId } from "./ids.ts";
 import { linkInputSchema } from "./link-input.ts";
 import { LINK_COLUMNS, toLinkView, toPublicLink, type LinkRow, type LinkView, type PublicLink } from "./link-view.ts";
@@ -89,18 +88,13 @@ export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCrede
   };
   const response = JSON.stringify(toLinkView(deps.config, row, now));
   if (key !== undefined) {
-    const scope = `${caller.merchantId}:${caller.mode}`;
+    const scope = merchantScope(caller);
     const fingerprint = requestFingerprint("create_link", input);
-    // Waits for a concurrent holder of the same key; returns nothing when the key is taken.
-    const claimed = await db(tx)
-      .with("scopes", (qc) => qc.selectNoFrom(sql<string>`${scope}::text`.as("scope")))
-      .with("claim", (qc) => claimKey(qc, "scopes", {
-        key, fingerprint, resourceId: row.id, response, now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
-      }))
-      .selectFrom("claim")
-      .select("claim.scope")
-      .execute();
-    if (claimed.length === 0) return withoutEvents(await replayOrConflict(tx, scope, key, fingerprint));
+    // Waits for a concurrent holder of the same key; false when the key is taken.
+    const claimed = await claimKeyIn(tx, scope, {
+      key, fingerprint, resourceId: row.id, response, now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+    });
+    if (!claimed) return withoutEvents(await replayOrConflict(tx, scope, key, fingerprint));
   }
   const { trade_name: _t, currencies: _c, methods: _m, ...columns } = row;
   await db(tx).insertInto("links").values({ ...columns, updated_at: now }).execute();

@@ -1,11 +1,10 @@
-import { db } from "../db/orm.ts";
 import type { MethodType } from "../config.ts";
 import type { PublicCaller } from "./caller.ts";
 import { priceCharge, type MerchantPolicy } from "./charge-policy.ts";
 import { createCharge, linkOwner, type CheckedCharge } from "./create-charge.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
-import { checkIdempotencyKeyShape, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import { checkIdempotencyKeyShape, earlierAnswer, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { payLinkInputSchema, type PayLinkInput } from "./link-input.ts";
 import { admitPayAttempt } from "./link-rate-limit.ts";
 import { linkNotPayableReason, linkPageUrl, type LinkRow } from "./link-view.ts";
@@ -42,7 +41,7 @@ export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, com
   const fingerprint = requestFingerprint("pay_link", input);
   const reason = linkNotPayableReason(link, deps.now());
   if (reason !== null) {
-    const earlier = await replayIfClaimed(tx, link.id, idempotencyKey, fingerprint, deps.now());
+    const earlier = await earlierAnswer(tx, link.id, idempotencyKey, fingerprint, deps.now());
     if (earlier) return earlier;
     throw new DomainError("payment_link_not_payable", `This payment link is not payable (${reason}).`);
   }
@@ -67,11 +66,4 @@ function draftFor(deps: CoreDeps, link: LinkRow, input: PayLinkInput, merchant: 
     cancelUrl: input.cancel_url ?? link.cancel_url ?? fallback,
     linkId: link.id,
   };
-}
-
-/** The earlier answer to this key on this link, if there is one (or idempotency_key_reused). */
-async function replayIfClaimed(tx: Tx, linkId: string, key: string, fingerprint: string, now: Date): Promise<IdempotentResult | undefined> {
-  const claimed = await db(tx).selectFrom("idempotency_keys").select("key")
-    .where("scope", "=", linkId).where("key", "=", key).where("expires_at", ">", now).executeTakeFirst();
-  return claimed ? replayOrConflict(tx, linkId, key, fingerprint) : undefined;
 }
