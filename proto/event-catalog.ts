@@ -17,8 +17,3 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export function isEventType(value: unknown): value is EventType {
   return typeof value === "string" && (EVENT_TYPES as readonly string[]).includes(value);
 }
-
-/** Whether an endpoint subscribed to `enabledEvents` receives `type` (an empty subscription receives every type). */
-export function isSubscribed(enabledEvents: readonly string[], type: string): boolean {
-  return enabledEvents.length === 0 || enabledEvents.includes(type);
-}

@@ -1,13 +1,18 @@
 // The Service-Signature scheme (DESIGN §4 "Webhooks"), shared by the dispatcher, `paytami listen`
 // and the tests: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per
 // secret that signs (two during a rotation). It is Stripe's scheme, so Stripe's libraries verify it.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const SIGNATURE_HEADER = "Service-Signature";
 export const EVENT_ID_HEADER = "Service-Event-Id";
 export const WEBHOOK_USER_AGENT = "Service-Webhooks/1.0";
 /** What receivers should accept, and what `verifySignature` checks by default. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** A signing secret: `whsec_` + 32 CSPRNG bytes in unpadded base64url (43 characters). */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}
 
 function v1(secret: string, timestamp: number, body: Uint8Array): string {
   // The secret string is the key as is (not base64-decoded), as Stripe's libraries use it.

@@ -3,10 +3,10 @@
 // one line per event. It polls the core's event store (ListRecentEvents) rather than consuming
 // JetStream, so it sees exactly what the merchant's endpoints are sent and never takes an event
 // away from the dispatchers. One attempt per event: it is a development tool, not a delivery.
-import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
+import { generateWebhookSecret } from "../../../proto/webhook-signature.ts";
 import { sendWebhook } from "../../../dispatcher/src/send-webhook.ts";
 import type { CommandContext } from "./command.ts";
 
@@ -25,7 +25,7 @@ export function addListenCommands(program: Command, context: CommandContext): vo
     .action(async (options: { merchant: string; forwardTo: string; mode: string }) => {
       const core = context.core();
       const mode = modeCodec.fromWire(options.mode);
-      const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+      const secret = generateWebhookSecret();
       const started = (await core.deliveries.listRecentEvents({ merchant_id: options.merchant, mode, limit: 0 })).now;
       let since = started;
       context.print({

@@ -163,8 +163,6 @@ export async function startBankTransfer(deps: CoreDeps, tx: Tx, caller: PublicCa
   if (view.method_type !== "bank_transfer") fail("validation_error", "This payment is paid by card, not by bank transfer.");
   if (view.bank_transfer) return { payment: view, bankTransfer: view.bank_transfer };
   if (!view.payable) notPayable(view.status);
-  // Asking the processor for its account is I/O: before the transaction, which only records.
-  const account = await processorFor(deps, view.mode as LockedPayment["mode"]).bankTransferAccount(view.currency as Currency);
   await atomically(tx, async (inner) => {
     const locked = await lockPayable(deps, inner, paymentId);
     // Started by a concurrent call meanwhile: keep its reference.
@@ -175,7 +173,7 @@ export async function startBankTransfer(deps: CoreDeps, tx: Tx, caller: PublicCa
   });
   const after = await getHostedPayment(deps, tx, caller, paymentId);
   if (!after.bank_transfer) return notPayable(after.status);
-  return { payment: after, bankTransfer: { ...account, reference: after.bank_transfer.reference } };
+  return { payment: after, bankTransfer: after.bank_transfer };
 }
 
 /** The cancel action on the page: a payable payment is canceled and the customer goes back to cancel_url. */

@@ -91,8 +91,7 @@ export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string)
  * The set-based form of `transitionPayment`, for jobs that move many payments through one row of
  * the state table (settlement): one `UPDATE … FROM (due) … RETURNING` moves every payment `due`
  * selects (a locked select of ids, built by the claim) that is in one of the row's `from` states,
- * stamps it, and raises the row's event for each, for the caller to record in the same transaction.
- * Answers how many moved.
+ * and stamps it. Only for rows without an event (the settlement steps); answers how many moved.
  */
 export async function transitionPayments(
   deps: CoreDeps,
@@ -101,20 +100,17 @@ export async function transitionPayments(
   due: SelectQueryBuilder<DB, "payments", { id: string }>,
 ): Promise<Changes<number>> {
   const rule = TRANSITIONS[operation];
-  // Those depend on each payment (its history; its link's max_payments at capture): one at a time.
-  if (rule.to === "previous" || rule.event === "payment.succeeded") throw new Error(`${operation} is per payment; use transitionPayment`);
+  // A transition with an event needs each payment's view for it, and "previous" and capture depend on
+  // each payment (its history; its link's max_payments): those go one at a time.
+  if (rule.to === "previous" || rule.event !== null) throw new Error(`${operation} is per payment; use transitionPayment`);
   const at = deps.now();
-  const moved = db(tx)
+  const moved = await db(tx)
     .updateTable("payments as p")
     .from(due.as("due"))
     .set({ status: rule.to, [rule.stamp]: at, updated_at: at })
     .whereRef("p.id", "=", "due.id")
-    .where("p.status", "in", rule.from);
-  const event = rule.event as string | null;
-  if (event === null || !event.startsWith("payment.")) {
-    return { value: (await moved.returning("p.id").execute()).length, events: [] };
-  }
-  const rows = await moved.returning(["p.id", "p.status", "p.currency", "p.amount", "p.service_fee", "p.net_amount", "p.description", "p.created_at", "p.merchant_id", "p.mode"]).execute();
-  const events: RaisedEvent[] = rows.map((row) => ({ merchantId: row.merchant_id, mode: row.mode, type: event, data: toPaymentView(deps.config, row), at }));
-  return { value: rows.length, events };
+    .where("p.status", "in", rule.from)
+    .returning("p.id")
+    .execute();
+  return { value: moved.length, events: [] };
 }

@@ -9,6 +9,7 @@ import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { retryDelayMs } from "./webhook-retry.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
+import { signingSecrets } from "./webhook-endpoints.ts";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "succeeded", "failed"];
@@ -137,7 +138,7 @@ export async function claimDueDeliveries(deps: CoreDeps, _caller: OperatorCaller
       mode: row.mode,
       url: row.url,
       body: eventBody(row.envelope),
-      secrets: [row.secret, ...(row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now ? [row.previous_secret] : [])],
+      secrets: signingSecrets(row, now),
       attempt: row.attempt_count + 1,
     }));
 }
@@ -209,7 +210,7 @@ export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: OperatorCa
         if (delay === null) status = "failed";
         else nextAt = new Date(now.getTime() + delay);
       }
-    } else nextAt = null;
+    }
     next.set(row.id, { status, round, attempts: before.attempts + 1, nextAt, outcome });
   }
   const updates = [...next.entries()];

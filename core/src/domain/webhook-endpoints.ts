@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateWebhookSecret } from "../../../proto/webhook-signature.ts";
 import { LockMode, type InferEntity } from "@mikro-orm/core";
 import { EVENT_TYPES, isEventType, type EventType } from "../../../proto/event-catalog.ts";
 import { NonPublicAddressError, resolvePublicOnly } from "../../../proto/public-address.ts";
@@ -35,11 +35,6 @@ export interface EndpointWithSecret {
 }
 
 type EndpointRow = InferEntity<typeof WebhookEndpoint>;
-
-/** `whsec_` + 32 CSPRNG bytes in unpadded base64url (43 characters). */
-export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
-}
 
 function toEndpointView(row: EndpointRow, now: Date): EndpointView {
   const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
