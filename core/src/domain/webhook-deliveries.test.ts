@@ -68,7 +68,10 @@ describe("webhook deliveries", () => {
     const first = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
     expect(first).toHaveLength(2);
     expect(first.every((d) => d.endpointId === slow && d.attempt === 1)).toBe(true);
-    expect(first[0]!.body.toString()).toBe(JSON.stringify(JSON.parse(first[0]!.body.toString())));
+    // The body is the event as stored: the envelope of the claimed delivery's own event.
+    const stored = await db(deps.orm.em.fork()).selectFrom("outbox_events").select("envelope").where("id", "=", first[0]!.eventId).executeTakeFirstOrThrow();
+    expect(JSON.parse(first[0]!.body.toString())).toEqual(stored.envelope);
+    expect(JSON.parse(first[0]!.body.toString()).id).toBe(first[0]!.eventId);
     expect(await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).toHaveLength(0);
     // Another endpoint is not held up by the first one's backlog.
     const other = await newEndpoint();
