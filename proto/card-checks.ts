@@ -51,3 +51,13 @@ export function expiryInFuture(expiry: { month: number; year: number }, now: Dat
   const month = now.getUTCMonth() + 1;
   return expiry.year > year || (expiry.year === year && expiry.month >= month);
 }
+
+/** The security code: 4 digits on American Express, 3 or 4 on other cards. */
+export function cvcValid(digits: string, cvc: string): boolean {
+  return (cardBrand(digits) === "amex" ? /^\d{4}$/ : /^\d{3,4}$/).test(cvc);
+}
+
+/** The name on the card (already trimmed): present, and at most the 100 characters processors take. */
+export function holderNameValid(name: string): boolean {
+  return name.length > 0 && name.length <= 100;
+}

@@ -1,4 +1,4 @@
-import { cardBrand as brandOf, expiryInFuture, luhnValid } from "../../../proto/card-checks.ts";
+import { cardBrand as brandOf, cvcValid, expiryInFuture, holderNameValid, luhnValid } from "../../../proto/card-checks.ts";
 import { fail } from "../domain/errors.ts";
 
 /** What the customer typed. It travels to the processor and is forgotten: only `brand` and `last4` are kept. */
@@ -31,9 +31,9 @@ export function readCard(input: { number: string; exp_month: number; exp_year: n
   const year = input.exp_year < 100 ? 2000 + input.exp_year : input.exp_year;
   if (!Number.isInteger(year) || year < 2000 || year > 2100) fail("validation_error", "card.exp_year must be a year such as 2030.");
   if (!expiryInFuture({ month, year }, now)) fail("validation_error", "The card has expired.");
-  if (!/^\d{3,4}$/.test(input.cvc)) fail("validation_error", "card.cvc must be 3 or 4 digits.");
+  if (!cvcValid(number, input.cvc)) fail("validation_error", "card.cvc must be 4 digits on American Express cards, 3 or 4 on others.");
   const holderName = input.holder_name.trim();
-  if (holderName.length === 0 || holderName.length > 100) fail("validation_error", "card.holder_name must be 1 to 100 characters.");
+  if (!holderNameValid(holderName)) fail("validation_error", "card.holder_name must be 1 to 100 characters.");
   if (holderName.includes("\u0000")) fail("validation_error", "card.holder_name must not contain NUL.");
   return { number, expMonth: month, expYear: year, cvc: input.cvc, holderName, brand: brandOf(number) ?? "unknown", last4: number.slice(-4) };
 }

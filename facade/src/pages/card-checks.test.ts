@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
+import { cardBrand, cardDigits, cvcValid, expiryInFuture, holderNameValid, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
 import { checkCardForm } from "./card-form.ts";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
@@ -53,5 +53,23 @@ describe("card checks", () => {
       ok: true,
       card: { number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" },
     });
+  });
+});
+
+describe("the rules the page, the facade and the core share", () => {
+  it("wants 4 CVC digits on American Express and 3 or 4 on other cards", () => {
+    expect(cvcValid("378282246310005", "1234")).toBe(true);
+    expect(cvcValid("378282246310005", "123")).toBe(false);
+    expect(cvcValid("4242424242424242", "123")).toBe(true);
+    expect(cvcValid("4242424242424242", "1234")).toBe(true);
+    expect(cvcValid("4242424242424242", "12")).toBe(false);
+    expect(cvcValid("4242424242424242", "12a")).toBe(false);
+  });
+
+  it("takes a cardholder name of 1 to 100 characters", () => {
+    expect(holderNameValid("Ana López")).toBe(true);
+    expect(holderNameValid("")).toBe(false);
+    expect(holderNameValid("a".repeat(100))).toBe(true);
+    expect(holderNameValid("a".repeat(101))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
+import { cardDigits, cvcValid, expiryInFuture, holderNameValid, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
 
 /** The fields of the card form, as the browser posts them (names match the inputs). */
 export interface CardFormInput {
@@ -27,9 +27,9 @@ export function checkCardForm(input: CardFormInput, now: Date): CardFormResult {
   if (!expiry) errors.card_expiry = "expiryInvalid";
   else if (!expiryInFuture(expiry, now)) errors.card_expiry = "expiryPast";
   const cvc = input.card_cvc.trim();
-  if (!(cardBrand(number) === "amex" ? /^\d{4}$/ : /^\d{3,4}$/).test(cvc)) errors.card_cvc = "cvcInvalid";
+  if (!cvcValid(number, cvc)) errors.card_cvc = "cvcInvalid";
   const name = input.card_name.trim();
-  if (name.length === 0 || name.length > 200) errors.card_name = "nameRequired";
+  if (!holderNameValid(name)) errors.card_name = "nameRequired";
   if (Object.keys(errors).length > 0 || !expiry) return { ok: false, errors };
   return { ok: true, card: { number, exp_month: expiry.month, exp_year: expiry.year, cvc, holder_name: name } };
 }

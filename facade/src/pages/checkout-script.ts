@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { cardBrand, cardDigits, expiryInFuture, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
+import { cardBrand, cardDigits, cvcValid, expiryInFuture, holderNameValid, luhnValid, parseExpiry } from "../../../proto/card-checks.ts";
 
 // The pages' one script, served as a file so the CSP can say `script-src 'self'` without
 // 'unsafe-inline'. Everything works without it (plain form posts, a "check again" link); it only
 // adds live hints, the one-click guard, the waiting state's polling and the embed's postMessage.
 // The card checks are the server's own functions, so both sides agree on what is valid.
-const SHARED_CHECKS = [cardDigits, cardBrand, luhnValid, parseExpiry, expiryInFuture].map((check) => check.toString()).join("\n");
+const SHARED_CHECKS = [cardDigits, cardBrand, luhnValid, parseExpiry, expiryInFuture, cvcValid, holderNameValid].map((check) => check.toString()).join("\n");
 
 const BROWSER_PART = String.raw`
 var cardForm = document.querySelector("form[data-card-form]");
@@ -19,10 +19,9 @@ function fieldError(name, value) {
   }
   if (name === "card_cvc") {
     var number = cardForm.elements.namedItem("card_number");
-    var amex = cardBrand(cardDigits(number ? number.value : "")) === "amex";
-    return (amex ? /^\d{4}$/ : /^\d{3,4}$/).test(value.trim()) ? "" : "cvcInvalid";
+    return cvcValid(cardDigits(number ? number.value : ""), value.trim()) ? "" : "cvcInvalid";
   }
-  if (name === "card_name") return value.trim().length > 0 && value.trim().length <= 200 ? "" : "nameRequired";
+  if (name === "card_name") return holderNameValid(value.trim()) ? "" : "nameRequired";
   return "";
 }
 
