@@ -38,7 +38,7 @@ function register(className: string, file: string): void {
   const source = readFileSync(indexFile, "utf8");
   const list = /export const MIGRATIONS = \[([^\]]*)\];/;
   if (!list.test(source)) throw new Error(`cannot find MIGRATIONS in ${indexFile}; add ${className} by hand`);
-  const lines = source.replace(list, (_, items: string) => `export const MIGRATIONS = [${items.trim()}, ${className}];`).split("\n");
+  const lines = source.replace(list, (_, items: string) => `export const MIGRATIONS = [${items.trim().replace(/,$/, "")},\n  ${className},\n];`).split("\n");
   const afterImports = lines.findLastIndex((line) => line.startsWith("import ")) + 1;
   lines.splice(afterImports, 0, `import { ${className} } from "./${file}.ts";`);
   writeFileSync(indexFile, lines.join("\n"));

@@ -2,9 +2,8 @@ import { db } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import type { RaisedEvent } from "./outbox.ts";
-import type { SelectQueryBuilder } from "kysely";
-import type { DB } from "../db/orm.ts";
-import { expire, TRANSITIONS, type PaymentOperation, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
+import { captureEntry, postLedger } from "./ledger.ts";
+import { expire, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
@@ -39,6 +38,8 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
       .set({ status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at })
       .where("id", "=", paymentId)
       .execute();
+    // The capture's ledger transaction; settlement, refunds and chargebacks write their own (they know the amounts).
+    if (result.stamp === "captured_at") await postLedger(tx, [captureEntry(payment, at)]);
     state = result;
     view = toPaymentView(deps.config, { ...payment, status: result.status });
     // Payment events carry the payment as GET /v1/payments/{id} shows it at that moment; refund and
@@ -85,32 +86,4 @@ export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string)
     if (error instanceof DomainError && error.code === "payment_not_payable") return { value: undefined, events: [] };
     throw error;
   }
-}
-
-/**
- * The set-based form of `transitionPayment`, for jobs that move many payments through one row of
- * the state table (settlement): one `UPDATE … FROM (due) … RETURNING` moves every payment `due`
- * selects (a locked select of ids, built by the claim) that is in one of the row's `from` states,
- * and stamps it. Only for rows without an event (the settlement steps); answers how many moved.
- */
-export async function transitionPayments(
-  deps: CoreDeps,
-  tx: Tx,
-  operation: PaymentOperation,
-  due: SelectQueryBuilder<DB, "payments", { id: string }>,
-): Promise<Changes<number>> {
-  const rule = TRANSITIONS[operation];
-  // A transition with an event needs each payment's view for it, and "previous" and capture depend on
-  // each payment (its history; its link's max_payments): those go one at a time.
-  if (rule.to === "previous" || rule.event !== null) throw new Error(`${operation} is per payment; use transitionPayment`);
-  const at = deps.now();
-  const moved = await db(tx)
-    .updateTable("payments as p")
-    .from(due.as("due"))
-    .set({ status: rule.to, [rule.stamp]: at, updated_at: at })
-    .whereRef("p.id", "=", "due.id")
-    .where("p.status", "in", rule.from)
-    .returning("p.id")
-    .execute();
-  return { value: moved.length, events: [] };
 }

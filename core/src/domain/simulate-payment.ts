@@ -2,14 +2,13 @@ import type { SimulationStepName } from "../../../proto/simulation-steps.ts";
 import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
-import {
-  authorize, batchForSettlement, cancel, capture, expire, failPayment, receiveFunds, releaseFunds, startProcessing,
-} from "./payment-states.ts";
+import { authorize, cancel, capture, expire, failPayment, startProcessing } from "./payment-states.ts";
 import { transitionPayment, type TransitionStep } from "./payment-transitions.ts";
 import type { PaymentView } from "./payment-view.ts";
+import { settleNow } from "./settlement.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
-/** `paytami simulate payment ID STEP`: each step is one row of the state table, except succeed and settle. */
+/** `paytami simulate payment ID STEP`: each step is one row of the state table, except succeed (authorize and capture) and settle (every settlement step). */
 export const SIMULATION_STEPS = {
   process: [startProcessing],
   authorize: [authorize],
@@ -18,15 +17,16 @@ export const SIMULATION_STEPS = {
   fail: [failPayment],
   cancel: [cancel],
   expire: [expire],
-  settle: [batchForSettlement, receiveFunds, releaseFunds],
-} as const satisfies Record<SimulationStepName, readonly TransitionStep[]>;
+} as const satisfies Record<Exclude<SimulationStepName, "settle">, readonly TransitionStep[]>;
 
-export type SimulationStep = keyof typeof SIMULATION_STEPS;
+export type SimulationStep = keyof typeof SIMULATION_STEPS | "settle";
 
 /** Sandbox only in spirit, operators only in fact: the caller type says who may drive a payment by hand. */
 export async function simulatePayment(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, paymentId: string, step: string): Promise<Changes<PaymentView>> {
+  // Settlement is every step of the settlement table at once, through the same code as the job.
+  if (step === "settle") return settleNow(deps, tx, paymentId);
   if (!Object.hasOwn(SIMULATION_STEPS, step)) {
-    fail("validation_error", `step must be one of ${Object.keys(SIMULATION_STEPS).join(", ")}.`);
+    fail("validation_error", `step must be one of ${[...Object.keys(SIMULATION_STEPS), "settle"].join(", ")}.`);
   }
-  return transitionPayment(deps, tx, paymentId, SIMULATION_STEPS[step as SimulationStep]);
+  return transitionPayment(deps, tx, paymentId, SIMULATION_STEPS[step as keyof typeof SIMULATION_STEPS]);
 }

@@ -1,4 +1,10 @@
 import { ApiKey } from "./api-key.ts";
+import { BankAccount } from "./bank-account.ts";
+import { Chargeback } from "./chargeback.ts";
+import { LedgerLine } from "./ledger-line.ts";
+import { LedgerTransaction } from "./ledger-transaction.ts";
+import { Payout } from "./payout.ts";
+import { Refund } from "./refund.ts";
 import { IdempotencyKey } from "./idempotency-key.ts";
 import { Link } from "./link.ts";
 import { LinkRateLimit } from "./link-rate-limit.ts";
@@ -9,5 +15,5 @@ import { WebhookAttempt } from "./webhook-attempt.ts";
 import { WebhookDelivery } from "./webhook-delivery.ts";
 import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
-export { ApiKey, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export { ApiKey, BankAccount, Chargeback, LedgerLine, LedgerTransaction, Payout, Refund, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit, WebhookEndpoint, WebhookDelivery, WebhookAttempt, LedgerTransaction, LedgerLine, Refund, Chargeback, BankAccount, Payout];

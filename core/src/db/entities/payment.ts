@@ -63,9 +63,11 @@ export const Payment = defineEntity({
     // The expiry job scans only payable payments.
     { name: "payments_expiry_idx", properties: "expires_at", where: "status in ('created', 'processing', 'authorized')" },
     // Sandbox jobs: bank transfers waiting for confirmation, and each settlement step's waiting payments.
+    // Settlement follows the stamps, not the status: a refunded or disputed payment is still settled
+    // by the processor (core/src/jobs/settle-payments.ts).
     { name: "payments_bank_transfer_confirm_idx", properties: "processing_at", where: "status = 'processing' and method_type = 'bank_transfer' and mode = 'test'" },
-    { name: "payments_settle_captured_idx", properties: "captured_at", where: "status = 'captured' and mode = 'test'" },
-    { name: "payments_settle_pending_idx", properties: "pending_settlement_at", where: "status = 'pending_settlement' and mode = 'test'" },
-    { name: "payments_settle_received_idx", properties: "settled_to_paytami_at", where: "status = 'settled_to_paytami' and mode = 'test'" },
+    { name: "payments_settle_captured_idx", properties: "captured_at", where: "captured_at is not null and pending_settlement_at is null and mode = 'test'" },
+    { name: "payments_settle_pending_idx", properties: "pending_settlement_at", where: "pending_settlement_at is not null and settled_to_paytami_at is null and mode = 'test'" },
+    { name: "payments_settle_received_idx", properties: "settled_to_paytami_at", where: "settled_to_paytami_at is not null and available_to_merchant_at is null and mode = 'test'" },
   ],
 });

@@ -4,13 +4,14 @@ import { Migration20261122043958_add_webhook_endpoints } from "./20261122043958-
 import { Migration20261122044202_add_payment_links } from "./20261122044202-add-payment-links.ts";
 import { Migration20261122052950_checkout_lifecycle } from "./20261122052950-checkout-lifecycle.ts";
 import { Migration20261122055455_add_webhook_deliveries } from "./20261122055455-add-webhook-deliveries.ts";
+import { Migration20261122070743_money_after_the_charge } from "./20261122070743-money-after-the-charge.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
-export const MIGRATIONS = [
-  InitialSchema,
+export const MIGRATIONS = [InitialSchema,
   Migration20261122031014_drop_refunded_amount,
   Migration20261122043958_add_webhook_endpoints,
   Migration20261122044202_add_payment_links,
   Migration20261122052950_checkout_lifecycle,
   Migration20261122055455_add_webhook_deliveries,
+  Migration20261122070743_money_after_the_charge,
 ];
