@@ -8,6 +8,7 @@ import { HealthService } from "./gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
 import { DeliveryServiceService } from "./gen/paytami/v1/delivery.ts";
+import { LedgerServiceService } from "./gen/paytami/v1/ledger.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
@@ -84,6 +85,7 @@ export class CoreClient {
   readonly webhooks: UnaryCalls<typeof WebhookServiceService>;
   readonly deliveries: UnaryCalls<typeof DeliveryServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
+  readonly ledger: UnaryCalls<typeof LedgerServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
   readonly #channel: Client;
@@ -99,6 +101,7 @@ export class CoreClient {
     this.webhooks = this.#unaryCalls(WebhookServiceService);
     this.deliveries = this.#unaryCalls(DeliveryServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
+    this.ledger = this.#unaryCalls(LedgerServiceService);
     this.health = this.#unaryCalls(HealthService);
   }
 

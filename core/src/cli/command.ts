@@ -35,3 +35,11 @@ export function enumList<E extends number>(codec: EnumCodec<E, string>): (value:
         return parsed;
       });
 }
+
+/**
+ * Thrown by a command that has printed its own result and must still exit 1 (`ledger verify` finding
+ * violations prints them, not an {"error"} object: DESIGN §3).
+ */
+export class ResultIsFailure extends Error {
+  override name = "ResultIsFailure";
+}

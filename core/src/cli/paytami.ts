@@ -5,12 +5,14 @@
 import { Command, CommanderError } from "commander";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
-import type { CommandContext } from "./command.ts";
+import { ResultIsFailure, type CommandContext } from "./command.ts";
 import { CoreClient, CoreError } from "../../../proto/core-client.ts";
 import { addDeliveryCommands } from "./deliveries.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addListenCommands } from "./listen.ts";
 import { addLinkCommands } from "./links.ts";
+import { addBalanceCommands } from "./balances.ts";
+import { addLedgerCommands } from "./ledger.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addSimulateCommands } from "./simulate.ts";
 import { addTriggerCommand } from "./trigger.ts";
@@ -51,6 +53,8 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addListenCommands(program, context);
   addTriggerCommand(program, context);
   addLinkCommands(program, context);
+  addLedgerCommands(program, context);
+  addBalanceCommands(program, context);
   return program;
 }
 
@@ -93,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // Help (`--help`, `help [command]`) ends commander with exit code 0; its usage errors with 1.
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    if (error instanceof ResultIsFailure) return 1;
     const { code, message } = failure(error, program, argv);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     // Commander has already explained its own errors on stderr.
