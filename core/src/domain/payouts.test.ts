@@ -144,6 +144,7 @@ describe("bank accounts", () => {
     expect(await codeOf(addAccount(merchant.merchantId, "1".repeat(35)))).toMatch(/^validation_error/);
     expect(await codeOf(inTransaction(deps, (tx) => requestPayout(deps, tx, merchant.merchantId, "test", "GTQ")))).toBe("validation_error: no bank account for GTQ");
     const first = await addAccount(merchant.merchantId, "5555666677778888");
+    tick(1);
     const second = await addAccount(merchant.merchantId, "111122223333");
     expect(Object.keys(second)).toEqual(["id", "currency", "bank_name", "holder_name", "masked", "active", "created_at"]);
     expect(second.masked).toBe("****3333");
