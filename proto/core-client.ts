@@ -11,6 +11,7 @@ import { DeliveryServiceService } from "./gen/paytami/v1/delivery.ts";
 import { LedgerServiceService } from "./gen/paytami/v1/ledger.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
+import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
 
 /** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
@@ -85,6 +86,7 @@ export class CoreClient {
   readonly webhooks: UnaryCalls<typeof WebhookServiceService>;
   readonly deliveries: UnaryCalls<typeof DeliveryServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
+  readonly payouts: UnaryCalls<typeof PayoutServiceService>;
   readonly ledger: UnaryCalls<typeof LedgerServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
@@ -101,6 +103,7 @@ export class CoreClient {
     this.webhooks = this.#unaryCalls(WebhookServiceService);
     this.deliveries = this.#unaryCalls(DeliveryServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
+    this.payouts = this.#unaryCalls(PayoutServiceService);
     this.ledger = this.#unaryCalls(LedgerServiceService);
     this.health = this.#unaryCalls(HealthService);
   }
