@@ -20,7 +20,9 @@
 // BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL (default "info", what the
 // processes log at), BENCH_OUT (also write the report there). Profiling: BENCH_PROBE=1,
 // BENCH_PROBE_V8_FLAGS (e.g. "--trace-gc", set by probe.ts), BENCH_NODE_OPTIONS,
-// BENCH_KEEP_LOGS=1 (keep the processes' logs). Then the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it).
+// BENCH_KEEP_LOGS=1 (keep the processes' logs). Then `ledger verify` over 1 000 000 ledger lines against
+// one sequential scan of them (ledger-verify.ts; BENCH_LEDGER=0 skips it, BENCH_LEDGER_LINES, BENCH_LEDGER_REPS),
+// and the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -32,6 +34,7 @@ import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { benchPaymentPage } from "./payment-page.ts";
 import { webhookBench } from "./webhook-bench.ts";
@@ -583,6 +586,8 @@ async function main(): Promise<void> {
     }
     const checkoutLines = await benchCheckoutLifecycle(s, say);
     sampler.stop();
+    // `ledger verify` over 1 000 000 lines against one scan of them (BENCH_LEDGER=0 skips it).
+    const ledgerLines = process.env.BENCH_LEDGER === "0" ? [] : await benchLedgerVerify(say);
 
     // ---- report
     const lines: string[] = [];
@@ -678,6 +683,7 @@ async function main(): Promise<void> {
     }
     lines.push("");
     lines.push(...checkoutLines);
+    lines.push(...ledgerLines);
     // Webhook delivery throughput and lag, on a stack of its own with the dispatcher (BENCH_WEBHOOKS=0 skips it).
     if (process.env.BENCH_WEBHOOKS !== "0") lines.push(await webhookBench(), "");
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
