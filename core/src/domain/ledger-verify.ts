@@ -7,23 +7,22 @@ import { MERCHANT_ACCOUNTS, type Balance } from "./ledger.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 // `paytami ledger verify`: every invariant of the ledger (README "Ledger"), checked against one
-// snapshot of the database, in about four passes over the data whatever its size:
-//   1. one pass over ledger_lines (no grouping): fingerprints of Σ lines per transaction and
-//      currency, of the platform_cash credits of refunds and chargebacks, and the merchant
-//      accounts' totals;
-//   2. one pass over ledger_transactions: fingerprints of the (payment, kind) pairs of captures and
-//      settlement steps, and of what each refund and chargeback transaction should have credited;
-//   3. one pass over payments (with each payment's refunds): the same (payment, stamp) pairs, net
-//      per merchant, mode and currency, and how many refundable remainders or statuses disagree;
-//   4. the balances per merchant, mode and currency, each an index-only sum of its own lines (the
-//      service's balance query), with the refunds, chargebacks and payouts tables' totals.
+// snapshot of the database, in one pass over each large table whatever its size:
+//   1. ledger_lines (no grouping): a fingerprint of Σ lines per transaction and currency, one of the
+//      platform_cash credits of refunds and opened chargebacks, and the merchant accounts' total;
+//   2. ledger_transactions: a fingerprint of the (payment, kind) pairs of captures and settlement
+//      steps; refund and chargeback transactions (through their unique indexes) with the amounts of
+//      their rows;
+//   3. payments: the same (payment, stamp) pairs, net per merchant, mode and currency, how many say
+//      refunded; each refunded payment's remainder against its refunds (exact);
+//   4. the balances per merchant, mode and currency, each an index-only sum of its own lines (as the
+//      service's merchantBalances sums them), with the refunds, chargebacks and payouts tables' totals.
 // Grouping a million lines per transaction or per payment costs several scans (hash tables of
-// hundreds of thousands of groups), so the per-transaction and per-payment equalities are compared
-// as fingerprints: sums of seeded hashes with a fresh random seed each run. Equal sets give equal
-// fingerprints; a difference goes unnoticed with probability about 2^-31 (amount sums, modulo a
-// prime) or 2^-64 (sets of ids). When a fingerprint differs, the exact query of that invariant runs
-// and names the transactions, payments or refunds. Per merchant, mode and currency everything is
-// exact.
+// hundreds of thousands of groups), so those equalities are compared as fingerprints: sums of
+// seeded hashes, with a fresh random seed each run. Equal sets give equal fingerprints; a difference
+// goes unnoticed with probability about 2^-31 (amount sums, modulo a prime) or 2^-64 (sets of ids).
+// When a fingerprint differs, the exact query of that invariant runs and names the transactions,
+// payments, refunds or chargebacks. Everything per merchant, mode and currency is exact.
 
 /** One broken invariant: which, the objects it concerns, what it should be and what it is. */
 export interface LedgerViolation {
@@ -100,31 +99,88 @@ const sumOf = (rows: readonly Row[], column: string) => rows.reduce((sum, row) =
 
 /**
  * Checks every ledger invariant and answers `{ok: true, checked}` or the violations (the first
- * 100 of each kind). Runs in one REPEATABLE READ, READ ONLY transaction of its own when `tx` is
- * none, so a verify next to live traffic sees one consistent state.
+ * 100 of each kind). When `tx` is no transaction, the passes run in two REPEATABLE READ, READ ONLY
+ * transactions on two connections sharing one exported snapshot (like PostgreSQL's own parallel
+ * workers), so a verify next to live traffic sees one consistent state and uses both cores; inside a
+ * caller's transaction they run one after another in it.
  */
 export async function verifyLedger(deps: CoreDeps, tx: Tx, caller: OperatorCaller): Promise<LedgerVerification> {
-  void deps;
   void caller;
-  if (!tx.isInTransaction()) {
-    return tx.transactional((inner) => verifyInSnapshot(inner), { isolationLevel: "repeatable read", readOnly: true });
+  const seed = BigInt(randomInt(1, 2 ** 47));
+  if (tx.isInTransaction()) {
+    const [first, second] = [await firstHalf(tx, seed), await secondHalf(tx, seed)];
+    return judge(tx, first, second);
   }
-  return verifyInSnapshot(tx);
+  const snapshot = { isolationLevel: "repeatable read", readOnly: true } as const;
+  return tx.transactional(async (main) => {
+    const id = (await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(db(main))).rows[0]!.id;
+    const [first, second] = await Promise.all([
+      firstHalf(main, seed),
+      deps.orm.em.fork().transactional(async (other) => {
+        await sql`set transaction snapshot ${sql.lit(id)}`.execute(db(other));
+        return secondHalf(other, seed);
+      }, snapshot),
+    ]);
+    return judge(main, first, second);
+  }, snapshot);
 }
 
-async function verifyInSnapshot(tx: Tx): Promise<LedgerVerification> {
-  const q = db(tx);
-  const violations: LedgerViolation[] = [];
-  let tt = performance.now(); const lap = (n: string) => { if (process.env.LV_TIMING) console.error(n, (performance.now() - tt).toFixed(0)); tt = performance.now(); };
-  const seed = BigInt(randomInt(1, 2 ** 47));
-  const weight = (column: string, salt: number) => `((hashint8extended(${column}, ${seed + BigInt(salt)}) & 2147483647) % ${P})`;
-  const idHash = (column: string, salt: number) => sql.raw(`hashtextextended(${column}, ${seed + BigInt(salt)})`);
+const weight = (seed: bigint, column: string, salt: number) => `((hashint8extended(${column}, ${seed + BigInt(salt)}) & 2147483647) % ${P})`;
+const idHash = (seed: bigint, column: string, salt: number) => sql.raw(`hashtextextended(${column}, ${seed + BigInt(salt)})`);
 
+type Balances = Array<{ merchant_id: string; mode: string; currency: string; pending: string; available: string; in_transit: string }>;
+
+/** Passes 1 and 2: the lines, the transactions, the refund and chargeback credits. */
+async function firstHalf(tx: Tx, seed: bigint): Promise<{ lines: Row; movements: Row; credited: Row }> {
+  const q = db(tx);
+  // 1: the pass over ledger_lines. Σ (amount mod P)·weight(transaction, currency) is 0 mod P when
+  // every transaction sums to zero in each currency. The platform_cash credits on payments are what
+  // refunds and opened chargebacks took; the merchant accounts' total is what the balances must sum to.
+  const lineWeight = sql.raw(`(amount % ${P}) * (((hashint8extended(transaction_id, ${seed}) # hashtext(currency)) & 2147483647) % ${P})`);
+  const creditWeight = sql.raw(`(amount % ${P}) * ${weight(seed, "transaction_id", 1)}`);
+  const lines = (
+    await sql<Row>`
+      select count(*)::text as lines, sum(${lineWeight})::text as f,
+             sum(${creditWeight}) filter (where amount > 0 and account = 'platform_cash' and payment_id is not null)::text as credits,
+             sum(amount) filter (where account like 'merchant%')::text as merchant_total
+      from ledger_lines`.execute(q)
+  ).rows[0]!;
+  // 2: the pass over ledger_transactions; then the credits refund and chargeback transactions should
+  // have made, from their rows (found through their unique indexes: no scan).
+  const movements = (
+    await sql<Row>`
+      select count(*)::text as transactions,
+             ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash(seed, "payment_id", 10 + k)}) filter (where kind = ${s.kind})::text as ${sql.ref(`k${k}`)}`), sql`, `)}
+      from ledger_transactions`.execute(q)
+  ).rows[0]!;
+  const credited = (
+    await sql<Row>`
+      with refund_moves as (
+        select count(*) as transactions, count(r.id) as joined, sum((r.amount % ${sql.lit(Number(P))}) * ${sql.raw(weight(seed, "t.id", 1))}) as credits
+        from ledger_transactions t left join refunds r on r.id = t.refund_id and r.payment_id = t.payment_id
+        where t.refund_id is not null and t.kind = 'refund'
+      ), chargeback_moves as (
+        select count(*) as transactions, count(c.id) as joined, sum((c.amount % ${sql.lit(Number(P))}) * ${sql.raw(weight(seed, "t.id", 1))}) as credits
+        from ledger_transactions t left join chargebacks c on c.id = t.chargeback_id and c.payment_id = t.payment_id
+        where t.chargeback_id is not null and t.kind = 'chargeback_opened'
+      )
+      select (select count(*) from refunds)::text as refund_rows, (select count(*) from chargebacks)::text as chargeback_rows,
+             rm.transactions::text as refund_transactions, rm.joined::text as refunds_joined,
+             cm.transactions::text as chargeback_transactions, cm.joined::text as chargebacks_joined,
+             (coalesce(rm.credits, 0) + coalesce(cm.credits, 0))::text as credits
+      from refund_moves rm, chargeback_moves cm`.execute(q)
+  ).rows[0]!;
+  return { lines, movements, credited };
+}
+
+/** Passes 3 and 4: the payments and their refunds, the balances, the other tables' totals. */
+async function secondHalf(tx: Tx, seed: bigint) {
+  const q = db(tx);
   // 4 (first): every (merchant, mode, currency) with ledger lines, found by skipping through the
   // balance index (one probe per group), and its balances: per merchant account, the index-only sum
   // of its lines, as merchantBalances sums them.
-  const balances = (
-    await sql<{ merchant_id: string; mode: string; currency: string; pending: string; available: string; in_transit: string }>`
+  const balances: Balances = (
+    await sql<Balances[number]>`
       with recursive g as (
         (select merchant_id, mode, currency from ledger_lines order by merchant_id, mode, currency, account limit 1)
         union all
@@ -139,75 +195,42 @@ async function verifyInSnapshot(tx: Tx): Promise<LedgerVerification> {
                as ${sql.ref(account.replace("merchant_", ""))}`), sql`, `)}
       from g`.execute(q)
   ).rows;
-  lap("groups+balances");
-  const currencies = [...new Set(balances.map((g) => g.currency))].sort();
-
-  // 1: the pass over ledger_lines. Σ (amount mod P)·weight(transaction) is 0 mod P when every
-  // transaction sums to zero: over all lines, and over each currency but the first (whose share is
-  // the rest). The platform_cash credits on payments are what refunds and opened chargebacks took.
-  const lineWeight = sql.raw(`(amount % ${P}) * ${weight("transaction_id", 0)}`);
-  const creditWeight = sql.raw(`(amount % ${P}) * ${weight("transaction_id", 1)}`);
-  const lines = (
-    await sql<Row>`
-      select count(*)::text as lines, sum(${lineWeight})::text as f,
-             sum(${creditWeight}) filter (where account = 'platform_cash' and amount > 0 and payment_id is not null)::text as credits,
-             ${sql.join(MERCHANT_ACCOUNTS.map((account) => sql`sum(amount) filter (where account = ${account})::text as ${sql.ref(account.replace("merchant_", ""))}`), sql`, `)}
-             ${sql.join([sql``, ...currencies.slice(1).map((c, i) => sql`sum(${lineWeight}) filter (where currency = ${c})::text as ${sql.ref(`f_${i}`)}`)], sql`, `)}
-      from ledger_lines`.execute(q)
-  ).rows[0]!;
-  lap("lines");
-  const others = currencies.slice(1).map((_, i) => big(lines[`f_${i}`]));
-  const first = big(lines.f) - others.reduce((a, b) => a + b, 0n);
-  if ([first, ...others].some((f) => f % P !== 0n)) violations.push(...(await unbalancedTransactions(tx)));
-
-  // 2: the pass over ledger_transactions; then the credits refund and chargeback transactions should
-  // have made, from their rows (found through their unique indexes: no scan).
-  const movements = (
-    await sql<Row>`
-      select count(*)::text as transactions,
-             ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash("payment_id", 10 + k)}) filter (where kind = ${s.kind})::text as ${sql.ref(`k${k}`)}`), sql`, `)}
-      from ledger_transactions`.execute(q)
-  ).rows[0]!;
-  lap("transactions");
-  const credited = (
-    await sql<Row>`
-      with refund_moves as (
-        select count(*) as transactions, count(r.id) as joined, sum((r.amount % ${sql.lit(Number(P))}) * ${sql.raw(weight("t.id", 1))}) as credits
-        from ledger_transactions t left join refunds r on r.id = t.refund_id and r.payment_id = t.payment_id
-        where t.refund_id is not null and t.kind = 'refund'
-      ), chargeback_moves as (
-        select count(*) as transactions, count(c.id) as joined, sum((c.amount % ${sql.lit(Number(P))}) * ${sql.raw(weight("t.id", 1))}) as credits
-        from ledger_transactions t left join chargebacks c on c.id = t.chargeback_id and c.payment_id = t.payment_id
-        where t.chargeback_id is not null and t.kind = 'chargeback_opened'
-      )
-      select (select count(*) from refunds)::text as refund_rows, (select count(*) from chargebacks)::text as chargeback_rows,
-             rm.transactions::text as refund_transactions, rm.joined::text as refunds_joined,
-             cm.transactions::text as chargeback_transactions, cm.joined::text as chargebacks_joined,
-             (coalesce(rm.credits, 0) + coalesce(cm.credits, 0))::text as credits
-      from refund_moves rm, chargeback_moves cm`.execute(q)
-  ).rows[0]!;
-  lap("credits");
-
-  // 3: the pass over payments; then the refundable remainder of each refunded payment, exactly
-  // (refunds per payment, each payment found by its key).
+  // 3: the pass over payments; then the refundable remainder of each refunded payment, exactly.
   const refundStatus = sql`(case when p.status = 'chargeback' then p.status_before_chargeback else p.status end)`;
   const paymentGroups = (
     await sql<Row & { merchant_id: string; mode: string; currency: string }>`
       select p.merchant_id, p.mode, p.currency, count(*)::text as payments, count(p.captured_at)::text as captured,
              sum(p.net_amount) filter (where p.captured_at is not null)::text as net,
              count(*) filter (where ${refundStatus} in ('refunded', 'partially_refunded'))::text as refundish,
-             ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash("p.id", 10 + k)}) filter (where p.${sql.ref(s.stamp)} is not null)::text as ${sql.ref(`k${k}`)}`), sql`, `)}
+             ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash(seed, "p.id", 10 + k)}) filter (where p.${sql.ref(s.stamp)} is not null)::text as ${sql.ref(`k${k}`)}`), sql`, `)}
       from payments p group by p.merchant_id, p.mode, p.currency`.execute(q)
   ).rows;
   const remainders = await remainderChecks(tx);
-  violations.push(...remainders.violations);
-  if (remainders.refundish !== sumOf(paymentGroups, "refundish")) violations.push(...(await refundedWithoutRefunds(tx)));
-  lap("payments");
+  const tables = (
+    await sql<{ source: string; merchant_id: string; mode: string; currency: string; total: string; n: string }>`
+      select 'refunds' as source, merchant_id, mode, currency, sum(amount)::text as total, count(*)::text as n from refunds group by merchant_id, mode, currency
+      union all
+      select 'chargebacks', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'opened'), 0)::text, count(*) filter (where status = 'opened')::text
+      from chargebacks group by merchant_id, mode, currency
+      union all
+      select 'payouts', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'completed'), 0)::text, count(*)::text from payouts group by merchant_id, mode, currency`.execute(q)
+  ).rows;
+  return { balances, paymentGroups, remainders, tables };
+}
+
+/** Compares what the passes found; runs the exact query of each invariant whose fingerprint differs. */
+async function judge(tx: Tx, first: Awaited<ReturnType<typeof firstHalf>>, second: Awaited<ReturnType<typeof secondHalf>>): Promise<LedgerVerification> {
+  const { lines, movements, credited } = first;
+  const { balances, paymentGroups, remainders, tables } = second;
+  const violations: LedgerViolation[] = [];
+  if (big(lines.f) % P !== 0n) violations.push(...(await unbalancedTransactions(tx)));
   if (STAMP_KINDS.some((_, k) => big(movements[`k${k}`]) !== sumOf(paymentGroups, `k${k}`))) violations.push(...(await missingMovements(tx)));
   const creditsAgree = big(lines.credits) % P === big(credited.credits) % P
     && credited.refund_rows === credited.refund_transactions && credited.refund_rows === credited.refunds_joined
     && credited.chargeback_rows === credited.chargeback_transactions && credited.chargeback_rows === credited.chargebacks_joined;
   if (!creditsAgree) violations.push(...(await refundChecks(tx)), ...(await chargebackChecks(tx)));
+  violations.push(...remainders.violations);
+  if (remainders.refundish !== sumOf(paymentGroups, "refundish")) violations.push(...(await refundedWithoutRefunds(tx)));
 
   // 4: per merchant, mode and currency, the balances against the lines' totals of pass 1 and
   // against the payments, refunds, chargebacks and payouts tables.
@@ -221,20 +244,12 @@ async function verifyInSnapshot(tx: Tx): Promise<LedgerVerification> {
     return f;
   };
   for (const b of balances) Object.assign(factsOf(b), { pending: big(b.pending), available: big(b.available), in_transit: big(b.in_transit) });
-  if ((["pending", "available", "in_transit"] as const).some((field) => sumOf(balances, field) !== big(lines[field]))) {
+  if ((["pending", "available", "in_transit"] as const).reduce((sum, field) => sum + sumOf(balances, field), 0n) !== big(lines.merchant_total)) {
     violations.push(...(await balancesAgainstLines(tx, facts)));
   }
   for (const row of paymentGroups) factsOf(row).net = big(row.net);
-  const tables = await sql<{ source: string; merchant_id: string; mode: string; currency: string; total: string; n: string }>`
-    select 'refunds' as source, merchant_id, mode, currency, sum(amount)::text as total, count(*)::text as n from refunds group by merchant_id, mode, currency
-    union all
-    select 'chargebacks', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'opened'), 0)::text, count(*) filter (where status = 'opened')::text
-    from chargebacks group by merchant_id, mode, currency
-    union all
-    select 'payouts', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'completed'), 0)::text, count(*)::text from payouts group by merchant_id, mode, currency`.execute(q);
-  lap("tables");
   let payouts = 0;
-  for (const row of tables.rows) {
+  for (const row of tables) {
     const f = factsOf(row);
     if (row.source === "refunds") f.refunds = big(row.total);
     else if (row.source === "chargebacks") Object.assign(f, { open_chargebacks: big(row.total), open_chargeback_count: Number(row.n) });
