@@ -10,6 +10,7 @@ import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
 import { DeliveryServiceService } from "./gen/paytami/v1/delivery.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
+import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
 
 /** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
@@ -84,6 +85,7 @@ export class CoreClient {
   readonly webhooks: UnaryCalls<typeof WebhookServiceService>;
   readonly deliveries: UnaryCalls<typeof DeliveryServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
+  readonly refunds: UnaryCalls<typeof RefundServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
   readonly #channel: Client;
@@ -99,6 +101,7 @@ export class CoreClient {
     this.webhooks = this.#unaryCalls(WebhookServiceService);
     this.deliveries = this.#unaryCalls(DeliveryServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
+    this.refunds = this.#unaryCalls(RefundServiceService);
     this.health = this.#unaryCalls(HealthService);
   }
 
