@@ -12,6 +12,7 @@ import { addKeyCommands } from "./keys.ts";
 import { addListenCommands } from "./listen.ts";
 import { addLinkCommands } from "./links.ts";
 import { addMerchantCommands } from "./merchants.ts";
+import { addRefundCommands } from "./refunds.ts";
 import { addSimulateCommands } from "./simulate.ts";
 import { addTriggerCommand } from "./trigger.ts";
 import { addWebhookCommands } from "./webhooks.ts";
@@ -51,6 +52,7 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addListenCommands(program, context);
   addTriggerCommand(program, context);
   addLinkCommands(program, context);
+  addRefundCommands(program, context);
   return program;
 }
 

@@ -9,6 +9,7 @@ import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
 import { webhooksRouter } from "./webhooks.ts";
 import { linksRouter } from "./links.ts";
+import { refundsRouter } from "./refunds.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
 export const appRouter = router({
@@ -18,6 +19,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   deliveries: deliveriesRouter,
   links: linksRouter,
+  refunds: refundsRouter,
 });
 
 export type AppRouter = typeof appRouter;
