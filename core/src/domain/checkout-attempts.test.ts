@@ -145,6 +145,15 @@ describe("one attempt at a time, and no lock held while the processor answers", 
     clock = new Date(clock.getTime() + 2_000);
     expect((await submit(id, "4242424242424242")).payment.status).toBe("captured");
   });
+
+  test("past its TTL with an attempt in flight: refused as in progress, and not expired under the call", async () => {
+    const id = await newPayment();
+    await sql().updateTable("payments").set({ attempt_expires_at: new Date(clock.getTime() + 1_000), expires_at: new Date(clock.getTime() - 1) }).where("id", "=", id).execute();
+    const refused = await submit(id, "4242424242424242").then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: "payment_not_payable", message: expect.stringContaining("in progress") });
+    expect(await row(id)).toMatchObject({ status: "created" });
+  });
 });
 
 describe("bank transfer and cancel", () => {

@@ -48,12 +48,13 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
   const now = deps.now();
   const status = row.status as PaymentStatus;
   if (!isPayable(status)) return { value: { payable: false, status }, events: [] };
+  // An attempt in flight decides the payment's fate before its TTL does (expireIfPayable waits for it too).
+  if (row.attempt_expires_at !== null && row.attempt_expires_at > now) {
+    throw new DomainError("payment_not_payable", "A payment attempt on this payment is in progress; try again in a moment.");
+  }
   if (row.expires_at <= now) {
     const { value, events } = await expireIfPayable(deps, tx, row.id);
     return { value: { payable: false, status: value ?? status }, events };
-  }
-  if (row.attempt_expires_at !== null && row.attempt_expires_at > now) {
-    throw new DomainError("payment_not_payable", "A payment attempt on this payment is in progress; try again in a moment.");
   }
   const { expires_at: _expiresAt, ...payment } = row;
   return { value: { payable: true, payment: { ...payment, mode: row.mode as Mode, status, amount: String(row.amount) } }, events: [] };
