@@ -13,7 +13,7 @@ import type { RaisedEvent } from "./outbox.ts";
 import { AMOUNT_SCHEMA, parseOrFail } from "./payment-input.ts";
 import { canApply, refundPart, refundRest, type PaymentStatus } from "./payment-states.ts";
 import { transitionPayment } from "./payment-transitions.ts";
-import type { Changes, Tx } from "./unit-of-work.ts";
+import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 
 export const REFUND_REASONS = [
   "requested_by_customer", "duplicate_charge", "product_not_received", "product_unacceptable", "merchant_error", "fraudulent", "other",
@@ -154,13 +154,14 @@ export interface CreateRefundCommand {
 }
 
 /**
- * POST /v1/refunds for an API key (resolved here, after the Idempotency-Key check) or an operator
- * acting for a merchant. Check order: Idempotency-Key, credential, body shape, the payment (the
- * caller's own, else unknown_payment), its state, the amount. The key (scope: merchant and mode) is
- * claimed first in the transaction and the payment locked in the same statement, so a concurrent
- * request with the same key waits for this one and replays it; a refused request rolls the claim back.
+ * POST /v1/refunds for an API key (resolved here, after the Idempotency-Key check, before the
+ * transaction opens) or an operator acting for a merchant. Check order: Idempotency-Key, credential,
+ * body shape, the payment (the caller's own, else unknown_payment), its state, the amount. Runs its own
+ * short transaction (`tx` need not be one): the key (scope: merchant and mode) is claimed first and the
+ * payment locked in the same statement, so a concurrent request with the same key waits for this one
+ * and replays it; a refused request rolls the claim back.
  */
-export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<Changes<IdempotentResult>> {
+export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult> {
   const presented = creator.kind !== "merchant";
   const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
   const caller = presented ? await resolveApiKey(deps, tx, creator) : creator;
@@ -173,16 +174,18 @@ export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCre
   if (!isId("pay", input.payment_id)) throw unknownPayment();
   const scope = merchantScope(caller);
   const fingerprint = requestFingerprint("create_refund", input);
-  const now = deps.now();
-  const locked = await lockOwnPayment(tx, caller, input.payment_id, key === undefined ? undefined : {
-    key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+  return atomically(tx, async (inner): Promise<Changes<IdempotentResult>> => {
+    const now = deps.now();
+    const locked = await lockOwnPayment(inner, caller, input.payment_id, key === undefined ? undefined : {
+      key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+    });
+    if (locked === "taken") return { value: await replayOrConflict(inner, scope, key!, fingerprint), events: [] };
+    if (!locked) throw unknownPayment();
+    const changes = await refundLocked(deps, inner, locked, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
+    const response = JSON.stringify(changes.value);
+    if (key !== undefined) await db(inner).updateTable("idempotency_keys").set({ response }).where("scope", "=", scope).where("key", "=", key).execute();
+    return { value: { response, replayed: false }, events: changes.events };
   });
-  if (locked === "taken") return { value: await replayOrConflict(tx, scope, key!, fingerprint), events: [] };
-  if (!locked) throw unknownPayment();
-  const changes = await refundLocked(deps, tx, locked, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
-  const response = JSON.stringify(changes.value);
-  if (key !== undefined) await db(tx).updateTable("idempotency_keys").set({ response }).where("scope", "=", scope).where("key", "=", key).execute();
-  return { value: { response, replayed: false }, events: changes.events };
 }
 
 /**

@@ -5,7 +5,7 @@ import { merchantCaller, type MerchantCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { fail } from "../domain/errors.ts";
 import { createRefund, getRefund, listRefunds, type RefundView } from "../domain/refunds.ts";
-import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
+import { withoutTransaction } from "../domain/unit-of-work.ts";
 import { merchantFromApiKey, presentedApiKey } from "./caller.ts";
 import { unary } from "./unary.ts";
 
@@ -32,7 +32,8 @@ export function refundService(deps: CoreDeps): RefundServiceServer {
       const { acting_for, idempotency_key, malformed_request, ...input } = request;
       // An API key is resolved by the operation, after the Idempotency-Key check (DESIGN's order).
       const creator = acting_for ? actingMerchant(acting_for) : presentedApiKey(ctx);
-      const result = await inTransaction(deps, (tx) => createRefund(deps, tx, creator, {
+      // Its own short transaction, opened after the API key and the body are checked.
+      const result = await withoutTransaction(deps, (tx) => createRefund(deps, tx, creator, {
         idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
         input,
         malformed: malformed_request,
