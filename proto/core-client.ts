@@ -10,6 +10,7 @@ import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
 import { DeliveryServiceService } from "./gen/paytami/v1/delivery.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
+import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
 
@@ -85,6 +86,7 @@ export class CoreClient {
   readonly webhooks: UnaryCalls<typeof WebhookServiceService>;
   readonly deliveries: UnaryCalls<typeof DeliveryServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
+  readonly payouts: UnaryCalls<typeof PayoutServiceService>;
   readonly refunds: UnaryCalls<typeof RefundServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
@@ -101,6 +103,7 @@ export class CoreClient {
     this.webhooks = this.#unaryCalls(WebhookServiceService);
     this.deliveries = this.#unaryCalls(DeliveryServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
+    this.payouts = this.#unaryCalls(PayoutServiceService);
     this.refunds = this.#unaryCalls(RefundServiceService);
     this.health = this.#unaryCalls(HealthService);
   }

@@ -58,6 +58,9 @@ describe("payment events through the outbox and JetStream", () => {
     expect(msg!.headers?.get("Nats-Msg-Id")).toBe(envelope.id);
     const current = await stack.http.getPayment(key, id);
     expect(envelope.data).toEqual(current.json);
+    // Key for key in the order of the public object (the event store is json, not key-sorting jsonb).
+    expect(Object.keys(envelope).join(",")).toBe("id,type,created_at,data");
+    expect(Object.keys(envelope.data as object)).toEqual(Object.keys(current.json as object));
     expect((envelope.data as { status: string }).status).toBe("captured");
 
     const rows = await stack.sql<{ id: string; published: boolean }>(

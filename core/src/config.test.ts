@@ -13,6 +13,8 @@ describe("job policies", () => {
       outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
       purgeEvents: { intervalMs: 60_000, batch: 1_000 },
       purgeLinkRateLimits: { intervalMs: 60_000, batch: 1_000 },
+      sweepPayouts: { intervalMs: 5_000, batch: 100 },
+      recoverPayouts: { intervalMs: 30_000, batch: 100, leaseMs: 60_000 },
     });
     expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
   });
@@ -23,6 +25,7 @@ describe("job policies", () => {
       IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
       CONFIRM_BANK_TRANSFERS_INTERVAL: "2s", CONFIRM_BANK_TRANSFERS_BATCH: "30", SETTLE_PAYMENTS_INTERVAL: "10s", SETTLE_PAYMENTS_BATCH: "800",
       EVENT_PURGE_INTERVAL: "10m", EVENT_PURGE_BATCH: "100", LINK_RATE_LIMIT_PURGE_INTERVAL: "30s", LINK_RATE_LIMIT_PURGE_BATCH: "10",
+      SWEEP_PAYOUTS_INTERVAL: "1s", SWEEP_PAYOUTS_BATCH: "5", RECOVER_PAYOUTS_INTERVAL: "2s", RECOVER_PAYOUTS_BATCH: "7", RECOVER_PAYOUTS_LEASE: "3m",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
@@ -32,6 +35,8 @@ describe("job policies", () => {
       outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
       purgeEvents: { intervalMs: 600_000, batch: 100 },
       purgeLinkRateLimits: { intervalMs: 30_000, batch: 10 },
+      sweepPayouts: { intervalMs: 1_000, batch: 5 },
+      recoverPayouts: { intervalMs: 2_000, batch: 7, leaseMs: 180_000 },
     });
     expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
   });
@@ -46,7 +51,20 @@ describe("job policies", () => {
     ["EVENT_RETENTION", "0d"],
     ["EVENT_PURGE_BATCH", "0"],
     ["LINK_RATE_LIMIT_PURGE_BATCH", "0"],
+    ["SWEEP_PAYOUTS_BATCH", "0"],
+    ["RECOVER_PAYOUTS_LEASE", "0s"],
+    ["PAYOUT_SCHEDULE", "daily"],
+    ["PAYOUT_SCHEDULE", "0s"],
   ])("refuse %s=%s", (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
+  });
+});
+
+describe("PAYOUT_SCHEDULE", () => {
+  it("is daily by default, any duration, or off", () => {
+    expect(loadConfig(base).payoutScheduleMs).toBe(86_400_000);
+    expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "30s" }).payoutScheduleMs).toBe(30_000);
+    expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "1h" }).payoutScheduleMs).toBe(3_600_000);
+    expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "off" }).payoutScheduleMs).toBeNull();
   });
 });

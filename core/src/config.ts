@@ -48,6 +48,10 @@ export interface JobPolicies {
   outboxRelay: LeasedJobPolicy;
   purgeEvents: JobPolicy;
   purgeLinkRateLimits: JobPolicy;
+  /** Claims bank accounts whose scheduled payout is due (PAYOUT_SCHEDULE) and pays out their available balance. */
+  sweepPayouts: JobPolicy;
+  /** Moves on payouts a core left half-way through the bank's steps; the lease is also how long a new payout is left to its creator. */
+  recoverPayouts: LeasedJobPolicy;
 }
 
 /** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
@@ -83,6 +87,8 @@ export interface CoreConfig {
   migrateOnStart: boolean;
   shutdownGraceMs: number;
   jobs: JobPolicies;
+  /** PAYOUT_SCHEDULE: how often each bank account's available balance is swept to it; null: off (on demand only). */
+  payoutScheduleMs: number | null;
   sandbox: SandboxPolicy;
   /** How long a claimed processor attempt keeps others off its payment; longer than a processor call ever takes. */
   processorAttemptLeaseMs: number;
@@ -174,6 +180,8 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
     purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
     purgeLinkRateLimits: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
+    sweepPayouts: jobEnv(source, "SWEEP_PAYOUTS", "5s", 100),
+    recoverPayouts: { ...jobEnv(source, "RECOVER_PAYOUTS", "30s", 100), leaseMs: positiveDurationEnv(source, "RECOVER_PAYOUTS_LEASE", "60s") },
   };
 }
 
@@ -211,6 +219,14 @@ export function parseLinkRateLimit(text: string): CoreConfig["linkRateLimit"] {
   }
   if (perIp === undefined || perLink === undefined || windowMs === undefined || windowMs < 1_000) throw bad();
   return { perIp, perLink, windowMs };
+}
+
+/** PAYOUT_SCHEDULE: a duration such as 30s, 1h or 24h (the default: daily), or "off". */
+export function parsePayoutSchedule(text: string): number | null {
+  if (text.trim() === "off") return null;
+  const ms = DURATION.test(text.trim()) ? parseDuration(text) : 0;
+  if (ms <= 0) throw new Error(`PAYOUT_SCHEDULE must be a duration longer than 0 such as 30s, 1h or 24h, or "off", got "${text}"`);
+  return ms;
 }
 
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
@@ -265,6 +281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
     jobs: jobsEnv(source),
+    payoutScheduleMs: parsePayoutSchedule(env(source, "PAYOUT_SCHEDULE", "24h")),
     sandbox: {
       beneficiary: {
         bank_name: env(source, "SANDBOX_BANK_NAME", "Banco Industrial (sandbox)"),

@@ -13,6 +13,7 @@ import { settleDuePayments } from "./jobs/settle-payments.ts";
 import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
+import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
 import { createLogger } from "./logger.ts";
 
 const log = createLogger("core");
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
-  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents, confirmBankTransfers: confirmPolicy, settlePayments, purgeLinkRateLimits } = config.jobs;
+  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents, confirmBankTransfers: confirmPolicy, settlePayments, purgeLinkRateLimits, sweepPayouts: sweepPolicy, recoverPayouts: recoverPolicy } = config.jobs;
   const schedule = [
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
     { job: startedBankTransfers(deps).job, every: confirmPolicy.intervalMs, run: () => confirmBankTransfers(deps, confirmPolicy) },
     { job: "settle_payments", every: settlePayments.intervalMs, run: () => settleDuePayments(deps, settlePayments) },
     { job: "purge_link_rate_limits", every: purgeLinkRateLimits.intervalMs, run: () => purgePastRateLimitWindows(deps, purgeLinkRateLimits) },
+    ...(config.payoutScheduleMs !== null ? [{ job: dueBankAccounts.job, every: sweepPolicy.intervalMs, run: () => sweepPayouts(deps, sweepPolicy) }] : []),
+    { job: unfinishedPayouts.job, every: recoverPolicy.intervalMs, run: () => recoverPayouts(deps, recoverPolicy) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
   ];
   const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));

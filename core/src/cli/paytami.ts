@@ -7,11 +7,13 @@ import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import type { CommandContext } from "./command.ts";
 import { CoreClient, CoreError } from "../../../proto/core-client.ts";
+import { addBankAccountCommands } from "./bank-accounts.ts";
 import { addDeliveryCommands } from "./deliveries.ts";
 import { addKeyCommands } from "./keys.ts";
 import { addListenCommands } from "./listen.ts";
 import { addLinkCommands } from "./links.ts";
 import { addMerchantCommands } from "./merchants.ts";
+import { addPayoutCommands } from "./payouts.ts";
 import { addRefundCommands } from "./refunds.ts";
 import { addSimulateCommands } from "./simulate.ts";
 import { addTriggerCommand } from "./trigger.ts";
@@ -52,6 +54,8 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addListenCommands(program, context);
   addTriggerCommand(program, context);
   addLinkCommands(program, context);
+  addBankAccountCommands(program, context);
+  addPayoutCommands(program, context);
   addRefundCommands(program, context);
   return program;
 }

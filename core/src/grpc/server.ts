@@ -5,6 +5,7 @@ import { CheckoutServiceService } from "../../../proto/gen/paytami/v1/checkout.t
 import { DeliveryServiceService } from "../../../proto/gen/paytami/v1/delivery.ts";
 import { LinkServiceService } from "../../../proto/gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "../../../proto/gen/paytami/v1/payment.ts";
+import { PayoutServiceService } from "../../../proto/gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "../../../proto/gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "../../../proto/gen/paytami/v1/webhook.ts";
 import type { CoreDeps } from "../domain/deps.ts";
@@ -13,6 +14,7 @@ import { checkoutService } from "./checkout-service.ts";
 import { deliveryService } from "./delivery-service.ts";
 import { linkService } from "./link-service.ts";
 import { paymentService } from "./payment-service.ts";
+import { payoutService } from "./payout-service.ts";
 import { refundService } from "./refund-service.ts";
 import { webhookService } from "./webhook-service.ts";
 
@@ -22,7 +24,7 @@ export interface GrpcServer {
   port: number;
 }
 
-const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService", "paytami.v1.DeliveryService", "paytami.v1.RefundService"];
+const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService", "paytami.v1.DeliveryService", "paytami.v1.PayoutService", "paytami.v1.RefundService"];
 
 export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
@@ -32,6 +34,7 @@ export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   server.addService(WebhookServiceService, webhookService(deps));
   server.addService(DeliveryServiceService, deliveryService(deps));
   server.addService(LinkServiceService, linkService(deps));
+  server.addService(PayoutServiceService, payoutService(deps));
   server.addService(RefundServiceService, refundService(deps));
   // Standard grpc.health.v1.Health: "" is the whole server.
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));

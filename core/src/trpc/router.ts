@@ -9,6 +9,7 @@ import { keysRouter, merchantsRouter } from "./merchants.ts";
 import { paymentsRouter } from "./payments.ts";
 import { webhooksRouter } from "./webhooks.ts";
 import { linksRouter } from "./links.ts";
+import { bankAccountsRouter, chargebacksRouter, payoutsRouter } from "./payouts.ts";
 import { refundsRouter } from "./refunds.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
@@ -19,6 +20,9 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   deliveries: deliveriesRouter,
   links: linksRouter,
+  payouts: payoutsRouter,
+  bankAccounts: bankAccountsRouter,
+  chargebacks: chargebacksRouter,
   refunds: refundsRouter,
 });
 

@@ -15,7 +15,9 @@ export const OutboxEvent = defineEntity({
     merchant_id: p.text(),
     mode: p.text(),
     type: p.text(),
-    envelope: p.json<Record<string, unknown>>(),
+    // json, not jsonb: jsonb reorders keys, and a delivered event's data keeps the key order of the
+    // public object (spec tables), as GET /v1/payments/{id} returns it.
+    envelope: p.json<Record<string, unknown>>().columnType("json"),
     created_at: p.datetime(3),
     claimed_until: p.datetime(3).nullable(),
     published_at: p.datetime(3).nullable(),
