@@ -12,6 +12,7 @@ import { LedgerServiceService } from "./gen/paytami/v1/ledger.ts";
 import { LinkServiceService } from "./gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
+import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
 
 /** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
@@ -87,6 +88,7 @@ export class CoreClient {
   readonly deliveries: UnaryCalls<typeof DeliveryServiceService>;
   readonly links: UnaryCalls<typeof LinkServiceService>;
   readonly payouts: UnaryCalls<typeof PayoutServiceService>;
+  readonly refunds: UnaryCalls<typeof RefundServiceService>;
   readonly ledger: UnaryCalls<typeof LedgerServiceService>;
   /** The standard grpc.health.v1 service (open: needs no token). */
   readonly health: UnaryCalls<typeof HealthService>;
@@ -104,6 +106,7 @@ export class CoreClient {
     this.deliveries = this.#unaryCalls(DeliveryServiceService);
     this.links = this.#unaryCalls(LinkServiceService);
     this.payouts = this.#unaryCalls(PayoutServiceService);
+    this.refunds = this.#unaryCalls(RefundServiceService);
     this.ledger = this.#unaryCalls(LedgerServiceService);
     this.health = this.#unaryCalls(HealthService);
   }

@@ -3,6 +3,7 @@
 // adding a value to the proto is all it takes; every mapping (core, facade, CLI) goes through here.
 import { Currency, MethodType, Mode, PaymentStatus } from "./gen/paytami/v1/enums.ts";
 import { LinkAmountType, LinkNotPayableReason } from "./gen/paytami/v1/link.ts";
+import { RefundReason, RefundStatus } from "./gen/paytami/v1/refund.ts";
 
 type ValueName<E> = Exclude<keyof E, "UNRECOGNIZED" | `${string}_UNSPECIFIED`>;
 type Spelled<N, P extends string, Lower extends boolean> = N extends `${P}${infer Rest}` ? (Lower extends true ? Lowercase<Rest> : Rest) : never;
@@ -59,3 +60,5 @@ export const methodTypeCodec = enumCodec(MethodType, "METHOD_TYPE_", true);
 export const modeCodec = enumCodec(Mode, "MODE_", true);
 export const linkAmountTypeCodec = enumCodec(LinkAmountType, "LINK_AMOUNT_TYPE_", true);
 export const linkNotPayableReasonCodec = enumCodec(LinkNotPayableReason, "LINK_NOT_PAYABLE_REASON_", true);
+export const refundReasonCodec = enumCodec(RefundReason, "REFUND_REASON_", true);
+export const refundStatusCodec = enumCodec(RefundStatus, "REFUND_STATUS_", true);

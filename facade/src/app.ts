@@ -12,6 +12,7 @@ import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
+import { refundRoutes } from "./routes/refunds.ts";
 
 export interface FacadeDeps {
   config: FacadeConfig;
@@ -36,6 +37,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   eventRoutes(router, core);
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy });
   linkPageRoutes(router, core, config);
+  refundRoutes(router, core, config.bodyLimitBytes);
 
   app.use(requestContext(log));
   app.use(errorBody);

@@ -11,6 +11,7 @@
 //      requests/s + p50/p99 at concurrency 8 (autocannon);
 //   3. peak RSS of the facade and core processes (VmRSS sampled every 200 ms, and VmHWM);
 //   4. payment-link pay against POST /v1/payments (link-pay.ts);
+//   4b. refund creation against POST /v1/payments (refund-create.ts);
 //   5. the payment page's first byte against GET /v1/payments/{id}, and the card submit through it
 //      (payment-page.ts; BENCH_PAGE_SECONDS, BENCH_PAGE_PAIRS, BENCH_PAGE_SUBMITS).
 // Prints markdown tables and the command that produced them.
@@ -37,6 +38,7 @@ import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
 import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { benchPaymentPage } from "./payment-page.ts";
+import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -553,6 +555,7 @@ async function main(): Promise<void> {
     };
     const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
     const linkLines = await benchLinkPay(s, POST_SECONDS, say);
+    const refundLines = await benchRefundCreate(s, POST_SECONDS, say);
 
     const pageLines = await benchPaymentPage(s, say);
     sampler.takePhase();
@@ -667,6 +670,7 @@ async function main(): Promise<void> {
     lines.push(creationCheck + ".");
     lines.push("");
     lines.push(...linkLines);
+    lines.push(...refundLines);
     lines.push(...pageLines);
     const listC1 = runs.filter((r) => r.label.startsWith("GET") && r.concurrency === 1);
     if (listC1.length >= 2) {

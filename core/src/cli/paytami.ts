@@ -16,6 +16,7 @@ import { addBalanceCommands } from "./balances.ts";
 import { addLedgerCommands } from "./ledger.ts";
 import { addMerchantCommands } from "./merchants.ts";
 import { addPayoutCommands } from "./payouts.ts";
+import { addRefundCommands } from "./refunds.ts";
 import { addSimulateCommands } from "./simulate.ts";
 import { addTriggerCommand } from "./trigger.ts";
 import { addWebhookCommands } from "./webhooks.ts";
@@ -57,6 +58,7 @@ function buildProgram(json: boolean, context: CommandContext): Command {
   addLinkCommands(program, context);
   addBankAccountCommands(program, context);
   addPayoutCommands(program, context);
+  addRefundCommands(program, context);
   addLedgerCommands(program, context);
   addBalanceCommands(program, context);
   return program;

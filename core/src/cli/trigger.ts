@@ -8,7 +8,7 @@ export function addTriggerCommand(program: Command, context: CommandContext): vo
   program
     .command("trigger")
     .description("fire a real event for a test-mode merchant: builds the fixtures (a payment for payment.*) and runs the real transitions")
-    .argument("<event-type>", `one of ${EVENT_TYPES.join(", ")} (payment events today)`)
+    .argument("<event-type>", `one of ${EVENT_TYPES.join(", ")} `)
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
     .addOption(new Option("--mode <mode>", "the mode (fixtures are test mode only)").choices(modeCodec.wireNames).default("test"))
     .action(async (type: string, options: { merchant: string; mode: string }) => {

@@ -29,6 +29,8 @@ export interface AddBankAccountInput {
   accountNumber: string;
   bankName?: string | undefined;
   holderName?: string | undefined;
+  /** False adds it without making it the payout account (the active one stays); default true. */
+  active?: boolean | undefined;
 }
 
 /** How an account number is shown: "****" and its last four digits (spec 2.6 bank_account_masked). */
@@ -85,7 +87,8 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
   const bankName = text(input.bankName, "bank_name", DEFAULT_BANK_NAME);
   const holderName = text(input.holderName, "holder_name", merchant.name);
   const at = deps.now();
-  const replaced = await trx
+  const active = input.active ?? true;
+  const replaced = !active ? undefined : await trx
     .updateTable("bank_accounts")
     .set({ active: false, updated_at: at })
     .where("merchant_id", "=", input.merchantId)
@@ -95,14 +98,14 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
     .returning("next_payout_at")
     .executeTakeFirst();
   const schedule = deps.config.payoutScheduleMs;
-  const nextPayoutAt = schedule === null ? null : (replaced?.next_payout_at ?? new Date(at.getTime() + schedule));
+  const nextPayoutAt = schedule === null || !active ? null : (replaced?.next_payout_at ?? new Date(at.getTime() + schedule));
   const row: BankAccountRow = {
     id: newId("ba"),
     currency: input.currency as Currency,
     bank_name: bankName,
     holder_name: holderName,
     last4: input.accountNumber.slice(-4),
-    active: true,
+    active,
     created_at: at,
   };
   await trx

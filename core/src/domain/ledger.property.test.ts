@@ -22,6 +22,7 @@ import { verifyLedger } from "./ledger-verify.ts";
 import { createMerchant, type CreatedMerchant } from "./merchants.ts";
 import { transitionPayment } from "./payment-transitions.ts";
 import { advancePayout, requestPayout } from "./payouts.ts";
+import { refundPayment } from "./refunds.ts";
 import { settleNow } from "./settlement.ts";
 import { SIMULATION_STEPS } from "./simulate-payment.ts";
 import { inTransaction, withoutTransaction } from "./unit-of-work.ts";
@@ -213,8 +214,25 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
         break;
       }
       case "refund": {
-        // refundPayment (core/src/domain/refunds.ts) is not on this branch yet: the refund commands are skipped.
-        void model.refund;
+        const p = pick(command.p);
+        if (!p) break;
+        const remaining = p.amount - p.refunded;
+        const asked = command.how === "default" ? undefined
+          : command.how === "rest" ? remaining
+          : command.how === "tooMuch" ? remaining + 1n
+          : (remaining * BigInt(command.quarter)) / 4n || 1n;
+        const expected = !model.refundable(p) ? "payment_not_refundable" : (asked ?? remaining) > remaining ? "refund_amount_exceeds_remaining" : "ok";
+        let refunded: string | undefined;
+        const code = await codeOf(inTransaction(deps, async (tx) => {
+          const changes = await refundPayment(deps, tx, p.id, asked, undefined);
+          refunded = changes.value.amount;
+          return changes;
+        }));
+        expect(code, `refund ${asked ?? "(rest)"} of ${p.id} (${remaining} left)`).toBe(expected);
+        if (code === "ok") {
+          expect(refunded).toBe(String(asked ?? remaining));
+          model.refund(p, asked ?? remaining);
+        }
         break;
       }
       case "chargeback": {

@@ -98,16 +98,23 @@ function payoutEntry(kind: "payout_requested" | "payout_completed" | "payout_fai
  * Null when nothing is left to pay out. The new payout is leased to its requester for the recovery
  * job's lease, so the requester advances it and no one else does unless the requester dies.
  */
-export async function requestPayout(deps: CoreDeps, tx: Tx, merchantId: string, mode: "test" | "live", currency: string): Promise<Changes<PayoutView | null>> {
+export async function requestPayout(
+  deps: CoreDeps,
+  tx: Tx,
+  merchantId: string,
+  mode: "test" | "live",
+  currency: string,
+  /** Another of the merchant's accounts in that currency than its active one (paytami trigger's fixture account). */
+  bankAccountId?: string,
+): Promise<Changes<PayoutView | null>> {
   const trx = db(tx);
-  const account = await trx
+  const accounts = trx
     .selectFrom("bank_accounts")
     .select(["id", "last4"])
     .where("merchant_id", "=", merchantId)
     .where("mode", "=", mode)
-    .where("currency", "=", currency)
-    .where("active", "=", true)
-    .executeTakeFirst();
+    .where("currency", "=", currency);
+  const account = await (bankAccountId === undefined ? accounts.where("active", "=", true) : accounts.where("id", "=", bankAccountId)).executeTakeFirst();
   if (!account) fail("validation_error", `no bank account for ${currency}`);
   const balance = await lockMerchantFunds(tx, merchantId, mode, currency);
   const available = balance.available;
@@ -159,7 +166,7 @@ async function step(deps: CoreDeps, payoutId: string, from: string, to: "process
 }
 
 /** The bank's answer, recorded: completed (the money leaves in_transit for Paytami's bank) or failed (back to available), and its event. */
-async function finish(deps: CoreDeps, payoutId: string, outcome: BankOutcome): Promise<void> {
+async function finish(deps: CoreDeps, payoutId: string, outcome: BankOutcome, eventId: string | undefined): Promise<void> {
   await inTransaction(deps, async (tx) => {
     const trx = db(tx);
     const payout = await trx
@@ -184,16 +191,17 @@ async function finish(deps: CoreDeps, payoutId: string, outcome: BankOutcome): P
       ? payoutEntry("payout_completed", payout, at, [{ account: "merchant_in_transit", amount: -amount }, { account: "platform_cash", amount }])
       : payoutEntry("payout_failed", payout, at, [{ account: "merchant_in_transit", amount: -amount }, { account: "merchant_available", amount }])]);
     const view = toPayoutView((await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow()));
-    return { value: undefined, events: [{ merchantId: payout.merchant_id, mode: payout.mode, type: completed ? "payout.completed" : "payout.failed", data: view, at }] };
+    return { value: undefined, events: [{ merchantId: payout.merchant_id, mode: payout.mode, type: completed ? "payout.completed" : "payout.failed", data: view, at, ...(eventId ? { id: eventId } : {}) }] };
   });
 }
 
 /**
  * Moves a payout through whatever of processing → sent_to_bank → completed | failed is still ahead
  * of it, each step its own short transaction, the bank asked between them; answers the payout as
- * it ends. Safe to run again on the same payout, or from two places at once.
+ * it ends. Safe to run again on the same payout, or from two places at once. `eventId`: the id its
+ * payout.completed / payout.failed event gets (paytami trigger prints it).
  */
-export async function advancePayout(deps: CoreDeps, payoutId: string): Promise<PayoutView> {
+export async function advancePayout(deps: CoreDeps, payoutId: string, options: { eventId?: string } = {}): Promise<PayoutView> {
   const current = await withoutTransaction(deps, (tx) => payouts(tx).select("b.account_number").where("p.id", "=", payoutId).executeTakeFirst());
   if (!current) throw new DomainError("validation_error", `No payout ${payoutId}.`);
   if (current.status === "requested" || current.status === "processing" || current.status === "sent_to_bank") {
@@ -204,7 +212,7 @@ export async function advancePayout(deps: CoreDeps, payoutId: string): Promise<P
       await bank.submit(transfer);
       await step(deps, payoutId, "processing", "sent_to_bank");
     }
-    await finish(deps, payoutId, await bank.outcome(transfer));
+    await finish(deps, payoutId, await bank.outcome(transfer), options.eventId);
   }
   return withoutTransaction(deps, async (tx) => toPayoutView(await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow()));
 }

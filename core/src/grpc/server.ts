@@ -7,6 +7,7 @@ import { LedgerServiceService } from "../../../proto/gen/paytami/v1/ledger.ts";
 import { LinkServiceService } from "../../../proto/gen/paytami/v1/link.ts";
 import { PaymentServiceService } from "../../../proto/gen/paytami/v1/payment.ts";
 import { PayoutServiceService } from "../../../proto/gen/paytami/v1/payout.ts";
+import { RefundServiceService } from "../../../proto/gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "../../../proto/gen/paytami/v1/webhook.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { adminService } from "./admin-service.ts";
@@ -16,6 +17,7 @@ import { ledgerService } from "./ledger-service.ts";
 import { linkService } from "./link-service.ts";
 import { paymentService } from "./payment-service.ts";
 import { payoutService } from "./payout-service.ts";
+import { refundService } from "./refund-service.ts";
 import { webhookService } from "./webhook-service.ts";
 
 export interface GrpcServer {
@@ -24,7 +26,7 @@ export interface GrpcServer {
   port: number;
 }
 
-const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService", "paytami.v1.DeliveryService", "paytami.v1.PayoutService", "paytami.v1.LedgerService"];
+const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService", "paytami.v1.DeliveryService", "paytami.v1.PayoutService", "paytami.v1.RefundService", "paytami.v1.LedgerService"];
 
 export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
@@ -35,6 +37,7 @@ export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   server.addService(DeliveryServiceService, deliveryService(deps));
   server.addService(LinkServiceService, linkService(deps));
   server.addService(PayoutServiceService, payoutService(deps));
+  server.addService(RefundServiceService, refundService(deps));
   server.addService(LedgerServiceService, ledgerService(deps));
   // Standard grpc.health.v1.Health: "" is the whole server.
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));

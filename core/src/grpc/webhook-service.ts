@@ -73,7 +73,7 @@ export function webhookService(deps: CoreDeps): WebhookServiceServer {
       return { event: envelope && toEventMessage(envelope) };
     }),
     triggerEvent: handle("TriggerEvent", async (request, ctx) => {
-      const fired = await inTransaction(deps, (tx) => triggerEvent(deps, tx, ctx.operator, actingFor(request), request.type));
+      const fired = await triggerEvent(deps, ctx.operator, actingFor(request), request.type);
       return { event_id: fired.eventId, type: fired.type, object_id: fired.objectId };
     }),
   };

@@ -10,6 +10,7 @@ import { paymentsRouter } from "./payments.ts";
 import { webhooksRouter } from "./webhooks.ts";
 import { linksRouter } from "./links.ts";
 import { bankAccountsRouter, chargebacksRouter, payoutsRouter } from "./payouts.ts";
+import { refundsRouter } from "./refunds.ts";
 import { balancesRouter, ledgerRouter } from "./ledger.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
@@ -23,6 +24,7 @@ export const appRouter = router({
   payouts: payoutsRouter,
   bankAccounts: bankAccountsRouter,
   chargebacks: chargebacksRouter,
+  refunds: refundsRouter,
   balances: balancesRouter,
   ledger: ledgerRouter,
 });

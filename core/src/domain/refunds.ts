@@ -1,0 +1,257 @@
+import { sql } from "kysely";
+import { z } from "zod";
+import { db } from "../db/orm.ts";
+import { resolveApiKey } from "./api-keys.ts";
+import type { MerchantCaller, OperatorCaller, PresentedCredential } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError, fail } from "./errors.ts";
+import { checkIdempotencyKeyShape, claimKey, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import { isId, newId } from "./ids.ts";
+import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
+import { lockMerchantFunds, postLedger, type LedgerLineInput } from "./ledger.ts";
+import type { RaisedEvent } from "./outbox.ts";
+import { AMOUNT_SCHEMA, parseOrFail } from "./payment-input.ts";
+import { canApply, refundPart, refundRest, type PaymentStatus } from "./payment-states.ts";
+import { transitionPayment } from "./payment-transitions.ts";
+import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
+
+export const REFUND_REASONS = [
+  "requested_by_customer", "duplicate_charge", "product_not_received", "product_unacceptable", "merchant_error", "fraudulent", "other",
+] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+export const DEFAULT_REFUND_REASON: RefundReason = "requested_by_customer";
+
+/** The public Refund object (spec 2.4, keys in its order) plus created_at; also the `data` of refund.succeeded. */
+export interface RefundView {
+  id: string;
+  payment_id: string;
+  amount: string;
+  currency: string;
+  reason: RefundReason;
+  status: "succeeded";
+  created_at: string;
+}
+
+const REFUND_COLUMNS = ["id", "payment_id", "amount", "currency", "reason", "status", "created_at"] as const;
+
+interface RefundRow {
+  id: string;
+  payment_id: string;
+  amount: string;
+  currency: string;
+  reason: string;
+  status: string;
+  created_at: Date;
+}
+
+function toRefundView(row: RefundRow): RefundView {
+  return {
+    id: row.id,
+    payment_id: row.payment_id,
+    amount: String(row.amount),
+    currency: row.currency,
+    reason: row.reason as RefundReason,
+    status: row.status as "succeeded",
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const unknownPayment = () => new DomainError("unknown_payment", "No such payment.");
+// The catalog has no unknown_refund: a refund id that is not the caller's answers with the nearest code (README).
+const unknownRefund = () => new DomainError("unknown_payment", "No such refund.");
+
+/** What a refund reads of its payment, under the payment's row lock. */
+interface LockedPayment {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  status: string;
+  status_before_chargeback: string | null;
+  amount: string;
+  currency: string;
+  available_to_merchant_at: Date | null;
+}
+
+const LOCKED_COLUMNS = ["id", "merchant_id", "mode", "status", "status_before_chargeback", "amount", "currency", "available_to_merchant_at"] as const;
+
+/**
+ * The money operation: refunds `amount` (default: all that remains) of a payment, whoever asks, in
+ * `tx` (a transaction; the caller records the returned events). Takes the payment's row lock first,
+ * so concurrent refunds of one payment run one after another and each counts every refund committed
+ * before it. Throws unknown_payment, payment_not_refundable, refund_amount_exceeds_remaining.
+ */
+export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, amount: bigint | undefined, reason: RefundReason | undefined): Promise<Changes<RefundView>> {
+  if (!isId("pay", paymentId)) throw unknownPayment();
+  const payment = await db(tx).selectFrom("payments").select(LOCKED_COLUMNS).where("id", "=", paymentId).forUpdate().executeTakeFirst();
+  if (!payment) throw unknownPayment();
+  return refundLocked(deps, tx, payment, amount, reason ?? DEFAULT_REFUND_REASON);
+}
+
+/**
+ * The refund of a payment whose row lock `tx` holds: the remainder is read after the lock (amount −
+ * every refund committed so far), the payment moves through the state table (refundPart, or refundRest
+ * when nothing remains), and the refund row, its ledger transaction and refund.succeeded are written.
+ */
+async function refundLocked(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<Changes<RefundView>> {
+  const status = payment.status as PaymentStatus;
+  // The state table's refusal (payment_not_refundable, naming the status) comes before any amount check.
+  if (!canApply("refundPart", status)) refundPart({ status, status_before_chargeback: null });
+  const refunded = await db(tx)
+    .selectFrom("refunds")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
+    .where("payment_id", "=", payment.id)
+    .executeTakeFirstOrThrow();
+  const remainder = BigInt(payment.amount) - BigInt(refunded.total);
+  const amount = asked ?? remainder;
+  if (amount > remainder) {
+    fail("refund_amount_exceeds_remaining", `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`);
+  }
+  const changes = await transitionPayment(deps, tx, payment.id, [amount === remainder ? refundRest : refundPart]);
+  const at = deps.now();
+  const row: RefundRow = {
+    id: newId("refund"), payment_id: payment.id, amount: amount.toString(), currency: payment.currency, reason, status: "succeeded", created_at: at,
+  };
+  await db(tx).insertInto("refunds").values({ ...row, merchant_id: payment.merchant_id, mode: payment.mode, updated_at: at }).execute();
+  await postLedger(tx, [{
+    kind: "refund", merchantId: payment.merchant_id, mode: payment.mode, currency: payment.currency, at, paymentId: payment.id, refundId: row.id,
+    lines: await refundLines(tx, payment, amount),
+  }]);
+  const view = toRefundView(row);
+  const event: RaisedEvent = { merchantId: payment.merchant_id, mode: payment.mode, type: "refund.succeeded", data: view, at };
+  return { value: view, events: [...changes.events, event] };
+}
+
+/**
+ * Paytami pays the customer back from its cash; the merchant owes it. Before release the payment's
+ * money is still pending, so it comes out of pending. After release it comes out of the available
+ * balance as far as that goes (under the funds lock, so a payout cannot take the same money), and the
+ * rest out of pending: a debt, shown as negative pending, settled by the next releases and payouts.
+ * The fee is never returned (DESIGN §4).
+ */
+async function refundLines(tx: Tx, payment: LockedPayment, amount: bigint): Promise<LedgerLineInput[]> {
+  const cash: LedgerLineInput = { account: "platform_cash", amount };
+  if (payment.available_to_merchant_at === null) return [{ account: "merchant_pending", amount: -amount }, cash];
+  const { available } = await lockMerchantFunds(tx, payment.merchant_id, payment.mode, payment.currency);
+  const fromAvailable = available <= 0n ? 0n : available < amount ? available : amount;
+  return [{ account: "merchant_available", amount: -fromAvailable }, { account: "merchant_pending", amount: fromAvailable - amount }, cash];
+}
+
+const refundInputSchema = z.strictObject({
+  payment_id: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }),
+  amount: AMOUNT_SCHEMA.refine((text) => text !== "0", "must be greater than 0").optional(),
+  reason: z.enum(REFUND_REASONS, { error: `must be one of ${REFUND_REASONS.join(", ")}` }).optional(),
+}, { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "the body must be a JSON object") });
+
+export type RefundInput = z.infer<typeof refundInputSchema>;
+
+export interface CreateRefundCommand {
+  /** Required with an API key (REST semantics); optional for an operator acting for a merchant. */
+  idempotencyKey: string | undefined;
+  /** The body as the caller sent it ({payment_id, amount?, reason?}); validated here. */
+  input: unknown;
+  /** Why the transport could not read the request, if it could not. */
+  malformed?: string | undefined;
+}
+
+/**
+ * POST /v1/refunds for an API key (resolved here, after the Idempotency-Key check, before the
+ * transaction opens) or an operator acting for a merchant. Check order: Idempotency-Key, credential,
+ * body shape, the payment (the caller's own, else unknown_payment), its state, the amount. Runs its own
+ * short transaction (`tx` need not be one): the key (scope: merchant and mode) is claimed first and the
+ * payment locked in the same statement, so a concurrent request with the same key waits for this one
+ * and replays it; a refused request rolls the claim back.
+ */
+export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult> {
+  const presented = creator.kind !== "merchant";
+  const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
+  const caller = presented ? await resolveApiKey(deps, tx, creator) : creator;
+  if (key !== undefined) {
+    requireIdempotencyKey(key);
+    checkIdempotencyKeyShape(key);
+  }
+  if (command.malformed !== undefined) fail("validation_error", command.malformed);
+  const input = parseOrFail(refundInputSchema, command.input);
+  if (!isId("pay", input.payment_id)) throw unknownPayment();
+  const scope = merchantScope(caller);
+  const fingerprint = requestFingerprint("create_refund", input);
+  return atomically(tx, async (inner): Promise<Changes<IdempotentResult>> => {
+    const now = deps.now();
+    const locked = await lockOwnPayment(inner, caller, input.payment_id, key === undefined ? undefined : {
+      key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+    });
+    if (locked === "taken") return { value: await replayOrConflict(inner, scope, key!, fingerprint), events: [] };
+    if (!locked) throw unknownPayment();
+    const changes = await refundLocked(deps, inner, locked, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
+    const response = JSON.stringify(changes.value);
+    if (key !== undefined) await db(inner).updateTable("idempotency_keys").set({ response }).where("scope", "=", scope).where("key", "=", key).execute();
+    return { value: { response, replayed: false }, events: changes.events };
+  });
+}
+
+/**
+ * One statement: claims the idempotency key (when there is one) and only then locks the caller's
+ * payment, so every request takes the key before the payment and two requests never wait on each
+ * other in opposite orders. "taken": an earlier request holds the key.
+ */
+async function lockOwnPayment(tx: Tx, caller: MerchantCaller, paymentId: string, claim: Parameters<typeof claimKey>[2] | undefined): Promise<LockedPayment | "taken" | undefined> {
+  const own = (qc: ReturnType<typeof db>) =>
+    qc.selectFrom("payments").select(LOCKED_COLUMNS).where("id", "=", paymentId).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+  if (!claim) return own(db(tx)).forUpdate().executeTakeFirst();
+  const scope = merchantScope(caller);
+  const row = await db(tx)
+    .with("scopes", (qc) => qc.selectNoFrom(sql<string>`${scope}::text`.as("scope")))
+    .with("claim", (qc) => claimKey(qc, "scopes", claim))
+    .with("locked", (qc) =>
+      qc.selectFrom("payments").select(LOCKED_COLUMNS)
+        .where("id", "=", paymentId).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode)
+        .where((eb) => eb.exists(eb.selectFrom("claim").select("claim.scope")))
+        .forUpdate())
+    .selectFrom("claim")
+    .leftJoin("locked", (join) => join.onTrue())
+    .select(["claim.scope", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const)])
+    .executeTakeFirst();
+  if (!row) return "taken";
+  if (row.id === null) return undefined;
+  return row as LockedPayment;
+}
+
+async function findOwnRefund(tx: Tx, caller: MerchantCaller | OperatorCaller, id: string) {
+  if (!isId("refund", id)) return undefined;
+  let q = db(tx).selectFrom("refunds").select([...REFUND_COLUMNS, "seq"]).where("id", "=", id);
+  if (caller.kind === "merchant") q = q.where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+  return q.executeTakeFirst();
+}
+
+/** GET /v1/refunds/{id}: another merchant's or mode's refund answers exactly like a missing one; an operator sees any. */
+export async function getRefund(_deps: CoreDeps, tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<RefundView> {
+  const row = await findOwnRefund(tx, caller, id);
+  if (!row) throw unknownRefund();
+  return toRefundView(row);
+}
+
+export interface ListRefundsQuery extends PageQuery {
+  payment_id?: string | undefined;
+}
+
+/** GET /v1/refunds: newest first, keyset-paginated on (created_at, seq); `payment_id` must name one of the caller's payments. */
+export async function listRefunds(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: ListRefundsQuery): Promise<Page<RefundView>> {
+  if (query.malformed !== undefined) fail("validation_error", query.malformed);
+  const limit = parseLimit(query.limit);
+  const paymentId = query.payment_id;
+  if (paymentId !== undefined) {
+    const own = isId("pay", paymentId) && await db(tx).selectFrom("payments").select("id").where("id", "=", paymentId)
+      .where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).executeTakeFirst();
+    if (!own) throw unknownPayment();
+  }
+  return keysetPage(limit, query.starting_after, {
+    noun: "refunds",
+    findCursor: (id) => findOwnRefund(tx, caller, id),
+    fetch: (after, take) => {
+      let q = db(tx).selectFrom("refunds").select(REFUND_COLUMNS).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+      if (paymentId !== undefined) q = q.where("payment_id", "=", paymentId);
+      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+      return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
+    },
+    view: toRefundView,
+  });
+}

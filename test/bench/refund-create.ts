@@ -1,0 +1,169 @@
+// The refund section of `npm run bench` (issue 9, "Performance"): POST /v1/refunds at concurrency 32
+// as a ratio to POST /v1/payments on the same stack in the same run, run alternately (target:
+// ≥ 0.8× the throughput, p99 ≤ 1.25×). The payments to refund are created and captured before the
+// timed part; each refund takes 1 minor unit of one of them, round robin, so refunds of one payment
+// (which serialize on its row lock) are 1/REFUND_PAYMENTS of the load, as on a real shop.
+//
+// Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REFUND_ROUNDS (default 3).
+// Alone: `node test/bench/refund-create.ts` (provisions its own PostgreSQL + NATS like bench.ts).
+
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import autocannon from "autocannon";
+import type { Stack } from "../support/stack.ts";
+
+const ROUNDS = Number(process.env.BENCH_REFUND_ROUNDS ?? 3);
+const REFUND_PAYMENTS = 1024;
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok2xx: number;
+  bad: number;
+}
+
+type Target = "payments" | "refunds";
+
+interface Request {
+  path: string;
+  headers: Record<string, string>;
+  body: () => string;
+}
+
+async function cannon(baseUrl: string, req: Request, concurrency: number, seconds: number): Promise<Run> {
+  const result = await autocannon({
+    url: baseUrl + req.path,
+    connections: concurrency,
+    duration: seconds,
+    method: "POST",
+    headers: req.headers,
+    body: req.body(),
+    requests: [
+      {
+        setupRequest: (r: any) => {
+          r.headers = { ...r.headers, "idempotency-key": randomUUID() };
+          r.body = req.body();
+          return r;
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok2xx: result["2xx"], bad: result.non2xx + result.errors + result.timeouts };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Creates and captures `n` payments of the merchant's (16 at a time); returns their ids. */
+async function capturedPayments(s: Stack, apiKey: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  const one = async () => {
+    const res = await s.http.createPayment(apiKey, {
+      amount: "10000000", currency: "GTQ", method_type: "card", success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart",
+    });
+    if (res.status !== 201) throw new Error(`POST /v1/payments answered ${res.status}: ${res.text}`);
+    await s.admin.simulate(res.json.id, "succeed");
+    ids.push(res.json.id as string);
+  };
+  for (let i = 0; i < n; i += 16) await Promise.all(Array.from({ length: Math.min(16, n - i) }, one));
+  return ids;
+}
+
+/** Runs the section on `s` and returns its markdown report. */
+export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: string) => void): Promise<string[]> {
+  const merchant = await s.admin.createMerchant({ name: "Bench Refunds" });
+  say(`refunds: creating and capturing ${REFUND_PAYMENTS} payments to refund`);
+  const payments = await capturedPayments(s, merchant.testApiKey, REFUND_PAYMENTS);
+  const headers = { "content-type": "application/json", authorization: `Bearer ${merchant.testApiKey}` };
+  const paymentBody = JSON.stringify({
+    amount: "12345", currency: "GTQ", method_type: "card", description: "Camisa típica",
+    success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart",
+    customer: { email: "ana@example.com", name: "Ana López" },
+  });
+  let next = 0;
+  const targets: Record<Target, Request> = {
+    payments: { path: "/v1/payments", headers, body: () => paymentBody },
+    refunds: { path: "/v1/refunds", headers, body: () => JSON.stringify({ payment_id: payments[next++ % payments.length], amount: "1", reason: "requested_by_customer" }) },
+  };
+  const order: Target[] = ["payments", "refunds"];
+  const refundsBefore = await refundCount(s, merchant.merchantId);
+
+  const warmup = Math.min(3, seconds);
+  say(`refunds: warm-up, ${warmup} s at concurrency 8 per target`);
+  let warmOk = 0;
+  for (const t of order) {
+    const r = await cannon(s.baseUrl, targets[t], 8, warmup);
+    if (t === "refunds") warmOk += r.ok2xx;
+  }
+  const runs: Array<Record<Target, Run>> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const pair = {} as Record<Target, Run>;
+    for (const t of order) {
+      say(`refunds: round ${round}/${ROUNDS}, POST /v1/${t}, ${seconds} s at concurrency 32`);
+      const r = await cannon(s.baseUrl, targets[t], 32, seconds);
+      say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx + errors ${r.bad}`);
+      pair[t] = r;
+    }
+    runs.push(pair);
+  }
+
+  // Every 2xx must be a refund created (not a replay, not lost).
+  const ok = warmOk + runs.reduce((n, r) => n + r.refunds.ok2xx, 0);
+  const created = (await refundCount(s, merchant.merchantId)) - refundsBefore;
+  const cutOff = 8 + ROUNDS * 32;
+  const sanity = `Refund sanity check: ${ok} 2xx refunds, ${created} refunds in the database`;
+  say(sanity);
+  if (created < ok || created > ok + cutOff) throw new Error(`${sanity}: every 2xx should have created exactly one refund`);
+  const bad = runs.reduce((n, r) => n + r.payments.bad + r.refunds.bad, 0);
+
+  const lines: string[] = [];
+  lines.push(`Refunds (test/bench/refund-create.ts): POST /v1/refunds against POST /v1/payments on the same facade and core, alternately, ${seconds} s per run at concurrency 32, ${ROUNDS} rounds; each refund takes 1 minor unit of one of ${REFUND_PAYMENTS} captured payments (created before the timed part), round robin, with a fresh Idempotency-Key:`);
+  lines.push("");
+  lines.push("| Round | POST /v1/payments req/s | p50 | p99 | POST /v1/refunds req/s | p50 | p99 | Refunds / payments: throughput | p99 |");
+  lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const cells = (r: Run) => `${r.rps.toFixed(0)} | ${r.p50} | ${r.p99}`;
+  runs.forEach((r, i) => lines.push(`| ${i + 1} | ${cells(r.payments)} | ${cells(r.refunds)} | ${(r.refunds.rps / r.payments.rps).toFixed(2)}× | ${(r.refunds.p99 / r.payments.p99).toFixed(2)}× |`));
+  const rpsRatio = median(runs.map((r) => r.refunds.rps / r.payments.rps));
+  const p99Ratio = median(runs.map((r) => r.refunds.p99 / r.payments.p99));
+  const med = (t: Target) => `${median(runs.map((r) => r[t].rps)).toFixed(0)} | ${median(runs.map((r) => r[t].p50))} | ${median(runs.map((r) => r[t].p99))}`;
+  lines.push(`| median | ${med("payments")} | ${med("refunds")} | **${rpsRatio.toFixed(2)}×** | **${p99Ratio.toFixed(2)}×** |`);
+  lines.push("");
+  lines.push(`Refund creation at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.80×: ${rpsRatio >= 0.8 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.25×: ${p99Ratio <= 1.25 ? "met" : "missed"}). ${sanity}; non-2xx + errors: ${bad}.`);
+  lines.push("");
+  return lines;
+}
+
+async function refundCount(s: Stack, merchantId: string): Promise<number> {
+  const r = await s.sql<{ n: string }>("SELECT count(*)::text AS n FROM refunds WHERE merchant_id = $1", [merchantId]);
+  return Number(r[0]?.n ?? 0);
+}
+
+// Alone: this section only, on a stack of its own.
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  const say = (msg: string) => process.stderr.write(`bench  | ${msg}\n`);
+  const { buildServices } = await import("../../core/src/devstack/services.ts");
+  const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
+  const { startStack } = await import("../support/stack.ts");
+  buildServices();
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-refunds-"));
+  fs.chmodSync(home, 0o755);
+  const infra = await provisionInfra(home);
+  process.env.DATABASE_URL = infra.databaseUrl;
+  process.env.NATS_URL = infra.natsUrl;
+  // As bench.ts: no settlement under the runs.
+  const stack = await startStack({ logLevel: process.env.BENCH_LOG_LEVEL ?? "info", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
+  try {
+    const lines = await benchRefundCreate(stack, Number(process.env.BENCH_SECONDS ?? 10), say);
+    process.stdout.write(`Command: \`node test/bench/refund-create.ts\` (${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"})\n\n${lines.join("\n")}\n`);
+  } finally {
+    await stack.stop();
+    await infra.stop();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,98 @@
+// Refunds for operators: `paytami refunds list|show` (a real CLI process, the --json rule), the tRPC
+// procedures refunds.list / refunds.get, and RefundService's acting_for form over gRPC.
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { beforeAll, describe, expect, test } from "vitest";
+import { CoreError } from "../proto/core-client.ts";
+import { modeCodec } from "../proto/enums.ts";
+import { REPO_ROOT } from "../core/src/devstack/services.ts";
+import type { AppRouter } from "../core/src/trpc/router.ts";
+import { newIdemKey } from "./support/http.ts";
+import { createOk, driveToState, useStack } from "./support/expect.ts";
+import { nodeBinary, type Merchant } from "./support/stack.ts";
+
+const stack = useStack();
+const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+let m: Merchant;
+let paymentId: string;
+const refunds: any[] = [];
+
+beforeAll(async () => {
+  m = await stack().admin.createMerchant({ name: "Tienda Operador" });
+  const p = await createOk(stack().http, m.testApiKey, { amount: "10000" });
+  await driveToState(stack(), p.id, "captured");
+  paymentId = p.id;
+  for (const amount of ["100", "200", "300"]) {
+    const res = await stack().http.post("/v1/refunds", { key: m.testApiKey, idem: newIdemKey(), body: { payment_id: paymentId, amount } });
+    expect(res.status, res.text).toBe(201);
+    refunds.push(res.json);
+  }
+});
+
+function paytami(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
+  Object.assign(env, { CORE_GRPC_ADDR: stack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: stack().internalToken, PAYTAMI_HOME: "/nonexistent" });
+  return new Promise((resolve) => {
+    execFile(nodeBinary(), [CLI, ...args], { cwd: REPO_ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+function oneJson(r: { code: number | null; stdout: string; stderr: string }, code = 0): any {
+  expect({ code: r.code, stderr: r.stderr }, r.stdout).toEqual({ code, stderr: "" });
+  expect(r.stdout.indexOf("\n")).toBe(r.stdout.length - 1);
+  return JSON.parse(r.stdout);
+}
+
+describe("paytami refunds", () => {
+  test("list --json is {data, has_more}, newest first, filtered by --payment; show prints the Refund", async () => {
+    const listed = oneJson(await paytami("refunds", "list", "--merchant", m.merchantId, "--mode", "test", "--json"));
+    expect(listed).toEqual({ data: [...refunds].reverse(), has_more: false });
+    const page = oneJson(await paytami("refunds", "list", "--merchant", m.merchantId, "--mode", "test", "--payment", paymentId, "--limit", "2", "--json"));
+    expect(page).toEqual({ data: [refunds[2], refunds[1]], has_more: true });
+    expect(oneJson(await paytami("refunds", "list", "--merchant", m.merchantId, "--mode", "live", "--json"))).toEqual({ data: [], has_more: false });
+    expect(oneJson(await paytami("refunds", "show", refunds[0].id, "--json"))).toEqual(refunds[0]);
+    const text = await paytami("refunds", "show", refunds[0].id);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(refunds[0].id);
+  });
+
+  test("errors follow the --json rule", async () => {
+    const unknown = oneJson(await paytami("refunds", "show", `refund_${"0".repeat(24)}`, "--json"), 1);
+    expect(unknown.error.code).toBe("unknown_payment");
+    const badMode = oneJson(await paytami("refunds", "list", "--merchant", m.merchantId, "--mode", "prod", "--json"), 1);
+    expect(badMode.error.code).toBe("validation_error");
+    const foreign = oneJson(await paytami("refunds", "list", "--merchant", m.merchantId, "--mode", "test", "--payment", `pay_${"0".repeat(24)}`, "--json"), 1);
+    expect(foreign.error.code).toBe("unknown_payment");
+  });
+});
+
+describe("tRPC refunds.list / refunds.get", () => {
+  const operator = () => createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })],
+  });
+
+  test("list and get act for one merchant and mode", async () => {
+    const page = await operator().refunds.list.query({ merchant_id: m.merchantId, mode: "test", payment_id: paymentId });
+    expect(page).toEqual({ data: [...refunds].reverse(), has_more: false });
+    expect(await operator().refunds.get.query({ merchant_id: m.merchantId, mode: "test", id: refunds[1].id })).toEqual(refunds[1]);
+    const error = await operator().refunds.get.query({ merchant_id: m.merchantId, mode: "live", id: refunds[1].id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCClientError);
+    expect(((error as TRPCClientError<AppRouter>).data as { paytami_code: string }).paytami_code).toBe("unknown_payment");
+  });
+});
+
+describe("RefundService acting_for", () => {
+  test("an operator creates a refund for a merchant; without acting_for an API key is required", async () => {
+    const acting = { merchant_id: m.merchantId, mode: modeCodec.fromWire("test") };
+    const created = await stack().core.refunds.createRefund({ acting_for: acting, payment_id: paymentId, amount: "400", reason: "other" });
+    expect(created.replayed).toBe(false);
+    expect(created.refund).toMatchObject({ payment_id: paymentId, amount: "400" });
+    const denied = await stack().core.refunds.createRefund({ idempotency_key: newIdemKey(), payment_id: paymentId }).catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(CoreError);
+    expect((denied as CoreError).code).toBe("unauthorized");
+  });
+});
