@@ -1,5 +1,6 @@
 // `paytami ledger verify`, `balances show` and `ledger transactions` as real processes against a
-// real stack: clean after captures, settlements, chargebacks and payouts (completed and failed);
+// real stack: clean after captures, refunds (part and full, before and after settlement),
+// settlements, chargebacks and payouts (completed and failed);
 // a deliberately corrupted ledger line, a deleted capture transaction and an extra unbalanced line
 // are each reported with their ids and exit 1 ({"ok":false,"violations":[…]}, not an {"error"}).
 // Corrupting needs the append-only trigger off: `session_replication_role = replica`, set for that
@@ -11,14 +12,20 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { CREATED_AT_RE, createOk, useStack } from "./support/expect.ts";
+import { newIdemKey } from "./support/http.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
 
 const getStack = useStack({ env: { PAYOUT_SCHEDULE: "off" } });
 const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
 let home: string;
 let merchant: Merchant;
-/** Captured only; settled; settled with a chargeback open; USD settled with a chargeback won. */
-const p: Record<"captured" | "settled" | "disputed" | "usd", string> = { captured: "", settled: "", disputed: "", usd: "" };
+/**
+ * Captured only; settled; settled with a chargeback open; USD settled with a chargeback won;
+ * refunded in part before settlement, then settled; refunded in full after settlement.
+ */
+const p: Record<"captured" | "settled" | "disputed" | "usd" | "partRefunded" | "refunded", string> = {
+  captured: "", settled: "", disputed: "", usd: "", partRefunded: "", refunded: "",
+};
 
 interface Run {
   code: number;
@@ -55,6 +62,12 @@ async function captured(m: Merchant, currency = "GTQ", amount = "10000"): Promis
   return payment.id as string;
 }
 
+/** POST /v1/refunds (all that remains without `amount`). */
+async function refund(paymentId: string, amount?: string): Promise<void> {
+  const res = await getStack().http.post("/v1/refunds", { key: merchant.testApiKey, idem: newIdemKey(), body: { payment_id: paymentId, ...(amount ? { amount } : {}) } });
+  expect(res.status, res.text).toBe(201);
+}
+
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-ledger-home-"));
   merchant = await getStack().admin.createMerchant({ name: "Tienda Libro Mayor" });
@@ -62,7 +75,12 @@ beforeAll(async () => {
   p.settled = await captured(merchant, "GTQ", "25000");
   p.disputed = await captured(merchant, "GTQ", "12000");
   p.usd = await captured(merchant, "USD", "5000");
-  for (const id of [p.settled, p.disputed, p.usd]) await getStack().admin.simulate(id, "settle");
+  p.partRefunded = await captured(merchant, "GTQ", "30000");
+  p.refunded = await captured(merchant, "GTQ", "8000");
+  await refund(p.partRefunded, "12000");
+  for (const id of [p.settled, p.disputed, p.usd, p.partRefunded, p.refunded]) await getStack().admin.simulate(id, "settle");
+  await refund(p.refunded, "3000");
+  await refund(p.refunded);
   for (const [id, action] of [[p.disputed, "open"], [p.usd, "open"], [p.usd, "win"]] as const) {
     expect((await paytami("simulate", "chargeback", id, action, "--json")).code).toBe(0);
   }
@@ -78,13 +96,13 @@ afterAll(() => {
 });
 
 describe("paytami ledger verify", () => {
-  test("clean after captures, settlements, chargebacks and payouts: {ok:true, checked} and exit 0", async () => {
+  test("clean after captures, refunds, settlements, chargebacks and payouts: {ok:true, checked} and exit 0", async () => {
     const r = await paytami("ledger", "verify", "--json");
     expect(r.code).toBe(0);
     const out = onlyJson(r);
     expect(Object.keys(out)).toEqual(["ok", "checked"]);
     expect(out.ok).toBe(true);
-    expect(out.checked).toMatchObject({ payments: 4, captured_payments: 4, chargebacks: 2, payouts: 2, balances: 2 });
+    expect(out.checked).toMatchObject({ payments: 6, captured_payments: 6, refunds: 3, chargebacks: 2, payouts: 2, balances: 2 });
     expect(out.checked.lines).toBeGreaterThan(0);
     const text = await paytami("ledger", "verify");
     expect(text.code).toBe(0);
