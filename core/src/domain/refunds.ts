@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import { db } from "../db/orm.ts";
+import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
 import { resolveApiKey } from "./api-keys.ts";
 import type { MerchantCaller, OperatorCaller, PresentedCredential } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -8,11 +9,11 @@ import { DomainError, fail } from "./errors.ts";
 import { checkIdempotencyKeyShape, claimKey, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { isId, newId } from "./ids.ts";
 import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
-import { lockMerchantFunds, postLedger, type LedgerLineInput } from "./ledger.ts";
-import type { RaisedEvent } from "./outbox.ts";
+import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, ledgerValues, lockMerchantFunds, type LedgerLineInput, type LedgerValues } from "./ledger.ts";
+import { outboxInsert, outboxNotify, outboxValues, type OutboxValues, type RaisedEvent } from "./outbox.ts";
 import { AMOUNT_SCHEMA, parseOrFail } from "./payment-input.ts";
-import { canApply, refundPart, refundRest, type PaymentStatus } from "./payment-states.ts";
-import { transitionPayment } from "./payment-transitions.ts";
+import { canApply, refundPart, refundRest, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
+import { transitionColumns } from "./payment-transitions.ts";
 import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 
 export const REFUND_REASONS = [
@@ -84,41 +85,116 @@ export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, a
   if (!isId("pay", paymentId)) throw unknownPayment();
   const payment = await db(tx).selectFrom("payments").select(LOCKED_COLUMNS).where("id", "=", paymentId).forUpdate().executeTakeFirst();
   if (!payment) throw unknownPayment();
-  return refundLocked(deps, tx, payment, amount, reason ?? DEFAULT_REFUND_REASON);
+  const planned = await planRefund(deps, tx, payment, amount, reason ?? DEFAULT_REFUND_REASON);
+  await REFUND_WRITES.run(db(tx), refundWriteValues(planned, undefined));
+  return { value: planned.view, events: [planned.event] };
+}
+
+/** A refund decided under its payment's row lock, not yet written. */
+interface PlannedRefund {
+  payment: LockedPayment;
+  /** The payment's move, as the state table decided it. */
+  move: TransitionResult;
+  movedAt: Date;
+  view: RefundView;
+  ledger: LedgerValues;
+  event: RaisedEvent;
 }
 
 /**
  * The refund of a payment whose row lock `tx` holds: the remainder is read after the lock (amount −
- * every refund committed so far), the payment moves through the state table (refundPart, or refundRest
- * when nothing remains), and the refund row, its ledger transaction and refund.succeeded are written.
+ * every refund committed so far: a statement of its own, so its snapshot is taken after the lock was
+ * granted), the state table decides the payment's move (refundPart, or refundRest when nothing
+ * remains), and the refund row, its ledger transaction and refund.succeeded are prepared for
+ * `refundWrites` (which reuses the row lock instead of locking the payment again).
  */
-async function refundLocked(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<Changes<RefundView>> {
+async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<PlannedRefund> {
   const status = payment.status as PaymentStatus;
   // The state table's refusal (payment_not_refundable, naming the status) comes before any amount check.
   if (!canApply("refundPart", status)) refundPart({ status, status_before_chargeback: null });
-  const refunded = await db(tx)
-    .selectFrom("refunds")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
-    .where("payment_id", "=", payment.id)
-    .executeTakeFirstOrThrow();
+  const refunded = (await REFUNDED_TOTAL.run(db(tx), { payment_id: payment.id })).rows[0]!;
   const remainder = BigInt(payment.amount) - BigInt(refunded.total);
   const amount = asked ?? remainder;
   if (amount > remainder) {
     fail("refund_amount_exceeds_remaining", `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`);
   }
-  const changes = await transitionPayment(deps, tx, payment.id, [amount === remainder ? refundRest : refundPart]);
+  const movedAt = deps.now();
+  const move = (amount === remainder ? refundRest : refundPart)({ status, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null }, movedAt);
   const at = deps.now();
   const row: RefundRow = {
     id: newId("refund"), payment_id: payment.id, amount: amount.toString(), currency: payment.currency, reason, status: "succeeded", created_at: at,
   };
-  await db(tx).insertInto("refunds").values({ ...row, merchant_id: payment.merchant_id, mode: payment.mode, updated_at: at }).execute();
-  await postLedger(tx, [{
+  const ledger = ledgerValues([{
     kind: "refund", merchantId: payment.merchant_id, mode: payment.mode, currency: payment.currency, at, paymentId: payment.id, refundId: row.id,
     lines: await refundLines(tx, payment, amount),
   }]);
   const view = toRefundView(row);
+  // refundPart/refundRest raise no payment.* event: their event is refund.succeeded, raised here with the Refund object.
   const event: RaisedEvent = { merchantId: payment.merchant_id, mode: payment.mode, type: "refund.succeeded", data: view, at };
-  return { value: view, events: [...changes.events, event] };
+  return { payment, move, movedAt, view, ledger, event };
+}
+
+const REFUNDED_TOTAL = new PreparedStatement((v: { payment_id: string }) =>
+  statementBuilder
+    .selectFrom("refunds")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
+    .where("payment_id", "=", v.payment_id));
+
+type RefundWriteValues = {
+  payment_id: string;
+  payment_status: string;
+  payment_status_before_chargeback: string | null;
+  moved_at: Date;
+  refund_id: string;
+  merchant_id: string;
+  mode: string;
+  amount: string;
+  currency: string;
+  reason: string;
+  refund_status: string;
+  created_at: Date;
+  /** The key whose response this refund is (null: none, the update matches nothing). Its row was claimed by an earlier statement. */
+  key_scope: string | null;
+  key: string | null;
+  response: string;
+} & LedgerValues;
+
+/**
+ * Every write of a planned refund, in one statement: the payment's move (the stamp is refunded_at
+ * for both refund moves), the refund row, its ledger transaction and lines, the idempotency key's
+ * response.
+ */
+const refundWrites = (v: RefundWriteValues) => {
+  const move = { status: v.payment_status as PaymentStatus, status_before_chargeback: v.payment_status_before_chargeback as PaymentStatus | null, stamp: "refunded_at", at: v.moved_at, event: null } as const;
+  return statementBuilder
+    .with("payment_moved", (qc) => qc.updateTable("payments").set(transitionColumns(move, v.moved_at)).where("id", "=", v.payment_id).returning("payments.id"))
+    .with("refund_written", (qc) =>
+      qc.insertInto("refunds").values({
+        id: v.refund_id, merchant_id: v.merchant_id, mode: v.mode, payment_id: v.payment_id, amount: v.amount, currency: v.currency, reason: v.reason,
+        status: v.refund_status, created_at: v.created_at, updated_at: v.created_at,
+      }).returning("refunds.id"))
+    .with(LEDGER_TRANSACTIONS_CTE, () => ledgerTransactionsInsert(v))
+    .with("ledger_lines_written", () => ledgerLinesInsert(v))
+    .with("key_answered", (qc) =>
+      qc.updateTable("idempotency_keys").set({ response: v.response }).where("scope", "=", v.key_scope).where("key", "=", v.key).returning("idempotency_keys.key"));
+};
+
+const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) => refundWrites(v).selectNoFrom(sql<number>`1`.as("written")));
+
+/** The same, recording the refund's events in the outbox too (createRefund: its transaction is this operation's alone). */
+const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & OutboxValues) =>
+  refundWrites(v).with("events_written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
+
+function refundWriteValues(planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): RefundWriteValues {
+  const { payment, move, movedAt, view } = planned;
+  if (move.stamp !== "refunded_at") throw new Error(`a refund move stamps refunded_at, not ${move.stamp}`);
+  return {
+    payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: movedAt,
+    refund_id: view.id, merchant_id: payment.merchant_id, mode: payment.mode, amount: view.amount, currency: view.currency, reason: view.reason,
+    refund_status: view.status, created_at: planned.event.at,
+    key_scope: answers?.scope ?? null, key: answers?.key ?? null, response: answers?.response ?? "",
+    ...planned.ledger,
+  };
 }
 
 /**
@@ -181,10 +257,14 @@ export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCre
     });
     if (locked === "taken") return { value: await replayOrConflict(inner, scope, key!, fingerprint), events: [] };
     if (!locked) throw unknownPayment();
-    const changes = await refundLocked(deps, inner, locked, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
-    const response = JSON.stringify(changes.value);
-    if (key !== undefined) await db(inner).updateTable("idempotency_keys").set({ response }).where("scope", "=", scope).where("key", "=", key).execute();
-    return { value: { response, replayed: false }, events: changes.events };
+    const planned = await planRefund(deps, inner, locked, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
+    const response = JSON.stringify(planned.view);
+    // One statement writes the refund and records its event in the outbox (so none is left for atomically to record).
+    await REFUND_WRITES_RECORDED.run(db(inner), {
+      ...refundWriteValues(planned, key === undefined ? undefined : { scope, key, response }),
+      ...outboxValues([planned.event]).values,
+    });
+    return { value: { response, replayed: false }, events: [] };
   });
 }
 
