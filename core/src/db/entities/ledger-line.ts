@@ -1,5 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { LedgerTransaction } from "./ledger-transaction.ts";
+import { APPEND_ONLY, LedgerTransaction } from "./ledger-transaction.ts";
 
 /**
  * One side of a ledger transaction. `amount` is signed, credit-positive: a merchant account's balance
@@ -23,14 +23,7 @@ export const LedgerLine = defineEntity({
     payment_id: p.text().nullable(),
     amount: p.bigint("bigint"),
   },
-  // Append-only: a correction is a new transaction, never an edited or deleted row.
-  triggers: [{
-    name: "append_only",
-    timing: "before",
-    events: ["update", "delete"],
-    forEach: "row",
-    body: "raise exception 'the ledger is append-only: % on % refused', tg_op, tg_table_name;",
-  }],
+  triggers: [APPEND_ONLY],
   indexes: [
     { name: "ledger_lines_transaction_idx", properties: ["transaction_id"] },
     // Balances: an index-only sum per merchant account.

@@ -1,4 +1,13 @@
-import { defineEntity, p } from "@mikro-orm/core";
+import { defineEntity, p, type TriggerDef } from "@mikro-orm/core";
+
+/** The ledger's tables are append-only: a correction is a new transaction, never an edited or deleted row. */
+export const APPEND_ONLY: TriggerDef = {
+  name: "append_only",
+  timing: "before",
+  events: ["update", "delete"],
+  forEach: "row",
+  body: "raise exception 'the ledger is append-only: % on % refused', tg_op, tg_table_name;",
+};
 
 /**
  * One balanced money movement (core/src/domain/ledger.ts): its lines sum to zero. Append-only, like
@@ -23,14 +32,7 @@ export const LedgerTransaction = defineEntity({
     payout_id: p.text().nullable(),
     created_at: p.datetime(3),
   },
-  // Append-only: a correction is a new transaction, never an edited or deleted row.
-  triggers: [{
-    name: "append_only",
-    timing: "before",
-    events: ["update", "delete"],
-    forEach: "row",
-    body: "raise exception 'the ledger is append-only: % on % refused', tg_op, tg_table_name;",
-  }],
+  triggers: [APPEND_ONLY],
   indexes: [
     { name: "ledger_transactions_payment_idx", properties: ["payment_id", "id"], where: "payment_id is not null" },
     { name: "ledger_transactions_merchant_idx", properties: ["merchant_id", "mode", "id"] },
