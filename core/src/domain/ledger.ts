@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { db } from "../db/orm.ts";
+import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 // The double-entry ledger: every money movement is one transaction whose lines sum to zero, written
@@ -43,39 +44,90 @@ export interface LedgerEntry {
 /** The object an entry moves money for: with its kind, unique among entries (the ledger's unique indexes say so too). */
 const subjectOf = (e: LedgerEntry): string => e.refundId ?? e.chargebackId ?? e.payoutId ?? e.paymentId ?? "";
 
+/** Ledger writes as parallel arrays (transactions, then lines naming theirs by kind and subject): one statement shape for any number of entries. */
+export type LedgerValues = {
+  tx_kinds: string[];
+  tx_merchant_ids: string[];
+  tx_modes: string[];
+  tx_currencies: string[];
+  tx_payment_ids: (string | null)[];
+  tx_refund_ids: (string | null)[];
+  tx_chargeback_ids: (string | null)[];
+  tx_payout_ids: (string | null)[];
+  tx_created_at: Date[];
+  line_kinds: string[];
+  line_subjects: string[];
+  line_accounts: string[];
+  line_merchant_ids: string[];
+  line_modes: string[];
+  line_currencies: string[];
+  line_payment_ids: (string | null)[];
+  line_amounts: string[];
+};
+
 /**
- * Writes `entries` (each a balanced transaction) in one statement, whatever their number: the
- * transactions, then their lines joined back by (kind, subject). Lines of zero are left out; an entry
- * with nothing left is not written. An unbalanced entry is a programming error and throws before
- * anything is written.
+ * The values that write `entries` (each a balanced transaction). Lines of zero are left out; an
+ * entry with nothing left is not written. An unbalanced entry is a programming error and throws
+ * before anything is written.
  */
-export async function postLedger(tx: Tx, entries: readonly LedgerEntry[]): Promise<void> {
+export function ledgerValues(entries: readonly LedgerEntry[]): LedgerValues {
   const written = entries.map((entry) => ({ entry, lines: entry.lines.filter((line) => line.amount !== 0n) })).filter((e) => e.lines.length > 0);
   for (const { entry, lines } of written) {
     const sum = lines.reduce((total, line) => total + line.amount, 0n);
     if (sum !== 0n) throw new Error(`unbalanced ledger transaction ${entry.kind} for ${subjectOf(entry)}: lines sum to ${sum}`);
   }
-  if (written.length === 0) return;
   const t = written.map(({ entry }) => entry);
   const l = written.flatMap(({ entry, lines }) => lines.map((line) => ({ entry, line })));
-  await sql`
-    with t as (
-      insert into ledger_transactions (kind, merchant_id, mode, currency, payment_id, refund_id, chargeback_id, payout_id, created_at)
-      select * from unnest(
-        ${t.map((e) => e.kind)}::text[], ${t.map((e) => e.merchantId)}::text[], ${t.map((e) => e.mode)}::text[],
-        ${t.map((e) => e.currency)}::text[], ${t.map((e) => e.paymentId ?? null)}::text[], ${t.map((e) => e.refundId ?? null)}::text[],
-        ${t.map((e) => e.chargebackId ?? null)}::text[], ${t.map((e) => e.payoutId ?? null)}::text[], ${t.map((e) => e.at)}::timestamptz[])
-      returning id, kind, coalesce(refund_id, chargeback_id, payout_id, payment_id, '') as subject
-    )
+  return {
+    tx_kinds: t.map((e) => e.kind), tx_merchant_ids: t.map((e) => e.merchantId), tx_modes: t.map((e) => e.mode), tx_currencies: t.map((e) => e.currency),
+    tx_payment_ids: t.map((e) => e.paymentId ?? null), tx_refund_ids: t.map((e) => e.refundId ?? null), tx_chargeback_ids: t.map((e) => e.chargebackId ?? null),
+    tx_payout_ids: t.map((e) => e.payoutId ?? null), tx_created_at: t.map((e) => e.at),
+    line_kinds: l.map(({ entry }) => entry.kind), line_subjects: l.map(({ entry }) => subjectOf(entry)), line_accounts: l.map(({ line }) => line.account),
+    line_merchant_ids: l.map(({ entry }) => entry.merchantId), line_modes: l.map(({ entry }) => entry.mode), line_currencies: l.map(({ entry }) => entry.currency),
+    line_payment_ids: l.map(({ entry }) => entry.paymentId ?? null), line_amounts: l.map(({ line }) => line.amount.toString()),
+  };
+}
+
+/** The name `ledgerLinesInsert` reads the written transactions under: give `ledgerTransactionsInsert`'s CTE this name. */
+export const LEDGER_TRANSACTIONS_CTE = "ledger_transactions_written";
+
+// Both are CTE bodies (parenthesised: Kysely does not wrap a raw CTE body) that only pass `v`
+// through, so a larger statement can include them and be compiled once (PreparedStatement).
+
+/** Inserts the transactions; each row names its subject, for the lines to join on. */
+export function ledgerTransactionsInsert(v: LedgerValues) {
+  return sql<{ id: string; kind: string; subject: string }>`(
+    insert into ledger_transactions (kind, merchant_id, mode, currency, payment_id, refund_id, chargeback_id, payout_id, created_at)
+    select * from unnest(
+      ${v.tx_kinds}::text[], ${v.tx_merchant_ids}::text[], ${v.tx_modes}::text[], ${v.tx_currencies}::text[], ${v.tx_payment_ids}::text[],
+      ${v.tx_refund_ids}::text[], ${v.tx_chargeback_ids}::text[], ${v.tx_payout_ids}::text[], ${v.tx_created_at}::timestamptz[])
+    returning id, kind, coalesce(refund_id, chargeback_id, payout_id, payment_id, '') as subject)`;
+}
+
+/** Inserts the lines, each joined back to its transaction by (kind, subject). */
+export function ledgerLinesInsert(v: LedgerValues) {
+  return sql<{ id: string }>`(
     insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
     select t.id, l.account, l.merchant_id, l.mode, l.currency, l.payment_id, l.amount
     from unnest(
-      ${l.map(({ entry }) => entry.kind)}::text[], ${l.map(({ entry }) => subjectOf(entry))}::text[], ${l.map(({ line }) => line.account)}::text[],
-      ${l.map(({ entry }) => entry.merchantId)}::text[], ${l.map(({ entry }) => entry.mode)}::text[], ${l.map(({ entry }) => entry.currency)}::text[],
-      ${l.map(({ entry }) => entry.paymentId ?? null)}::text[], ${l.map(({ line }) => line.amount.toString())}::bigint[]
+      ${v.line_kinds}::text[], ${v.line_subjects}::text[], ${v.line_accounts}::text[], ${v.line_merchant_ids}::text[], ${v.line_modes}::text[],
+      ${v.line_currencies}::text[], ${v.line_payment_ids}::text[], ${v.line_amounts}::bigint[]
     ) as l(kind, subject, account, merchant_id, mode, currency, payment_id, amount)
-    join t on t.kind = l.kind and t.subject = l.subject
-  `.execute(db(tx));
+    join ${sql.table(LEDGER_TRANSACTIONS_CTE)} as t on t.kind = l.kind and t.subject = l.subject
+    returning ledger_lines.id)`;
+}
+
+const POST_LEDGER = new PreparedStatement((v: LedgerValues) =>
+  statementBuilder
+    .with(LEDGER_TRANSACTIONS_CTE, () => ledgerTransactionsInsert(v))
+    .with("ledger_lines_written", () => ledgerLinesInsert(v))
+    .selectNoFrom(sql<number>`1`.as("written")));
+
+/** Writes `entries` (each a balanced transaction) in one statement, whatever their number (see ledgerValues). */
+export async function postLedger(tx: Tx, entries: readonly LedgerEntry[]): Promise<void> {
+  const values = ledgerValues(entries);
+  if (values.tx_kinds.length === 0) return;
+  await POST_LEDGER.run(db(tx), values);
 }
 
 /** The money of a payment as the ledger needs it. */

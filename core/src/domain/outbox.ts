@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { db, type EntityManager } from "../db/orm.ts";
+import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
 import { newId } from "./ids.ts";
 
 /** The PostgreSQL NOTIFY channel a committed outbox insert signals on (outbox-relay.ts listens). */
@@ -23,28 +24,63 @@ export interface RaisedEvent {
   id?: string;
 }
 
+/** Outbox rows as parallel arrays: one statement shape for any number of events (so it can be compiled once). */
+export type OutboxValues = {
+  event_ids: string[];
+  event_merchant_ids: string[];
+  event_modes: string[];
+  event_types: string[];
+  /** Each envelope as JSON text, stored verbatim (the column is json, so the key order stays). */
+  event_envelopes: string[];
+  event_created_at: Date[];
+};
+
+/** The envelopes of `events` (new ids where they have none) and the values `outboxWrites` binds. */
+export function outboxValues(events: readonly RaisedEvent[]): { envelopes: EventEnvelope[]; values: OutboxValues } {
+  const envelopes = events.map((event): EventEnvelope => ({ id: event.id ?? newId("evt"), type: event.type, created_at: event.at.toISOString(), data: event.data }));
+  return {
+    envelopes,
+    values: {
+      event_ids: envelopes.map((e) => e.id),
+      event_merchant_ids: events.map((e) => e.merchantId),
+      event_modes: events.map((e) => e.mode),
+      event_types: events.map((e) => e.type),
+      event_envelopes: envelopes.map((e) => JSON.stringify(e)),
+      event_created_at: events.map((e) => e.at),
+    },
+  };
+}
+
+/**
+ * The outbox insert, as a CTE body for a larger statement (`outboxNotify` is its companion: the
+ * statement's final select). Rows go in in the events' order, so seq (the relay's order) follows it.
+ * Only passes `v` through, so it can be part of a PreparedStatement.
+ */
+export function outboxInsert(v: OutboxValues) {
+  // Parenthesised here: Kysely does not wrap a raw CTE body.
+  return sql<{ id: string }>`(insert into outbox_events (id, merchant_id, mode, type, envelope, created_at)
+    select e.id, e.merchant_id, e.mode, e.type, e.envelope::json, e.created_at
+    from unnest(${v.event_ids}::text[], ${v.event_merchant_ids}::text[], ${v.event_modes}::text[], ${v.event_types}::text[],
+      ${v.event_envelopes}::text[], ${v.event_created_at}::timestamptz[]) with ordinality as e(id, merchant_id, mode, type, envelope, created_at, n)
+    order by e.n
+    returning outbox_events.id)`;
+}
+
+/** Delivered at commit (never for a rollback): wakes the relays LISTENing instead of their next poll. */
+export const outboxNotify = sql<string>`pg_notify(${sql.lit(OUTBOX_CHANNEL)}, '')`;
+
 /**
  * Records events in the same transaction as the change they describe; the
  * outbox relay publishes them afterwards, so a crash can never publish an
- * event for a change that did not commit, nor lose one that did.
+ * event for a change that did not commit, nor lose one that did. One
+ * statement: the rows and the notification.
  */
 export async function enqueueEvents(tx: EntityManager, events: readonly RaisedEvent[]): Promise<EventEnvelope[]> {
   if (events.length === 0) return [];
-  const envelopes = events.map((event): EventEnvelope => ({ id: event.id ?? newId("evt"), type: event.type, created_at: event.at.toISOString(), data: event.data }));
-  await db(tx)
-    .insertInto("outbox_events")
-    .values(events.map((event, i) => ({
-      id: envelopes[i]!.id,
-      merchant_id: event.merchantId,
-      mode: event.mode,
-      type: event.type,
-      envelope: envelopes[i] as unknown as Record<string, unknown>,
-      created_at: event.at,
-      claimed_until: null,
-      published_at: null,
-    })))
-    .execute();
-  // Delivered at commit (never for a rollback): wakes the relays LISTENing instead of their next poll.
-  await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db(tx));
+  const { envelopes, values } = outboxValues(events);
+  await ENQUEUE.run(db(tx), values);
   return envelopes;
 }
+
+const ENQUEUE = new PreparedStatement((v: OutboxValues) =>
+  statementBuilder.with("written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));

@@ -33,11 +33,7 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
     const result = step(state, at);
     if (!result) continue;
     if (result.event === "payment.succeeded" && payment.link_id !== null) await countLinkSuccess(tx, payment.link_id);
-    await trx
-      .updateTable("payments")
-      .set({ status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at })
-      .where("id", "=", paymentId)
-      .execute();
+    await trx.updateTable("payments").set(transitionColumns(result, at)).where("id", "=", paymentId).execute();
     // The capture's ledger transaction; settlement, refunds and chargebacks write their own (they know the amounts).
     if (result.stamp === "captured_at") await postLedger(tx, [captureEntry(payment, at)]);
     state = result;
@@ -49,6 +45,15 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
     }
   }
   return { value: view, events };
+}
+
+/**
+ * What a transition writes to the payment row. The one definition, for transitionPayment and for an
+ * operation that writes the move the state table decided in a statement of its own (a refund,
+ * under the row lock it already holds).
+ */
+export function transitionColumns(result: TransitionResult, at: Date) {
+  return { status: result.status, status_before_chargeback: result.status_before_chargeback, [result.stamp]: at, updated_at: at };
 }
 
 /**

@@ -1,18 +1,19 @@
-import { sql } from "kysely";
+import { sql, type QueryCreator, type SelectQueryBuilder } from "kysely";
 import { z } from "zod";
-import { db } from "../db/orm.ts";
-import { resolveApiKey } from "./api-keys.ts";
-import type { MerchantCaller, OperatorCaller, PresentedCredential } from "./caller.ts";
+import { db, type DB } from "../db/orm.ts";
+import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
+import { isActiveKey, readableApiKey, resolveApiKey, unauthorized } from "./api-keys.ts";
+import type { MerchantCaller, OperatorCaller, PresentedApiKey, PresentedCredential } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
-import { checkIdempotencyKeyShape, claimKey, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import { checkIdempotencyKeyShape, claimKey, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult, type KeyClaim } from "./idempotency.ts";
 import { isId, newId } from "./ids.ts";
 import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
-import { lockMerchantFunds, postLedger, type LedgerLineInput } from "./ledger.ts";
-import type { RaisedEvent } from "./outbox.ts";
+import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, ledgerValues, lockMerchantFunds, type LedgerLineInput, type LedgerValues } from "./ledger.ts";
+import { outboxInsert, outboxNotify, outboxValues, type OutboxValues, type RaisedEvent } from "./outbox.ts";
 import { AMOUNT_SCHEMA, parseOrFail } from "./payment-input.ts";
-import { canApply, refundPart, refundRest, type PaymentStatus } from "./payment-states.ts";
-import { transitionPayment } from "./payment-transitions.ts";
+import { canApply, refundPart, refundRest, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
+import { transitionColumns } from "./payment-transitions.ts";
 import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 
 export const REFUND_REASONS = [
@@ -70,6 +71,8 @@ interface LockedPayment {
   amount: string;
   currency: string;
   available_to_merchant_at: Date | null;
+  /** The sum of the payment's refunds, when the statement that took the lock can vouch for it (lockOwnPayment). */
+  refunded?: string;
 }
 
 const LOCKED_COLUMNS = ["id", "merchant_id", "mode", "status", "status_before_chargeback", "amount", "currency", "available_to_merchant_at"] as const;
@@ -84,41 +87,116 @@ export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, a
   if (!isId("pay", paymentId)) throw unknownPayment();
   const payment = await db(tx).selectFrom("payments").select(LOCKED_COLUMNS).where("id", "=", paymentId).forUpdate().executeTakeFirst();
   if (!payment) throw unknownPayment();
-  return refundLocked(deps, tx, payment, amount, reason ?? DEFAULT_REFUND_REASON);
+  const planned = await planRefund(deps, tx, payment, amount, reason ?? DEFAULT_REFUND_REASON);
+  await REFUND_WRITES.run(db(tx), refundWriteValues(planned, undefined));
+  return { value: planned.view, events: [planned.event] };
+}
+
+/** A refund decided under its payment's row lock, not yet written. */
+interface PlannedRefund {
+  payment: LockedPayment;
+  /** The payment's move, as the state table decided it. */
+  move: TransitionResult;
+  movedAt: Date;
+  view: RefundView;
+  ledger: LedgerValues;
+  event: RaisedEvent;
 }
 
 /**
  * The refund of a payment whose row lock `tx` holds: the remainder is read after the lock (amount −
- * every refund committed so far), the payment moves through the state table (refundPart, or refundRest
- * when nothing remains), and the refund row, its ledger transaction and refund.succeeded are written.
+ * every refund committed so far: a statement of its own, so its snapshot is taken after the lock was
+ * granted), the state table decides the payment's move (refundPart, or refundRest when nothing
+ * remains), and the refund row, its ledger transaction and refund.succeeded are prepared for
+ * `refundWrites` (which reuses the row lock instead of locking the payment again).
  */
-async function refundLocked(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<Changes<RefundView>> {
+async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<PlannedRefund> {
   const status = payment.status as PaymentStatus;
   // The state table's refusal (payment_not_refundable, naming the status) comes before any amount check.
   if (!canApply("refundPart", status)) refundPart({ status, status_before_chargeback: null });
-  const refunded = await db(tx)
-    .selectFrom("refunds")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
-    .where("payment_id", "=", payment.id)
-    .executeTakeFirstOrThrow();
-  const remainder = BigInt(payment.amount) - BigInt(refunded.total);
+  const refunded = payment.refunded ?? (await REFUNDED_TOTAL.run(db(tx), { payment_id: payment.id })).rows[0]!.total;
+  const remainder = BigInt(payment.amount) - BigInt(refunded);
   const amount = asked ?? remainder;
   if (amount > remainder) {
     fail("refund_amount_exceeds_remaining", `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`);
   }
-  const changes = await transitionPayment(deps, tx, payment.id, [amount === remainder ? refundRest : refundPart]);
+  const movedAt = deps.now();
+  const move = (amount === remainder ? refundRest : refundPart)({ status, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null }, movedAt);
   const at = deps.now();
   const row: RefundRow = {
     id: newId("refund"), payment_id: payment.id, amount: amount.toString(), currency: payment.currency, reason, status: "succeeded", created_at: at,
   };
-  await db(tx).insertInto("refunds").values({ ...row, merchant_id: payment.merchant_id, mode: payment.mode, updated_at: at }).execute();
-  await postLedger(tx, [{
+  const ledger = ledgerValues([{
     kind: "refund", merchantId: payment.merchant_id, mode: payment.mode, currency: payment.currency, at, paymentId: payment.id, refundId: row.id,
     lines: await refundLines(tx, payment, amount),
   }]);
   const view = toRefundView(row);
+  // refundPart/refundRest raise no payment.* event: their event is refund.succeeded, raised here with the Refund object.
   const event: RaisedEvent = { merchantId: payment.merchant_id, mode: payment.mode, type: "refund.succeeded", data: view, at };
-  return { value: view, events: [...changes.events, event] };
+  return { payment, move, movedAt, view, ledger, event };
+}
+
+const REFUNDED_TOTAL = new PreparedStatement((v: { payment_id: string }) =>
+  statementBuilder
+    .selectFrom("refunds")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
+    .where("payment_id", "=", v.payment_id));
+
+type RefundWriteValues = {
+  payment_id: string;
+  payment_status: string;
+  payment_status_before_chargeback: string | null;
+  moved_at: Date;
+  refund_id: string;
+  merchant_id: string;
+  mode: string;
+  amount: string;
+  currency: string;
+  reason: string;
+  refund_status: string;
+  created_at: Date;
+  /** The key whose response this refund is (null: none, the update matches nothing). Its row was claimed by an earlier statement. */
+  key_scope: string | null;
+  key: string | null;
+  response: string;
+} & LedgerValues;
+
+/**
+ * Every write of a planned refund, in one statement: the payment's move (the stamp is refunded_at
+ * for both refund moves), the refund row, its ledger transaction and lines, the idempotency key's
+ * response.
+ */
+const refundWrites = (v: RefundWriteValues) => {
+  const move = { status: v.payment_status as PaymentStatus, status_before_chargeback: v.payment_status_before_chargeback as PaymentStatus | null, stamp: "refunded_at", at: v.moved_at, event: null } as const;
+  return statementBuilder
+    .with("payment_moved", (qc) => qc.updateTable("payments").set(transitionColumns(move, v.moved_at)).where("id", "=", v.payment_id).returning("payments.id"))
+    .with("refund_written", (qc) =>
+      qc.insertInto("refunds").values({
+        id: v.refund_id, merchant_id: v.merchant_id, mode: v.mode, payment_id: v.payment_id, amount: v.amount, currency: v.currency, reason: v.reason,
+        status: v.refund_status, created_at: v.created_at, updated_at: v.created_at,
+      }).returning("refunds.id"))
+    .with(LEDGER_TRANSACTIONS_CTE, () => ledgerTransactionsInsert(v))
+    .with("ledger_lines_written", () => ledgerLinesInsert(v))
+    .with("key_answered", (qc) =>
+      qc.updateTable("idempotency_keys").set({ response: v.response }).where("scope", "=", v.key_scope).where("key", "=", v.key).returning("idempotency_keys.key"));
+};
+
+const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) => refundWrites(v).selectNoFrom(sql<number>`1`.as("written")));
+
+/** The same, recording the refund's events in the outbox too (createRefund: its transaction is this operation's alone). */
+const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & OutboxValues) =>
+  refundWrites(v).with("events_written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
+
+function refundWriteValues(planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): RefundWriteValues {
+  const { payment, move, movedAt, view } = planned;
+  if (move.stamp !== "refunded_at") throw new Error(`a refund move stamps refunded_at, not ${move.stamp}`);
+  return {
+    payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: movedAt,
+    refund_id: view.id, merchant_id: payment.merchant_id, mode: payment.mode, amount: view.amount, currency: view.currency, reason: view.reason,
+    refund_status: view.status, created_at: planned.event.at,
+    key_scope: answers?.scope ?? null, key: answers?.key ?? null, response: answers?.response ?? "",
+    ...planned.ledger,
+  };
 }
 
 /**
@@ -154,66 +232,136 @@ export interface CreateRefundCommand {
 }
 
 /**
- * POST /v1/refunds for an API key (resolved here, after the Idempotency-Key check, before the
- * transaction opens) or an operator acting for a merchant. Check order: Idempotency-Key, credential,
- * body shape, the payment (the caller's own, else unknown_payment), its state, the amount. Runs its own
- * short transaction (`tx` need not be one): the key (scope: merchant and mode) is claimed first and the
- * payment locked in the same statement, so a concurrent request with the same key waits for this one
- * and replays it; a refused request rolls the claim back.
+ * POST /v1/refunds for an API key or an operator acting for a merchant. Check order: Idempotency-Key,
+ * credential, body shape, the payment (the caller's own, else unknown_payment), its state, the amount.
+ * Runs its own short transaction (`tx` need not be one). A valid request takes three statements in
+ * it: the first resolves the API key, claims the key (scope: merchant and mode) and only then locks
+ * the payment, so a concurrent request with the same key waits for this one and replays it; the
+ * second reads the remainder (only when the first cannot vouch for it: `lockOwnPayment`); the last
+ * writes the refund. A refused request rolls the claim back. A request refused before the database
+ * (its body) resolves its API key first, so the errors keep their order.
  */
 export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult> {
   const presented = creator.kind !== "merchant";
   const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
-  const caller = presented ? await resolveApiKey(deps, tx, creator) : creator;
-  if (key !== undefined) {
-    requireIdempotencyKey(key);
-    checkIdempotencyKeyShape(key);
+  const apiKey = presented ? readableApiKey(creator) : undefined;
+  let input: RefundInput;
+  try {
+    if (key !== undefined) checkIdempotencyKeyShape(key);
+    if (command.malformed !== undefined) fail("validation_error", command.malformed);
+    input = parseOrFail(refundInputSchema, command.input);
+    if (!isId("pay", input.payment_id)) throw unknownPayment();
+  } catch (error) {
+    if (apiKey && error instanceof DomainError) await resolveApiKey(deps, tx, apiKey);
+    throw error;
   }
-  if (command.malformed !== undefined) fail("validation_error", command.malformed);
-  const input = parseOrFail(refundInputSchema, command.input);
-  if (!isId("pay", input.payment_id)) throw unknownPayment();
-  const scope = merchantScope(caller);
   const fingerprint = requestFingerprint("create_refund", input);
+  const owner: RefundOwner = apiKey ? { kind: "api_key", key: apiKey } : { kind: "merchant", caller: creator as MerchantCaller };
   return atomically(tx, async (inner): Promise<Changes<IdempotentResult>> => {
     const now = deps.now();
-    const locked = await lockOwnPayment(inner, caller, input.payment_id, key === undefined ? undefined : {
+    const locked = await lockOwnPayment(inner, owner, input.payment_id, key === undefined ? undefined : {
       key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
     });
-    if (locked === "taken") return { value: await replayOrConflict(inner, scope, key!, fingerprint), events: [] };
-    if (!locked) throw unknownPayment();
-    const changes = await refundLocked(deps, inner, locked, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
-    const response = JSON.stringify(changes.value);
-    if (key !== undefined) await db(inner).updateTable("idempotency_keys").set({ response }).where("scope", "=", scope).where("key", "=", key).execute();
-    return { value: { response, replayed: false }, events: changes.events };
+    if (locked.kind === "taken") return { value: await replayOrConflict(inner, locked.scope, key!, fingerprint), events: [] };
+    if (locked.kind === "missing") throw unknownPayment();
+    const planned = await planRefund(deps, inner, locked.payment, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
+    const response = JSON.stringify(planned.view);
+    // One statement writes the refund and records its event in the outbox (so none is left for atomically to record).
+    await REFUND_WRITES_RECORDED.run(db(inner), {
+      ...refundWriteValues(planned, key === undefined ? undefined : { scope: locked.scope, key, response }),
+      ...outboxValues([planned.event]).values,
+    });
+    return { value: { response, replayed: false }, events: [] };
   });
 }
 
+/** Who asks: an API key not yet resolved (resolved by the locking statement), or a merchant an operator acts for. */
+type RefundOwner = { kind: "api_key"; key: PresentedApiKey } | { kind: "merchant"; caller: MerchantCaller };
+
+type LockOutcome =
+  | { kind: "locked"; payment: LockedPayment; scope: string }
+  | { kind: "taken"; scope: string }
+  | { kind: "missing" };
+
 /**
- * One statement: claims the idempotency key (when there is one) and only then locks the caller's
- * payment, so every request takes the key before the payment and two requests never wait on each
- * other in opposite orders. "taken": an earlier request holds the key.
+ * Resolves the owner, claims the idempotency key (when there is one) and only then locks the owner's
+ * payment, in one statement, so every request takes the key before the payment and two requests never
+ * wait on each other in opposite orders. "taken": an earlier request holds the key. unauthorized when
+ * the API key does not resolve.
+ *
+ * The same statement reads the refunds of the payment, but in the statement's snapshot, taken before
+ * any wait for the key or the row lock: a refund committed during that wait is not in it. It is
+ * vouched for only when the row version locked is the very one the snapshot sees (same ctid): every
+ * refund updates its payment's row in its own transaction (refundWrites), so a refund committed
+ * after the snapshot leaves a newer row version, and the lock returns that one. Otherwise
+ * planRefund reads the remainder in a statement of its own, after the lock.
  */
-async function lockOwnPayment(tx: Tx, caller: MerchantCaller, paymentId: string, claim: Parameters<typeof claimKey>[2] | undefined): Promise<LockedPayment | "taken" | undefined> {
-  const own = (qc: ReturnType<typeof db>) =>
-    qc.selectFrom("payments").select(LOCKED_COLUMNS).where("id", "=", paymentId).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
-  if (!claim) return own(db(tx)).forUpdate().executeTakeFirst();
-  const scope = merchantScope(caller);
-  const row = await db(tx)
-    .with("scopes", (qc) => qc.selectNoFrom(sql<string>`${scope}::text`.as("scope")))
-    .with("claim", (qc) => claimKey(qc, "scopes", claim))
+async function lockOwnPayment(tx: Tx, owner: RefundOwner, paymentId: string, claim: KeyClaim | undefined): Promise<LockOutcome> {
+  if (!claim) {
+    if (owner.kind !== "merchant") throw new Error("an API key request always has an Idempotency-Key");
+    const { caller } = owner;
+    const payment = await db(tx).selectFrom("payments").select(LOCKED_COLUMNS)
+      .where("id", "=", paymentId).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).forUpdate().executeTakeFirst();
+    return payment ? { kind: "locked", payment, scope: merchantScope(caller) } : { kind: "missing" };
+  }
+  const values: LockValues = {
+    payment_id: paymentId, key: claim.key, fingerprint: claim.fingerprint, resource_id: claim.resourceId, response: claim.response, now: claim.now, expires_at: claim.expiresAt,
+  };
+  const { rows } = owner.kind === "api_key"
+    ? await LOCK_FOR_API_KEY.run(db(tx), { ...values, digest: owner.key.digest, key_mode: owner.key.mode })
+    : await LOCK_FOR_MERCHANT.run(db(tx), { ...values, merchant_id: owner.caller.merchantId, caller_mode: owner.caller.mode, scope: merchantScope(owner.caller) });
+  const row = rows[0];
+  if (!row) throw unauthorized();
+  if (row.claimed === null) return { kind: "taken", scope: row.scope };
+  if (row.id === null) return { kind: "missing" };
+  const payment: LockedPayment = {
+    id: row.id, merchant_id: row.merchant_id!, mode: row.mode!, status: row.status!, status_before_chargeback: row.status_before_chargeback,
+    amount: row.amount!, currency: row.currency!, available_to_merchant_at: row.available_to_merchant_at,
+  };
+  if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
+  return { kind: "locked", payment, scope: row.scope };
+}
+
+type LockValues = { payment_id: string; key: string; fingerprint: string; resource_id: string; response: string; now: Date; expires_at: Date };
+
+interface OwnerRow {
+  owner_merchant_id: string;
+  owner_mode: string;
+  scope: string;
+}
+
+const lockStatement = <V extends LockValues>(owner: (qc: QueryCreator<DB>, v: V) => SelectQueryBuilder<DB, any, OwnerRow>) => (v: V) =>
+  statementBuilder
+    .with("owner", (qc) => owner(qc, v))
+    .with("claim", (qc) =>
+      claimKey(qc, "owner", { key: v.key, fingerprint: v.fingerprint, resourceId: v.resource_id, response: v.response, now: v.now, expiresAt: v.expires_at }))
     .with("locked", (qc) =>
-      qc.selectFrom("payments").select(LOCKED_COLUMNS)
-        .where("id", "=", paymentId).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode)
+      qc.selectFrom("payments")
+        .select([...LOCKED_COLUMNS, sql<string>`ctid::text`.as("locked_version")])
+        .where("id", "=", v.payment_id)
+        .where("merchant_id", "=", (eb) => eb.selectFrom("owner").select("owner.owner_merchant_id"))
+        .where("mode", "=", (eb) => eb.selectFrom("owner").select("owner.owner_mode"))
         .where((eb) => eb.exists(eb.selectFrom("claim").select("claim.scope")))
         .forUpdate())
-    .selectFrom("claim")
+    .selectFrom("owner")
+    .leftJoin("claim", (join) => join.onTrue())
     .leftJoin("locked", (join) => join.onTrue())
-    .select(["claim.scope", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const)])
-    .executeTakeFirst();
-  if (!row) return "taken";
-  if (row.id === null) return undefined;
-  return row as LockedPayment;
-}
+    .select(["owner.scope", "claim.scope as claimed", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const), "locked.locked_version"])
+    .select((eb) => [
+      // In the statement's snapshot: see lockOwnPayment.
+      eb.selectFrom("payments").select(sql<string>`ctid::text`.as("v")).where("id", "=", v.payment_id).as("seen_version"),
+      eb.selectFrom("refunds").select((e) => e.fn.coalesce(e.fn.sum<string>("amount"), sql<string>`0`).as("t")).where("payment_id", "=", v.payment_id).as("refunded_seen"),
+    ]);
+
+const LOCK_FOR_API_KEY = new PreparedStatement(lockStatement((qc, v: LockValues & { digest: string; key_mode: string }) =>
+  qc.selectFrom("api_keys")
+    .select(["api_keys.merchant_id as owner_merchant_id", "api_keys.mode as owner_mode", sql<string>`api_keys.merchant_id || ':' || api_keys.mode`.as("scope")])
+    .where("api_keys.digest", "=", v.digest)
+    .where("api_keys.mode", "=", v.key_mode)
+    .where(isActiveKey(v.now))));
+
+const LOCK_FOR_MERCHANT = new PreparedStatement(lockStatement((qc, v: LockValues & { merchant_id: string; caller_mode: string; scope: string }) =>
+  qc.selectNoFrom([sql<string>`${v.merchant_id}::text`.as("owner_merchant_id"), sql<string>`${v.caller_mode}::text`.as("owner_mode"), sql<string>`${v.scope}::text`.as("scope")])));
 
 async function findOwnRefund(tx: Tx, caller: MerchantCaller | OperatorCaller, id: string) {
   if (!isId("refund", id)) return undefined;
