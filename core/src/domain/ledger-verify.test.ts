@@ -185,6 +185,20 @@ describe("verifyLedger", () => {
     expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "refundable_remainder", payment_id: captured, expected: "a refund", actual: "none" })]);
   });
 
+  // The remainder pass joins only payments whose status says refunded: a refund of any other
+  // payment, or of none, is found by the refund groups it could not join.
+  test("a refund of a payment whose status does not say refunded, and a refund of no payment", async () => {
+    const result = await verifyAfter(async (tx) => {
+      await refundWithLedger(tx, "refund_000000000000000000000006", usd, 100n, 100n);
+      await refundWithLedger(tx, "refund_000000000000000000000007", "pay_000000000000000000000000", 50n, 50n);
+    });
+    const remainders = violationsOf(result).filter((v) => v.invariant === "refundable_remainder");
+    expect(remainders).toEqual([
+      expect.objectContaining({ payment_id: "pay_000000000000000000000000", expected: "a payment", actual: "none" }),
+      expect.objectContaining({ payment_id: usd, expected: "partially_refunded", actual: "available_to_merchant" }),
+    ]);
+  });
+
   test("available below zero: refused without an open chargeback, allowed with one", async () => {
     // A balanced move of more than is available from available to in transit.
     const moveOut = (tx: Tx) => exec(tx, sql`
