@@ -112,6 +112,27 @@ describe("verifyLedger", () => {
     expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "-25" })]);
   });
 
+  // The amounts are fingerprinted exactly, not modulo a prime: a line off by 2^31 − 1 on a platform
+  // account (which no balance shows) is still an unbalanced transaction.
+  test("a platform line off by 2^31 − 1 is named", async () => {
+    const batch = await transactionOf(usd, "settlement_batch");
+    const result = await verifyAfter((tx) =>
+      exec(tx, sql`update ledger_lines set amount = amount + 2147483647 where transaction_id = ${batch} and account = 'processor_in_flight'`));
+    expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "2147483647" })]);
+  });
+
+  // An amount of 2^32 or more can overflow its fingerprint term: the exact queries decide instead.
+  test("amounts too large for the fingerprint: balanced ones pass, an unbalanced one is named", async () => {
+    const batch = await transactionOf(usd, "settlement_batch");
+    const huge = (amount: bigint) => (tx: Tx) => exec(tx, sql`
+      insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
+      values (${batch}, 'processor_in_flight', ${merchant.merchantId}, 'test', 'USD', ${usd}, ${(2n ** 62n).toString()}),
+             (${batch}, 'processor_receivable', ${merchant.merchantId}, 'test', 'USD', ${usd}, ${(-(2n ** 62n) + amount).toString()})`);
+    expect(await verifyAfter(huge(0n))).toMatchObject({ ok: true, checked: { lines: 23 } });
+    const result = await verifyAfter(huge(7n));
+    expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "7" })]);
+  });
+
   test("lines balanced overall but in two currencies: each currency is reported", async () => {
     const batch = await transactionOf(released, "settlement_batch");
     const result = await verifyAfter((tx) =>

@@ -20,7 +20,7 @@ import type { Tx } from "./unit-of-work.ts";
 // Grouping a million lines per transaction or per payment costs several scans (hash tables of
 // hundreds of thousands of groups), so those equalities are compared as fingerprints: sums of
 // seeded hashes, with a fresh random seed each run. Equal sets give equal fingerprints; a difference
-// goes unnoticed with probability about 2^-31 (amount sums, modulo a prime) or 2^-64 (sets of ids).
+// goes unnoticed with probability about 2^-31 (amount sums) or 2^-64 (sets of ids).
 // When a fingerprint differs, the exact query of that invariant runs and names the transactions,
 // payments, refunds or chargebacks. Everything per merchant, mode and currency is exact.
 
@@ -68,8 +68,8 @@ export type LedgerVerification = { ok: true; checked: LedgerChecked } | { ok: fa
 /** At most this many violations of one invariant are listed (the first ones, by id). */
 const VIOLATIONS_PER_INVARIANT = 100;
 
-/** Fingerprint arithmetic: each term is (amount mod P)·(weight mod P) < 2^62, summed exactly in 128 bits by PostgreSQL. */
-const P = 2147483647n;
+/** PostgreSQL's SQLSTATE for an int8 product out of range (a fingerprint term of an amount of 2^32 or more). */
+const NUMERIC_VALUE_OUT_OF_RANGE = "22003";
 
 /** The payment stamps that each require exactly one ledger transaction of their kind, and no such transaction without it. */
 const STAMP_KINDS = [
@@ -125,26 +125,54 @@ export async function verifyLedger(deps: CoreDeps, tx: Tx, caller: OperatorCalle
   }, snapshot);
 }
 
-const weight = (seed: bigint, column: string, salt: number) => `((hashint8extended(${column}, ${seed + BigInt(salt)}) & 2147483647) % ${P})`;
+// Amount sums are fingerprinted as Σ amount·w, summed exactly (int8 products, a 128-bit sum), with w
+// the top 32 bits of a seeded 64-bit hash made odd: never zero, so one transaction that does not sum
+// to zero always changes the fingerprint, whatever the amount, and several cancel out with
+// probability 2^-31 at most (at most one of the 2^31 odd values of one w does it). An amount of 2^32
+// or more can overflow its product: that statement then fails, and the exact queries decide instead.
+const weight = (seed: bigint, column: string, salt: number) => `((hashint8extended(${column}, ${seed + BigInt(salt)}) >> 32) | 1)`;
 const idHash = (seed: bigint, column: string, salt: number) => sql.raw(`hashtextextended(${column}, ${seed + BigInt(salt)})`);
+
+/**
+ * The first row of a fingerprint query, or null when one of its int8 products overflowed: the
+ * statement runs under a savepoint so the transaction (and its snapshot) goes on without it.
+ */
+async function unlessOverflow(tx: Tx, query: ReturnType<typeof sql<Row>>): Promise<Row | null> {
+  const q = db(tx);
+  await sql`savepoint ledger_fingerprint`.execute(q);
+  try {
+    const row = (await query.execute(q)).rows[0]!;
+    await sql`release savepoint ledger_fingerprint`.execute(q);
+    return row;
+  } catch (error) {
+    if (!isOverflow(error)) throw error;
+    await sql`rollback to savepoint ledger_fingerprint`.execute(q);
+    return null;
+  }
+}
+
+const isOverflow = (error: unknown): boolean =>
+  typeof error === "object" && error !== null
+  && ((error as { code?: unknown }).code === NUMERIC_VALUE_OUT_OF_RANGE || isOverflow((error as { cause?: unknown }).cause));
 
 type Balances = Array<{ merchant_id: string; mode: string; currency: string; pending: string; available: string; in_transit: string }>;
 
 /** Passes 1 and 2: the lines, the transactions, the refund and chargeback credits. */
 async function firstHalf(tx: Tx, seed: bigint): Promise<{ lines: Row; movements: Row; credited: Row }> {
   const q = db(tx);
-  // 1: the pass over ledger_lines. Σ (amount mod P)·weight(transaction, currency) is 0 mod P when
-  // every transaction sums to zero in each currency. The platform_cash credits on payments are what
+  // 1: the pass over ledger_lines. Σ amount·weight(transaction, currency) is 0 when every
+  // transaction sums to zero in each currency. The platform_cash credits on payments are what
   // refunds and opened chargebacks took; the merchant accounts' total is what the balances must sum to.
-  const lineWeight = sql.raw(`(amount % ${P}) * (((hashint8extended(transaction_id, ${seed}) # hashtext(currency)) & 2147483647) % ${P})`);
-  const creditWeight = sql.raw(`(amount % ${P}) * ${weight(seed, "transaction_id", 1)}`);
-  const lines = (
-    await sql<Row>`
+  const lineWeight = sql.raw(`amount * (((hashint8extended(transaction_id, ${seed}) # hashtext(currency)) >> 32) | 1)`);
+  const creditWeight = sql.raw(`amount * ${weight(seed, "transaction_id", 1)}`);
+  const lines = (await unlessOverflow(tx, sql<Row>`
       select count(*)::text as lines, sum(${lineWeight})::text as f,
              sum(${creditWeight}) filter (where amount > 0 and account = 'platform_cash' and payment_id is not null)::text as credits,
              sum(amount) filter (where account like 'merchant%')::text as merchant_total
-      from ledger_lines`.execute(q)
-  ).rows[0]!;
+      from ledger_lines`))
+    ?? (await sql<Row>`
+      select count(*)::text as lines, null as f, null as credits, sum(amount) filter (where account like 'merchant%')::text as merchant_total
+      from ledger_lines`.execute(q)).rows[0]!;
   // 2: the pass over ledger_transactions; then the credits refund and chargeback transactions should
   // have made, from their rows (found through their unique indexes: no scan).
   const movements = (
@@ -153,23 +181,22 @@ async function firstHalf(tx: Tx, seed: bigint): Promise<{ lines: Row; movements:
              ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash(seed, "payment_id", 10 + k)}) filter (where kind = ${s.kind})::text as ${sql.ref(`k${k}`)}`), sql`, `)}
       from ledger_transactions`.execute(q)
   ).rows[0]!;
-  const credited = (
-    await sql<Row>`
+  const creditedQuery = (credits: boolean) => sql<Row>`
       with refund_moves as (
-        select count(*) as transactions, count(r.id) as joined, sum((r.amount % ${sql.lit(Number(P))}) * ${sql.raw(weight(seed, "t.id", 1))}) as credits
+        select count(*) as transactions, count(r.id) as joined, ${credits ? sql`sum(r.amount * ${sql.raw(weight(seed, "t.id", 1))})` : sql`null::numeric`} as credits
         from ledger_transactions t left join refunds r on r.id = t.refund_id and r.payment_id = t.payment_id
         where t.refund_id is not null and t.kind = 'refund'
       ), chargeback_moves as (
-        select count(*) as transactions, count(c.id) as joined, sum((c.amount % ${sql.lit(Number(P))}) * ${sql.raw(weight(seed, "t.id", 1))}) as credits
+        select count(*) as transactions, count(c.id) as joined, ${credits ? sql`sum(c.amount * ${sql.raw(weight(seed, "t.id", 1))})` : sql`null::numeric`} as credits
         from ledger_transactions t left join chargebacks c on c.id = t.chargeback_id and c.payment_id = t.payment_id
         where t.chargeback_id is not null and t.kind = 'chargeback_opened'
       )
       select (select count(*) from refunds)::text as refund_rows, (select count(*) from chargebacks)::text as chargeback_rows,
              rm.transactions::text as refund_transactions, rm.joined::text as refunds_joined,
              cm.transactions::text as chargeback_transactions, cm.joined::text as chargebacks_joined,
-             (coalesce(rm.credits, 0) + coalesce(cm.credits, 0))::text as credits
-      from refund_moves rm, chargeback_moves cm`.execute(q)
-  ).rows[0]!;
+             ${credits ? sql`(coalesce(rm.credits, 0) + coalesce(cm.credits, 0))::text` : sql`null`} as credits
+      from refund_moves rm, chargeback_moves cm`;
+  const credited = (await unlessOverflow(tx, creditedQuery(true))) ?? (await creditedQuery(false).execute(q)).rows[0]!;
   return { lines, movements, credited };
 }
 
@@ -221,9 +248,10 @@ async function judge(tx: Tx, first: Awaited<ReturnType<typeof firstHalf>>, secon
   const { lines, movements, credited } = first;
   const { balances, paymentGroups, remaindersAgree, tables } = second;
   const violations: LedgerViolation[] = [];
-  if (big(lines.f) % P !== 0n) violations.push(...(await unbalancedTransactions(tx)));
+  // A fingerprint that could not be computed (null: an amount too large for it) proves nothing.
+  if (lines.f === null || big(lines.f) !== 0n) violations.push(...(await unbalancedTransactions(tx)));
   if (STAMP_KINDS.some((_, k) => big(movements[`k${k}`]) !== sumOf(paymentGroups, `k${k}`))) violations.push(...(await missingMovements(tx)));
-  const creditsAgree = big(lines.credits) % P === big(credited.credits) % P
+  const creditsAgree = lines.credits !== null && credited.credits !== null && big(lines.credits) === big(credited.credits)
     && credited.refund_rows === credited.refund_transactions && credited.refund_rows === credited.refunds_joined
     && credited.chargeback_rows === credited.chargeback_transactions && credited.chargeback_rows === credited.chargebacks_joined;
   if (!creditsAgree) violations.push(...(await refundChecks(tx)), ...(await chargebackChecks(tx)));
