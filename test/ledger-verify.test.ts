@@ -15,7 +15,8 @@ import { CREATED_AT_RE, createOk, useStack } from "./support/expect.ts";
 import { newIdemKey } from "./support/http.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
 
-const getStack = useStack({ env: { PAYOUT_SCHEDULE: "off" } });
+// Its last test leaves the ledger broken on purpose, so the harness's clean-ledger check after the file is off here.
+const getStack = useStack({ env: { PAYOUT_SCHEDULE: "off" }, ledgerCorruptedOnPurpose: true });
 const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
 let home: string;
 let merchant: Merchant;

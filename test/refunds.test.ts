@@ -141,7 +141,6 @@ describe("POST /v1/refunds: check order and errors", () => {
 
   test("400 payment_not_refundable for every state that cannot be refunded, naming the status", async () => {
     for (const state of ["created", "processing", "authorized", "failed", "canceled", "expired", "refunded", "chargeback"]) {
-      // The chargeback operation is not on this branch: driveToState sets that status in SQL after a capture.
       const paymentId = await payment(m.testApiKey, state);
       for (const body of [{ payment_id: paymentId }, { payment_id: paymentId, amount: "100" }]) {
         const res = await refund(m.testApiKey, body);

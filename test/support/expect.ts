@@ -3,7 +3,12 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
+import { modeCodec } from "../../proto/enums.ts";
 import { ERROR_CODES } from "../../proto/error-catalog.ts";
+import { openOrm } from "../../core/src/db/orm.ts";
+import { OPERATOR } from "../../core/src/domain/caller.ts";
+import type { CoreDeps } from "../../core/src/domain/deps.ts";
+import { verifyLedger, type LedgerVerification } from "../../core/src/domain/ledger-verify.ts";
 import { serverErrors, type HttpClient, type Res } from "./http.ts";
 import { startStack, type SimulateStep, type Stack, type StackOptions } from "./stack.ts";
 
@@ -141,7 +146,26 @@ const HOSTED_PAGE = /^https?:\/\/[^/]+\/(pay|embed)\//;
  * On the first failing test the processes' log tails are printed; the log
  * directory is kept when anything failed, removed otherwise.
  */
-export function useStack(opts: StackOptions & { allow503?: boolean } = {}): () => Stack {
+/**
+ * `ledger verify` over a stack's database, whatever its processes' state (a test may have stopped
+ * the core): the domain operation itself, on a connection of its own.
+ */
+async function verifyStackLedger(stack: Stack): Promise<LedgerVerification> {
+  const orm = await openOrm({ databaseUrl: stack.databaseUrl, poolSize: 2 });
+  try {
+    return await verifyLedger({ orm } as CoreDeps, orm.em.fork(), OPERATOR);
+  } finally {
+    await orm.close();
+  }
+}
+
+/**
+ * A whole stack for a test file. When the file is done: no request got a 5xx it should not have,
+ * and `ledger verify` is clean over everything the file's scenarios did (issue 9: the ledger's
+ * invariants hold after every scenario), unless the file breaks the ledger on purpose
+ * (`ledgerCorruptedOnPurpose`).
+ */
+export function useStack(opts: StackOptions & { allow503?: boolean; ledgerCorruptedOnPurpose?: boolean } = {}): () => Stack {
   let stack: Stack | undefined;
   let failures = 0;
   beforeAll(async () => {
@@ -157,6 +181,7 @@ export function useStack(opts: StackOptions & { allow503?: boolean } = {}): () =
       (e) =>
         !(opts.allow503 && e.status === 503 && (e.body.includes('"processor_unavailable"') || e.url.endsWith("/healthz") || HOSTED_PAGE.test(e.url))),
     );
+    const ledger = opts.ledgerCorruptedOnPurpose ? undefined : await verifyStackLedger(stack);
     await stack.stop();
     if (failures > 0 || unexpected.length > 0) console.error(`[paytami tests] process logs kept in ${stack.logDir}`);
     else fs.rmSync(stack.logDir, { recursive: true, force: true });
@@ -165,6 +190,9 @@ export function useStack(opts: StackOptions & { allow503?: boolean } = {}): () =
         `${unexpected.length} request(s) got a 5xx:\n` +
           unexpected.slice(0, 10).map((e) => `  ${e.method} ${e.url} → ${e.status} ${e.body}`).join("\n"),
       );
+    }
+    if (ledger && !ledger.ok) {
+      throw new Error(`ledger verify after this file's scenarios found ${ledger.violations.length} violation(s):\n${JSON.stringify(ledger.violations.slice(0, 10), null, 2)}`);
     }
   });
   beforeEach(() => {
@@ -191,15 +219,34 @@ const SANDBOX_STEPS: Partial<Record<string, SimulateStep[]>> = {
   available_to_merchant: ["succeed", "settle"],
 };
 
+/** States reached after a capture by a real operation of the core (refunds, chargebacks), so the ledger holds them too. */
+const AFTER_CAPTURE: Record<string, (stack: Stack, id: string) => Promise<unknown>> = {
+  partially_refunded: (stack, id) => refundAsOperator(stack, id, "1"),
+  refunded: (stack, id) => refundAsOperator(stack, id, undefined),
+  chargeback: (stack, id) => stack.core.payouts.simulateChargeback({ payment_id: id, action: "open" }),
+};
+
+async function refundAsOperator(stack: Stack, id: string, amount: string | undefined): Promise<unknown> {
+  const [payment] = await stack.sql<{ merchant_id: string; mode: string }>("SELECT merchant_id, mode FROM payments WHERE id = $1", [id]);
+  if (!payment) throw new Error(`no payment ${id}`);
+  return stack.core.refunds.createRefund({ acting_for: { merchant_id: payment.merchant_id, mode: modeCodec.fromWire(payment.mode) }, payment_id: id, ...(amount ? { amount } : {}) });
+}
+
 /**
- * Brings a freshly created payment to `state` through sandbox steps; states no step
- * reaches yet (pending_settlement, settled_to_paytami, partially_refunded, refunded,
- * chargeback) are set in SQL after capture.
+ * Brings a freshly created payment to `state`: through sandbox steps, refunds and chargebacks (the
+ * core's own operations, so `ledger verify` stays clean); only pending_settlement and
+ * settled_to_paytami, which no single step stops at, are set in SQL after capture (their status
+ * only: the ledger holds the capture, and the stamps say no settlement step happened).
  */
 export async function driveToState(stack: Stack, id: string, state: string): Promise<void> {
   const steps = SANDBOX_STEPS[state];
   for (const step of steps ?? ["succeed"]) await stack.admin.simulate(id, step);
   if (steps) return;
+  const operation = AFTER_CAPTURE[state];
+  if (operation) {
+    await operation(stack, id);
+    return;
+  }
   const rows = await stack.sql("UPDATE payments SET status = $1 WHERE id = $2 RETURNING id", [state, id]);
   if (rows.length !== 1) throw new Error(`could not set ${id} to ${state}`);
 }

@@ -89,6 +89,8 @@ export interface Stack {
   http: HttpClient;
   pids(): Partial<Record<ProcessName, number>>;
   sql<T extends Record<string, unknown> = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  /** The stack's own database (every instance of it uses this one). */
+  databaseUrl: string;
   /** Number of rows in `payments`. */
   paymentCount(): Promise<number>;
   /** Stop (SIGTERM, then SIGKILL) and start one process again with the same ports and env. */
@@ -435,6 +437,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
       }
       return out;
     },
+    databaseUrl: db.url,
     sql: async <T extends Record<string, unknown>>(query: string, params: unknown[] = []) => {
       const r = await pool.query(query, params);
       return r.rows as T[];

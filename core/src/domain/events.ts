@@ -37,10 +37,14 @@ export interface ListEventsQuery extends PageQuery {
 
 export type EventPage = Page<EventEnvelope>;
 
+/** A type of the event catalog, or validation_error naming the catalog (GET /v1/events, subscriptions, trigger). */
+export function requireEventType(value: string, field = "type"): EventType {
+  if (!isEventType(value)) return fail("validation_error", `Unknown event type "${value}" in ${field}; expected one of ${EVENT_TYPES.join(", ")}.`);
+  return value;
+}
+
 function parseType(text: string | undefined): EventType | undefined {
-  if (text === undefined) return undefined;
-  if (!isEventType(text)) return fail("validation_error", `type must be one of ${EVENT_TYPES.join(", ")}.`);
-  return text;
+  return text === undefined ? undefined : requireEventType(text);
 }
 
 /** GET /v1/events: newest first, keyset-paginated on (created_at, seq) like payments. */

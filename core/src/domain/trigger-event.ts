@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { EVENT_TYPES, isEventType, type EventType } from "../../../proto/event-catalog.ts";
+import type { EventType } from "../../../proto/event-catalog.ts";
+import { requireEventType } from "./events.ts";
 import type { Currency, MethodType } from "../config.ts";
 import { Merchant } from "../db/entities/index.ts";
 import { OPERATOR, type MerchantCaller, type OperatorCaller } from "./caller.ts";
@@ -116,18 +117,18 @@ async function payoutFixture(deps: CoreDeps, tx: Tx, owner: MerchantCaller, type
  * transaction like every payout, and the event is the one its last step raised.
  */
 export async function triggerEvent(deps: CoreDeps, _operator: OperatorCaller, owner: MerchantCaller, type: string): Promise<TriggeredEvent> {
-  if (!isEventType(type)) return fail("validation_error", `Unknown event type "${type}"; expected one of ${EVENT_TYPES.join(", ")}.`);
+  const eventType = requireEventType(type, "the event type");
   if (owner.mode !== "test") return fail("validation_error", "trigger makes fixtures in test mode only.");
   const eventId = newId("evt");
   const fixture = await inTransaction(deps, async (tx): Promise<Changes<Fixture>> => {
-    const made: Fixture = await FIXTURES[type](deps, tx, owner);
+    const made: Fixture = await FIXTURES[eventType](deps, tx, owner);
     if (made.payoutId) return { value: made, events: made.events };
-    const fired = made.events.findLast((event) => event.type === type);
+    const fired = made.events.findLast((event) => event.type === eventType);
     if (!fired) return fail("internal_error", `The fixture raised no ${type}.`);
     return { value: made, events: made.events.map((event) => (event === fired ? { ...event, id: eventId } : event)) };
   });
-  if (!fixture.payoutId) return { eventId, type, objectId: fixture.value };
+  if (!fixture.payoutId) return { eventId, type: eventType, objectId: fixture.value };
   const payout = await advancePayout(deps, fixture.payoutId, { eventId });
   if (payout.status !== type.slice("payout.".length)) return fail("internal_error", `The fixture payout ended ${payout.status}, not as ${type} needs.`);
-  return { eventId, type, objectId: payout.id };
+  return { eventId, type: eventType, objectId: payout.id };
 }

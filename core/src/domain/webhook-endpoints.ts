@@ -1,6 +1,7 @@
 import { generateWebhookSecret } from "../../../proto/webhook-signature.ts";
 import { LockMode, type InferEntity } from "@mikro-orm/core";
-import { EVENT_TYPES, isEventType, type EventType } from "../../../proto/event-catalog.ts";
+import type { EventType } from "../../../proto/event-catalog.ts";
+import { requireEventType } from "./events.ts";
 import { NonPublicAddressError, resolvePublicOnly } from "../../../proto/public-address.ts";
 import type { Mode } from "../config.ts";
 import { Merchant, WebhookEndpoint } from "../db/entities/index.ts";
@@ -54,10 +55,7 @@ function toEndpointView(row: EndpointRow, now: Date): EndpointView {
 
 /** Empty (every type) or a set of catalog types; anything else is refused rather than silently never delivered. */
 export function parseEnabledEvents(values: readonly string[]): EventType[] {
-  for (const value of values) {
-    if (!isEventType(value)) fail("validation_error", `Unknown event type "${value}"; expected one of ${EVENT_TYPES.join(", ")}.`);
-  }
-  return [...new Set(values as EventType[])];
+  return [...new Set(values.map((value) => requireEventType(value, "enabled_events")))];
 }
 
 /**

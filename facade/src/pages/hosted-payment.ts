@@ -1,3 +1,5 @@
+import { returnUrl } from "./return-url.ts";
+
 /**
  * What the hosted payment pages show, in the pages' own terms: no gRPC type reaches
  * the rendering, so the core's wire shape can change without touching a page.
@@ -48,7 +50,7 @@ export function checkoutStep(payment: HostedPayment): CheckoutStep {
   return payment.method === "bank_transfer" ? "bank_transfer_start" : "card_form";
 }
 
-/** Where the customer goes back to the shop: success_url once paid, cancel_url for anything else. */
-export function outcomeUrlBase(payment: HostedPayment): string {
-  return payment.resolved === "already_paid" ? payment.successUrl : payment.cancelUrl;
+/** Where the customer goes back to the shop, with payment_id: success_url once paid, cancel_url for anything else. */
+export function shopReturnUrl(payment: HostedPayment, reason: ResolvedReason | undefined = payment.resolved): string {
+  return returnUrl(reason === "already_paid" ? payment.successUrl : payment.cancelUrl, payment.id);
 }

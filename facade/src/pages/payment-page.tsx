@@ -1,10 +1,9 @@
 import type { ComponentChildren } from "preact";
 import type { CardField, CardFieldError } from "./card-form.ts";
 import { formatMoney } from "./format-money.ts";
-import { checkoutStep, type HostedPayment, type ResolvedReason } from "./hosted-payment.ts";
+import { checkoutStep, shopReturnUrl, type HostedPayment, type ResolvedReason } from "./hosted-payment.ts";
 import { Layout } from "./layout.tsx";
 import { TEXT, type Locale } from "./locale.ts";
-import { returnUrl } from "./return-url.ts";
 
 /** Where the page lives: the payment page, or the embed inside a merchant's iframe. */
 export interface PageFrame {
@@ -316,7 +315,7 @@ export function outcomeMessage(payment: HostedPayment, reason: ResolvedReason) {
     payment_id: payment.id,
     status: payment.status,
     outcome: OUTCOME[reason],
-    redirect_url: returnUrl(reason === "already_paid" ? payment.successUrl : payment.cancelUrl, payment.id),
+    redirect_url: shopReturnUrl(payment, reason),
   };
 }
 
@@ -336,7 +335,7 @@ export function ResolvedPaymentPage({ payment, locale, reason, frame = PAGE_FRAM
       {frame.embedded ? (
         <p hidden data-outcome={JSON.stringify(outcomeMessage(payment, reason))} data-targets={JSON.stringify(frame.messageTargets)}></p>
       ) : (
-        <a class="button" href={returnUrl(reason === "already_paid" ? payment.successUrl : payment.cancelUrl, payment.id)}>
+        <a class="button" href={shopReturnUrl(payment, reason)}>
           {t.backToStore}
         </a>
       )}

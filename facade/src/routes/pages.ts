@@ -6,7 +6,7 @@ import { CheckoutNext } from "../../../proto/gen/paytami/v1/checkout.ts";
 import { readFormBody } from "../middleware/form-body.ts";
 import { checkCardForm } from "../pages/card-form.ts";
 import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH } from "../pages/checkout-script.ts";
-import { checkoutStep, outcomeUrlBase, type HostedPayment } from "../pages/hosted-payment.ts";
+import { checkoutStep, shopReturnUrl, type HostedPayment } from "../pages/hosted-payment.ts";
 import { CheckoutPage, type CardFormState } from "../pages/payment-page.tsx";
 import { returnUrl } from "../pages/return-url.ts";
 import { STYLESHEET, STYLESHEET_PATH } from "../pages/stylesheet.ts";
@@ -134,7 +134,7 @@ function statusRoute(core: CoreClient, kind: PageKind) {
       payment_id: payment.id,
       status: payment.status,
       resolved,
-      next_url: resolved ? (kind === "pay" ? returnUrl(outcomeUrlBase(payment), payment.id) : self) : null,
+      next_url: resolved ? (kind === "pay" ? shopReturnUrl(payment) : self) : null,
     };
   };
 }
