@@ -141,6 +141,15 @@ describe("verifyLedger", () => {
     expect(unbalanced.map((v) => [v.transaction_id, v.currency, v.actual]).sort()).toEqual([[batch, "GTQ", "20000"], [batch, "USD", "-20000"]]);
   });
 
+  // GTQ and EUR hash (hashtext) to values of the same sign, USD to the other: each pair gets weights of its own.
+  test.each(["EUR", "USD"])("a line moved from GTQ to %s in a balanced transaction: both currencies are reported", async (currency) => {
+    const capture = await transactionOf(captured, "capture");
+    const result = await verifyAfter((tx) =>
+      exec(tx, sql`update ledger_lines set currency = ${currency} where transaction_id = ${capture} and account = 'merchant_pending'`));
+    const unbalanced = violationsOf(result).filter((v) => v.invariant === "transaction_balanced");
+    expect(unbalanced.map((v) => v.currency).sort()).toEqual([currency, "GTQ"].sort());
+  });
+
   test("a captured payment whose capture transaction was deleted (with its lines)", async () => {
     const capture = await transactionOf(captured, "capture");
     const result = await verifyAfter(async (tx) => {

@@ -163,7 +163,10 @@ async function firstHalf(tx: Tx, seed: bigint): Promise<{ lines: Row; movements:
   // 1: the pass over ledger_lines. Σ amount·weight(transaction, currency) is 0 when every
   // transaction sums to zero in each currency. The platform_cash credits on payments are what
   // refunds and opened chargebacks took; the merchant accounts' total is what the balances must sum to.
-  const lineWeight = sql.raw(`amount * (((hashint8extended(transaction_id, ${seed}) # hashtext(currency)) >> 32) | 1)`);
+  // The currency's hash goes into the seed, so each (transaction, currency) gets its own weight:
+  // xor-ing hashtext (int4, sign-extended) into the hash would leave the top 32 bits equal for any
+  // two currencies whose hashes have the same sign (GTQ and EUR), and lines moved between them unseen.
+  const lineWeight = sql.raw(`amount * ((hashint8extended(transaction_id, ${seed} + hashtext(currency)) >> 32) | 1)`);
   const creditWeight = sql.raw(`amount * ${weight(seed, "transaction_id", 1)}`);
   const lines = (await unlessOverflow(tx, sql<Row>`
       select count(*)::text as lines, sum(${lineWeight})::text as f,
