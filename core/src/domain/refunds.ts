@@ -95,9 +95,8 @@ export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, a
 /** A refund decided under its payment's row lock, not yet written. */
 interface PlannedRefund {
   payment: LockedPayment;
-  /** The payment's move, as the state table decided it. */
+  /** The payment's move, as the state table decided it (at the refund's own time). */
   move: TransitionResult;
-  movedAt: Date;
   view: RefundView;
   ledger: LedgerValues;
   event: RaisedEvent;
@@ -120,9 +119,8 @@ async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked:
   if (amount > remainder) {
     fail("refund_amount_exceeds_remaining", `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`);
   }
-  const movedAt = deps.now();
-  const move = (amount === remainder ? refundRest : refundPart)({ status, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null }, movedAt);
   const at = deps.now();
+  const move = (amount === remainder ? refundRest : refundPart)({ status, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null }, at);
   const row: RefundRow = {
     id: newId("refund"), payment_id: payment.id, amount: amount.toString(), currency: payment.currency, reason, status: "succeeded", created_at: at,
   };
@@ -133,7 +131,7 @@ async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked:
   const view = toRefundView(row);
   // refundPart/refundRest raise no payment.* event: their event is refund.succeeded, raised here with the Refund object.
   const event: RaisedEvent = { merchantId: payment.merchant_id, mode: payment.mode, type: "refund.succeeded", data: view, at };
-  return { payment, move, movedAt, view, ledger, event };
+  return { payment, move, view, ledger, event };
 }
 
 const REFUNDED_TOTAL = new PreparedStatement((v: { payment_id: string }) =>
@@ -188,10 +186,10 @@ const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & Out
   refundWrites(v).with("events_written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
 
 function refundWriteValues(planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): RefundWriteValues {
-  const { payment, move, movedAt, view } = planned;
+  const { payment, move, view } = planned;
   if (move.stamp !== "refunded_at") throw new Error(`a refund move stamps refunded_at, not ${move.stamp}`);
   return {
-    payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: movedAt,
+    payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: move.at,
     refund_id: view.id, merchant_id: payment.merchant_id, mode: payment.mode, amount: view.amount, currency: view.currency, reason: view.reason,
     refund_status: view.status, created_at: planned.event.at,
     key_scope: answers?.scope ?? null, key: answers?.key ?? null, response: answers?.response ?? "",

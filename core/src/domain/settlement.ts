@@ -70,13 +70,13 @@ export async function settleStep(deps: CoreDeps, tx: Tx, step: SettlementStep, d
  * settle`): the job's own statements, on just this payment. A payment never captured is refused.
  */
 export async function settleNow(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<PaymentView>> {
-  const locked = () => db(tx).selectFrom("payments").select(["id", "status", "captured_at"]).where("id", "=", paymentId).forUpdate();
-  const payment = await locked().executeTakeFirst();
+  const thisPayment = () => db(tx).selectFrom("payments").where("id", "=", paymentId);
+  const payment = await thisPayment().select(["status", "captured_at"]).forUpdate().executeTakeFirst();
   if (!payment) throw new DomainError("unknown_payment", "No such payment.");
   if (!payment.captured_at) {
     throw new DomainError("payment_not_payable", `Cannot settle a payment in status ${payment.status}; it must have been captured.`);
   }
-  for (const step of SETTLEMENT_STEPS) await settleStep(deps, tx, step, locked().select("id").clearSelect().select("id"));
+  for (const step of SETTLEMENT_STEPS) await settleStep(deps, tx, step, thisPayment().select("id"));
   const row = await db(tx).selectFrom("payments").select(PAYMENT_VIEW_COLUMNS).where("id", "=", paymentId).executeTakeFirstOrThrow();
   return { value: toPaymentView(deps.config, row), events: [] };
 }

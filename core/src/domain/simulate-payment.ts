@@ -19,8 +19,6 @@ export const SIMULATION_STEPS = {
   expire: [expire],
 } as const satisfies Record<Exclude<SimulationStepName, "settle">, readonly TransitionStep[]>;
 
-export type SimulationStep = keyof typeof SIMULATION_STEPS | "settle";
-
 /** Sandbox only in spirit, operators only in fact: the caller type says who may drive a payment by hand. */
 export async function simulatePayment(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, paymentId: string, step: string): Promise<Changes<PaymentView>> {
   // Settlement is every step of the settlement table at once, through the same code as the job.

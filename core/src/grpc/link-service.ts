@@ -13,18 +13,25 @@ import { merchantFromApiKey, presentedApiKey } from "./caller.ts";
 import { toPaymentMessage } from "./payment-service.ts";
 import { unary, type CallContext } from "./unary.ts";
 
+/** The fields the merchant's link and the public link share, as their gRPC messages carry them. */
+function sharedLinkFields(link: LinkView | PublicLink) {
+  return {
+    currency: currencyCodec.fromWire(link.currency),
+    amount_type: linkAmountTypeCodec.fromWire(link.amount_type),
+    fixed_amount_minor: link.fixed_amount_minor ?? undefined,
+    min_amount_minor: link.min_amount_minor ?? undefined,
+    max_amount_minor: link.max_amount_minor ?? undefined,
+    not_payable_reason: link.not_payable_reason === null ? undefined : linkNotPayableReasonCodec.fromWire(link.not_payable_reason),
+    mode: modeCodec.fromWire(link.mode),
+    expires_at: link.expires_at ?? undefined,
+  };
+}
+
 /** The one mapping from the domain's link object to its gRPC message. */
 export function toLinkMessage(view: LinkView): PaymentLink {
   return {
     ...view,
-    currency: currencyCodec.fromWire(view.currency),
-    amount_type: linkAmountTypeCodec.fromWire(view.amount_type),
-    fixed_amount_minor: view.fixed_amount_minor ?? undefined,
-    min_amount_minor: view.min_amount_minor ?? undefined,
-    max_amount_minor: view.max_amount_minor ?? undefined,
-    not_payable_reason: view.not_payable_reason === null ? undefined : linkNotPayableReasonCodec.fromWire(view.not_payable_reason),
-    mode: modeCodec.fromWire(view.mode),
-    expires_at: view.expires_at ?? undefined,
+    ...sharedLinkFields(view),
     max_payments: view.max_payments ?? undefined,
     success_url: view.success_url ?? undefined,
     cancel_url: view.cancel_url ?? undefined,
@@ -32,18 +39,7 @@ export function toLinkMessage(view: LinkView): PaymentLink {
 }
 
 function toPublicLinkMessage(link: PublicLink): GetPublicLinkResponse {
-  return {
-    ...link,
-    currency: currencyCodec.fromWire(link.currency),
-    amount_type: linkAmountTypeCodec.fromWire(link.amount_type),
-    fixed_amount_minor: link.fixed_amount_minor ?? undefined,
-    min_amount_minor: link.min_amount_minor ?? undefined,
-    max_amount_minor: link.max_amount_minor ?? undefined,
-    not_payable_reason: link.not_payable_reason === null ? undefined : linkNotPayableReasonCodec.fromWire(link.not_payable_reason),
-    methods: link.methods.map(methodTypeCodec.fromWire),
-    mode: modeCodec.fromWire(link.mode),
-    expires_at: link.expires_at ?? undefined,
-  };
+  return { ...link, ...sharedLinkFields(link), methods: link.methods.map(methodTypeCodec.fromWire) };
 }
 
 /** An operator acting for a merchant (`acting_for`), or the merchant of the call's API key. */
