@@ -1,5 +1,8 @@
-import { presentApiKey, resolveApiKey } from "../domain/api-keys.ts";
-import type { MerchantCaller, PresentedCredential } from "../domain/caller.ts";
+import { modeCodec } from "../../../proto/enums.ts";
+import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
+import { parseMode, presentApiKey, resolveApiKey } from "../domain/api-keys.ts";
+import { merchantCaller, type MerchantCaller, type PresentedCredential } from "../domain/caller.ts";
+import { fail } from "../domain/errors.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { bearerToken } from "../http/bearer-token.ts";
 import { withoutTransaction } from "../domain/unit-of-work.ts";
@@ -14,4 +17,10 @@ export function presentedApiKey(context: CallContext): PresentedCredential {
 export function merchantFromApiKey(deps: CoreDeps, context: CallContext): Promise<MerchantCaller> {
   const key = presentedApiKey(context);
   return withoutTransaction(deps, (tx) => resolveApiKey(deps, tx, key));
+}
+
+/** An operator (the internal token) acting for one merchant in one mode: a request's `acting_for`. */
+export function actingMerchant(acting: { merchant_id?: string | undefined; mode?: Mode | undefined }): MerchantCaller {
+  if (acting.merchant_id === undefined) fail("validation_error", "acting_for.merchant_id is required.");
+  return merchantCaller(acting.merchant_id!, parseMode(acting.mode === undefined ? "" : modeCodec.requestText(acting.mode)));
 }

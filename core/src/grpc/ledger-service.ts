@@ -1,11 +1,10 @@
 import { modeCodec } from "../../../proto/enums.ts";
 import type { LedgerServiceServer } from "../../../proto/gen/paytami/v1/ledger.ts";
-import { parseMode } from "../domain/api-keys.ts";
-import { merchantCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { verifyLedger } from "../domain/ledger-verify.ts";
 import { getBalances, getPaymentLedger } from "../domain/ledger-views.ts";
 import { withoutTransaction } from "../domain/unit-of-work.ts";
+import { actingMerchant } from "./caller.ts";
 import { unary, type CallContext } from "./unary.ts";
 
 /** The ledger for operators: verify, a merchant's balances, a payment's transactions. */
@@ -18,7 +17,7 @@ export function ledgerService(deps: CoreDeps): LedgerServiceServer {
     }),
     // The operator (already checked by `unary`) acting for the merchant and mode the request names.
     getBalances: handle("GetBalances", async (request) => {
-      const caller = merchantCaller(request.merchant_id, parseMode(modeCodec.requestText(request.mode)));
+      const caller = actingMerchant(request);
       const view = await withoutTransaction(deps, (tx) => getBalances(deps, tx, caller));
       return { merchant_id: view.merchant_id, mode: modeCodec.fromWire(view.mode), balances: view.balances };
     }),

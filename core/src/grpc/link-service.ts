@@ -1,15 +1,13 @@
 import { currencyCodec, linkAmountTypeCodec, linkNotPayableReasonCodec, methodTypeCodec, modeCodec } from "../../../proto/enums.ts";
 import type { GetPublicLinkResponse, LinkActingFor, LinkServiceServer, PaymentLink } from "../../../proto/gen/paytami/v1/link.ts";
-import { parseMode } from "../domain/api-keys.ts";
-import { merchantCaller, PUBLIC, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
+import { PUBLIC, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { fail } from "../domain/errors.ts";
 import type { LinkView, PublicLink } from "../domain/link-view.ts";
 import { createLink, deactivateLink, getLink, getPublicLink, listLinks } from "../domain/links.ts";
 import { payLink } from "../domain/pay-link.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { merchantFromApiKey, presentedApiKey } from "./caller.ts";
+import { actingMerchant, merchantFromApiKey, presentedApiKey } from "./caller.ts";
 import { toPaymentMessage } from "./payment-service.ts";
 import { unary, type CallContext } from "./unary.ts";
 
@@ -40,12 +38,6 @@ export function toLinkMessage(view: LinkView): PaymentLink {
 
 function toPublicLinkMessage(link: PublicLink): GetPublicLinkResponse {
   return { ...link, ...sharedLinkFields(link), methods: link.methods.map(methodTypeCodec.fromWire) };
-}
-
-/** An operator acting for a merchant (`acting_for`), or the merchant of the call's API key. */
-function actingMerchant(acting: LinkActingFor): MerchantCaller {
-  if (acting.merchant_id === undefined) fail("validation_error", "acting_for.merchant_id is required.");
-  return merchantCaller(acting.merchant_id!, parseMode(acting.mode === undefined ? "" : modeCodec.requestText(acting.mode)));
 }
 
 async function managingCaller(deps: CoreDeps, ctx: CallContext, acting: LinkActingFor | undefined, anyLink: boolean): Promise<MerchantCaller | OperatorCaller> {

@@ -1,12 +1,9 @@
-import { currencyCodec, modeCodec, refundReasonCodec, refundStatusCodec } from "../../../proto/enums.ts";
-import type { Refund, RefundActingFor, RefundServiceServer } from "../../../proto/gen/paytami/v1/refund.ts";
-import { parseMode } from "../domain/api-keys.ts";
-import { merchantCaller, type MerchantCaller } from "../domain/caller.ts";
+import { currencyCodec, refundReasonCodec, refundStatusCodec } from "../../../proto/enums.ts";
+import type { Refund, RefundServiceServer } from "../../../proto/gen/paytami/v1/refund.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { fail } from "../domain/errors.ts";
 import { createRefund, getRefund, listRefunds, type RefundView } from "../domain/refunds.ts";
 import { withoutTransaction } from "../domain/unit-of-work.ts";
-import { merchantFromApiKey, presentedApiKey } from "./caller.ts";
+import { actingMerchant, merchantFromApiKey, presentedApiKey } from "./caller.ts";
 import { unary } from "./unary.ts";
 
 /** The one mapping from the domain's Refund to its gRPC message (the facade and CLI map it on to JSON). */
@@ -17,12 +14,6 @@ export function toRefundMessage(view: RefundView): Refund {
     reason: refundReasonCodec.fromWire(view.reason),
     status: refundStatusCodec.fromWire(view.status),
   };
-}
-
-/** An operator acting for a merchant (`acting_for`). */
-function actingMerchant(acting: RefundActingFor): MerchantCaller {
-  if (acting.merchant_id === undefined) fail("validation_error", "acting_for.merchant_id is required.");
-  return merchantCaller(acting.merchant_id!, parseMode(acting.mode === undefined ? "" : modeCodec.requestText(acting.mode)));
 }
 
 export function refundService(deps: CoreDeps): RefundServiceServer {

@@ -1,7 +1,8 @@
 import { modeCodec } from "../../../proto/enums.ts";
 import type { Event, WebhookEndpoint, WebhookServiceServer } from "../../../proto/gen/paytami/v1/webhook.ts";
-import { parseMode } from "../domain/api-keys.ts";
-import { merchantCaller, type MerchantCaller } from "../domain/caller.ts";
+import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
+import type { MerchantCaller } from "../domain/caller.ts";
+import { actingMerchant } from "./caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { getEvent, listEvents } from "../domain/events.ts";
 import { triggerEvent } from "../domain/trigger-event.ts";
@@ -32,8 +33,7 @@ export function toEventMessage(envelope: EventEnvelope): Event {
 }
 
 /** The operator (already checked by `unary`) acting for the merchant and mode the request names. */
-const actingFor = (request: { merchant_id: string; mode: number }): MerchantCaller =>
-  merchantCaller(request.merchant_id, parseMode(modeCodec.requestText(request.mode)));
+const actingFor = (request: { merchant_id: string; mode: Mode }): MerchantCaller => actingMerchant(request);
 
 export function webhookService(deps: CoreDeps): WebhookServiceServer {
   const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) => unary<Req, Res>(deps, method, fn);
