@@ -32,7 +32,7 @@ export async function checkLinkReturnUrls(tx: Tx, link: LinkRow, urls: ReturnUrl
     fail(
       "validation_error",
       trusted.length === 0
-        ? `${field} is not accepted on this link: its merchant trusts no return origin (neither the link nor the merchant sets one); leave it out to use the link's own page.`
+        ? `${field} is not accepted on this link: neither the link nor its merchant names an origin to return to; leave it out to return to the link's own page.`
         : `${field} must be on an origin this link's merchant trusts (${trusted.join(", ")}), not ${origin}.`,
     );
   }
