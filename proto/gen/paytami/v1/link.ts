@@ -1779,7 +1779,8 @@ export const GetLinkPaymentResponse: MessageFns<GetLinkPaymentResponse> = {
  * merchant and mode: the merchant whose API key is in `authorization: Bearer
  * sk_…` metadata (REST), or, when the request sets `acting_for`, the operator
  * (the internal token) acting for that merchant (CLI, tRPC). The public methods
- * (GetPublicLink, PayLink) take no credential: the link id is public.
+ * (GetPublicLink, PayLink, GetLinkPayment) take no credential: the link id is
+ * public.
  */
 export type LinkServiceService = typeof LinkServiceService;
 export const LinkServiceService = {
