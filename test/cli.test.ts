@@ -319,6 +319,30 @@ describe("links", () => {
   });
 });
 
+describe("merchants set-return-origins", () => {
+  test("→ {merchant_id, origins} in canonical form, http allowed; a path, a wildcard or an unknown merchant is a validation_error; \"\" clears them", async () => {
+    const set = jsonSuccess(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://Shop.example/,http://localhost:3000, https://www.shop.example:8443", "--json"));
+    expect(set).toEqual({ merchant_id: m.merchantId, origins: ["https://shop.example", "http://localhost:3000", "https://www.shop.example:8443"] });
+    const stored = async () => (await stack().sql<{ return_origins: string[] }>("select return_origins from merchants where id = $1", [m.merchantId]))[0]!.return_origins;
+    expect(await stored()).toEqual(set.origins);
+    expect(jsonError(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://shop.example/thanks", "--json"), "validation_error"))
+      .toBe(`"https://shop.example/thanks" is not an http or https origin such as https://shop.example.`);
+    jsonError(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://*.shop.example", "--json"), "validation_error");
+    jsonError(await paytami("merchants", "set-return-origins", "mer_000000000000000000000000", "--origins", "https://a.example", "--json"), "validation_error");
+    expect(await stored()).toEqual(set.origins);
+    const text = await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://shop.example");
+    expect(text, describeRun(text)).toMatchObject({ code: 0, stderr: "", stdout: `Return origins of ${m.merchantId}:\n  https://shop.example\n` });
+    expect(jsonSuccess(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "", "--json"))).toEqual({ merchant_id: m.merchantId, origins: [] });
+    expect(await stored()).toEqual([]);
+  });
+});
+
+describe("merchants create refuses bidi controls in the name", () => {
+  test.each([["U+202E", "Tienda\u202Eodagac"], ["U+2066", "\u2066Tienda"], ["U+200F", "Tienda\u200F"], ["U+061C", "Tienda\u061C"]])("%s", async (_name, name) => {
+    expect(jsonError(await paytami("merchants", "create", "--name", name, "--json"), "validation_error")).toMatch(/^name must not contain bidirectional control characters/);
+  });
+});
+
 describe("merchants set-embed-origins", () => {
   test("→ {merchant_id, origins} in canonical form; an http origin is a validation_error; \"\" clears them", async () => {
     const set = jsonSuccess(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "https://shop.example,https://www.shop.example:8443/", "--json"));

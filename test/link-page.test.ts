@@ -239,28 +239,78 @@ describe("POST /l/{id} (the page's form)", () => {
   });
 });
 
+/** The neutral landing page: no outcome claimed, and nothing about the payment id it was given. */
+function expectNoClaim(res: Res, paymentId?: string, what = ""): void {
+  expect(res.text, what).toContain('data-outcome="unknown"');
+  expect(res.text, what).not.toContain('data-outcome="paid"');
+  expect(res.text, what).not.toContain("data-amount");
+  if (paymentId) expect(res.text, what).not.toContain(paymentId);
+}
+
 describe("GET /l/{id}/done", () => {
-  test("thanks for a succeeded payment, offers a retry for one not completed, and works without a payment id", async () => {
+  test("thanks for a succeeded payment with its amount, says so for one canceled, claims nothing for one still open or without a payment id", async () => {
     const link = await createLink(stack(), m, { fixed_amount_minor: "2500" });
     const first = await pay(link.id, { idempotency_key: newIdemKey(), method_type: "card" });
     const payment = await paymentOf(first.headers.location);
     const open = await stack().http.get(`/l/${link.id}/done?payment_id=${payment.id}`);
     expect(open.status).toBe(200);
     expect(open.headers["cache-control"]).toBe("no-store");
-    expect(open.text).toContain('data-outcome="not_completed"');
-    expect(open.text).toContain(`href="/l/${link.id}"`);
+    expectNoClaim(open, payment.id);
     await stack().admin.simulate(payment.id, "succeed");
     const paid = await stack().http.get(`/l/${link.id}/done?payment_id=${payment.id}`, { headers: { "accept-language": "en" } });
     expect(paid.text).toContain('data-outcome="paid"');
     expect(paid.text).toContain("Your payment to Café &amp; Té &lt;Antigua");
+    expect(paid.text).toContain("<dd data-amount>Q 25.00</dd>");
     expect(paid.text).toContain(payment.id);
+    expect(paid.text).toContain("Test mode");
+
+    const second = await paymentOf((await pay(link.id, { idempotency_key: newIdemKey(), method_type: "card" })).headers.location);
+    await stack().admin.simulate(second.id, "cancel");
+    const canceled = await stack().http.get(`/l/${link.id}/done?payment_id=${second.id}`);
+    expect(canceled.text).toContain('data-outcome="not_completed"');
+    expect(canceled.text).toContain("<dd data-amount>Q 25.00</dd>");
+    expect(canceled.text).toContain(`href="/l/${link.id}"`);
+
     const bare = await stack().http.get(`/l/${link.id}/done`);
     expect(bare.status).toBe(200);
-    expect(bare.text).toContain('data-outcome="unknown"');
+    expectNoClaim(bare);
     const unknown = await stack().http.get(`/l/${link.id}/done?payment_id=pay_000000000000000000000000`);
     expect(unknown.status).toBe(200);
-    expect(unknown.text).toContain('data-outcome="unknown"');
-    expect(unknown.text).not.toContain("pay_000000000000000000000000");
+    expectNoClaim(unknown, "pay_000000000000000000000000");
+  });
+
+  test("a succeeded payment of another merchant, another link, another mode or no link shows no success on this link's page", async () => {
+    const link = await createLink(stack(), m, { fixed_amount_minor: "2500" });
+    const succeeded = async (linkId: string, merchant: Merchant = m) => {
+      const res = await stack().http.post(`/v1/payment_links/${linkId}/pay`, { idem: newIdemKey(), body: { method_type: "card" }, headers: { "x-forwarded-for": freshIp() } });
+      expect(res.status, res.text).toBe(201);
+      await stack().admin.simulate(res.json.id, "succeed");
+      expect((await stack().http.getPayment(merchant.testApiKey, res.json.id)).json.status).toBe("captured");
+      return res.json.id as string;
+    };
+    const other = await stack().admin.createMerchant({ name: "Otra Tienda" });
+    const foreign = {
+      "another merchant's link payment": await succeeded((await createLink(stack(), other, { fixed_amount_minor: "2500" })).id, other),
+      "another link's payment": await succeeded((await createLink(stack(), m, { fixed_amount_minor: "2500" })).id),
+      "a payment without a link": (await stack().admin.simulate((await stack().http.createPayment(m.testApiKey, {
+        amount: "2500", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no",
+      })).json.id, "succeed")).id,
+    };
+    // A payment of this link in the other mode cannot be made through the API; the page must still not speak for it.
+    const otherMode = await succeeded(link.id);
+    await stack().sql("update payments set mode = 'live' where id = $1", [otherMode]);
+    try {
+      for (const [what, id] of Object.entries({ ...foreign, "this link's payment in the other mode": otherMode })) {
+        const res = await stack().http.get(`/l/${link.id}/done?payment_id=${id}`);
+        expect(res.status, what).toBe(200);
+        expectNoClaim(res, id, what);
+      }
+    } finally {
+      // Back as its ledger lines have it, for the file's closing ledger verify.
+      await stack().sql("update payments set mode = 'test' where id = $1", [otherMode]);
+    }
+    // The same id is thanked for once it is this link's payment in its mode again.
+    expect((await stack().http.get(`/l/${link.id}/done?payment_id=${otherMode}`)).text).toContain('data-outcome="paid"');
   });
 
   test("a payment made on the page returns there when the link has no URLs of its own", async () => {

@@ -266,3 +266,104 @@ describe("payability", () => {
     expectError(await pay(expired.id, { method_type: "card" }), 409, "payment_link_not_payable");
   });
 });
+
+describe("return URLs of a public pay (no open redirect from our domain)", () => {
+  /** The page's CSP form-action sources besides 'self'. */
+  async function formTargets(paymentId: string): Promise<string[]> {
+    const page = await stack().http.get(`/pay/${paymentId}`);
+    expect(page.status, page.text).toBe(200);
+    const directive = /(?:^|;\s*)form-action ([^;]*)/.exec(page.header("content-security-policy") ?? "")?.[1];
+    const sources = directive!.trim().split(/\s+/);
+    expect(sources[0]).toBe("'self'");
+    return sources.slice(1);
+  }
+  const refusal = (res: Res) => ({ status: res.status, body: res.json });
+
+  test("a URL on another origin is refused, naming the origins allowed; the link's own origins are accepted", async () => {
+    const bare = await createLink({ fixed_amount_minor: "1500" });
+    expect(refusal(await pay(bare.id, { method_type: "card", success_url: "https://evil.example/thanks" }))).toEqual({
+      status: 400,
+      body: { error: { code: "validation_error", message: "success_url is not accepted on this link: neither the link nor its merchant names an origin to return to; leave it out to return to the link's own page." } },
+    });
+    const own = await createLink({ fixed_amount_minor: "1500", success_url: "https://shop.example/ok", cancel_url: "https://pay.shop.example/cart" });
+    expect(refusal(await pay(own.id, { method_type: "card", success_url: "https://shop.example/other", cancel_url: "https://evil.example/cart" }))).toEqual({
+      status: 400,
+      body: { error: { code: "validation_error", message: "cancel_url must be on an origin this link's merchant trusts (https://shop.example, https://pay.shop.example), not https://evil.example." } },
+    });
+    // Near misses are other origins: a port, the scheme, a sibling or a suffix host, credentials before the host.
+    for (const url of ["https://shop.example:8443/ok", "http://shop.example/ok", "https://evil.shop.example/ok", "https://shop.example.evil.example/ok", "https://shop.example@evil.example/ok"]) {
+      expectError(await pay(own.id, { method_type: "card", success_url: url }), 400, "validation_error");
+    }
+    expect(await linkPayments(bare.id)).toBe(0);
+    expect(await linkPayments(own.id)).toBe(0);
+
+    const accepted = await pay(own.id, { method_type: "card", success_url: "https://SHOP.example/thanks?order=7", cancel_url: "https://pay.shop.example/back" });
+    expect(accepted.status, accepted.text).toBe(201);
+    const [row] = await stack().sql<any>("select success_url, cancel_url from payments where id = $1", [accepted.json.id]);
+    expect(row).toEqual({ success_url: "https://SHOP.example/thanks?order=7", cancel_url: "https://pay.shop.example/back" });
+    expect(await formTargets(accepted.json.id)).toEqual(["https://shop.example", "https://pay.shop.example"]);
+  });
+
+  test("the merchant's registered return origins are accepted (http only in test mode); the check is body validation, for gRPC callers too", async () => {
+    const merchant = await stack().admin.createMerchant({ name: "Tienda Orígenes" });
+    await stack().core.admin.setReturnOrigins({ merchant_id: merchant.merchantId, origins: ["https://www.shop.example", "http://localhost:3000"] });
+    const link = await createLink({ fixed_amount_minor: "1500" }, merchant.testApiKey);
+    const paid = await pay(link.id, { method_type: "card", success_url: "https://www.shop.example/thanks", cancel_url: "http://localhost:3000/cart" });
+    expect(paid.status, paid.text).toBe(201);
+    expect(await formTargets(paid.json.id)).toEqual(["https://www.shop.example", "http://localhost:3000"]);
+    expect(refusal(await pay(link.id, { method_type: "card", success_url: "https://evil.example/" }))).toEqual({
+      status: 400,
+      body: { error: { code: "validation_error", message: "success_url must be on an origin this link's merchant trusts (https://www.shop.example, http://localhost:3000), not https://evil.example." } },
+    });
+    // Either field off the trusted origins refuses the pay, whatever the other one names.
+    expectError(await pay(link.id, { method_type: "card", success_url: "https://www.shop.example/thanks", cancel_url: "https://evil.example/" }), 400, "validation_error");
+
+    // Live return URLs are https only, so only the https origin is named there.
+    const live = await createLink({ fixed_amount_minor: "1500" }, merchant.liveApiKey);
+    expect(refusal(await pay(live.id, { method_type: "card", success_url: "https://evil.example/" })).body.error.message)
+      .toBe("success_url must be on an origin this link's merchant trusts (https://www.shop.example), not https://evil.example.");
+    expect((await pay(live.id, { method_type: "card", success_url: "https://www.shop.example/thanks" })).status).toBe(201);
+
+    // Body validation comes before payability (README "Pay check order").
+    await stack().core.links.deactivateLink({ acting_for: {}, link_id: link.id });
+    expectError(await pay(link.id, { method_type: "card", success_url: "https://evil.example/" }), 400, "validation_error");
+    expectError(await pay(link.id, { method_type: "card", success_url: "https://www.shop.example/thanks" }), 409, "payment_link_not_payable");
+
+    // The rule lives in the core's operation: a gRPC caller gets it as well.
+    const open = await createLink({ fixed_amount_minor: "1500" }, merchant.testApiKey);
+    await expect(stack().core.links.payLink({ link_id: open.id, idempotency_key: newIdemKey(), method_type: "card", success_url: "https://evil.example/", client_ip: freshIp() }))
+      .rejects.toMatchObject({ code: "validation_error" });
+    expect(await linkPayments(open.id)).toBe(0);
+  });
+});
+
+describe("bidi controls in text customers read", () => {
+  test.each([
+    ["title", { title: "Camisa \u202Eacipit" }],
+    ["title", { title: "\u2066Camisa" }],
+    ["description", { description: "Talla M\u200F" }],
+    ["description", { description: "Talla \u061CM" }],
+  ])("a link %s with one is refused, nothing created", async (field, body) => {
+    const res = await stack().http.post("/v1/payment_links", { key: m.testApiKey, idem: newIdemKey(), body: { title: "Camisa", currency: "GTQ", fixed_amount_minor: "1500", ...body } });
+    expectError(res, 400, "validation_error");
+    expect(res.json.error.message).toBe(`${field} must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).`);
+  });
+
+  test("a payment description and a paying customer's name with one are refused; right-to-left letters alone are fine", async () => {
+    const body = { amount: "1500", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
+    const payment = await stack().http.createPayment(m.testApiKey, { ...body, description: "Pedido \u202D42" });
+    expectError(payment, 400, "validation_error");
+    expect(payment.json.error.message).toMatch(/^description must not contain bidirectional control characters/);
+    const link = await createLink({ fixed_amount_minor: "1500" });
+    const paid = await pay(link.id, { method_type: "card", customer: { name: "Ana\u202AX" } });
+    expectError(paid, 400, "validation_error");
+    expect(paid.json.error.message).toMatch(/^customer\.name must not contain bidirectional control characters/);
+    expect(await linkPayments(link.id)).toBe(0);
+    expect((await stack().http.createPayment(m.testApiKey, { ...body, description: "طلب ٤٢ · הזמנה" })).status).toBe(201);
+    expect((await createLink({ fixed_amount_minor: "1500", title: "قميص" })).title).toBe("قميص");
+  });
+
+  test("a merchant name with one is refused through gRPC", async () => {
+    await expect(stack().core.admin.createMerchant({ name: "Tienda\u202Eodagac", currencies: [], methods: [] })).rejects.toMatchObject({ code: "validation_error" });
+  });
+});

@@ -4,6 +4,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { createOk, useStack } from "./support/expect.ts";
+import { newIdemKey } from "./support/http.ts";
 
 const stack = useStack();
 
@@ -40,6 +41,7 @@ describe("tRPC /trpc", () => {
       () => api.payments.get.query({ merchant_id: "mer_x", mode: "test", id: "pay_x" }),
       () => api.payments.list.query({ merchant_id: "mer_x", mode: "test" }),
       () => api.payments.simulate.mutate({ payment_id: "pay_x", step: "succeed" }),
+      () => api.merchants.setReturnOrigins.mutate({ merchant_id: "mer_x", origins: [] }),
     ];
     for (const call of calls) expect(await failure(call())).toMatchObject({ code: "unauthorized", status: 401 });
   });
@@ -142,5 +144,28 @@ describe("tRPC checkout lifecycle procedures", () => {
     expect((await operator().payments.simulate.mutate({ payment_id: q.id, step: "process" })).status).toBe("processing");
     expect(await operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://shop.example"] })).toEqual({ merchant_id: m.merchant_id, origins: ["https://shop.example"] });
     expect(await failure(operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://*.shop.example"] }))).toMatchObject({ code: "validation_error", status: 400 });
+  });
+
+  test("merchants.setReturnOrigins: canonical http(s) origins, the embed origins' rules otherwise; a public link pay then accepts them", async () => {
+    const s = stack();
+    const m = await operator().merchants.create.mutate({ name: "Tienda Return" });
+    const set = await operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://Shop.Example:443/", "http://localhost:3000", "https://shop.example"] });
+    expect(set).toEqual({ merchant_id: m.merchant_id, origins: ["https://shop.example", "http://localhost:3000"] });
+    for (const bad of ["https://shop.example/thanks", "https://*.shop.example", "ftp://shop.example", "https://user@shop.example", "shop.example"]) {
+      expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [bad] })), bad).toMatchObject({ code: "validation_error", status: 400 });
+    }
+    expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: "mer_000000000000000000000000", origins: [] }))).toMatchObject({ code: "validation_error", status: 400 });
+    expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) })))
+      .toMatchObject({ code: "validation_error", status: 400 });
+    // A refused list changed nothing.
+    expect((await s.sql<{ return_origins: string[] }>("select return_origins from merchants where id = $1", [m.merchant_id]))[0]!.return_origins).toEqual(set.origins);
+
+    const link = await s.http.post("/v1/payment_links", { key: m.test_api_key, idem: newIdemKey(), body: { title: "Camisa", currency: "GTQ", fixed_amount_minor: "1500" } });
+    expect(link.status, link.text).toBe(201);
+    const pay = (success_url: string) => s.http.post(`/v1/payment_links/${link.json.id}/pay`, { idem: newIdemKey(), body: { method_type: "card", success_url } });
+    expect((await pay("http://localhost:3000/thanks")).status).toBe(201);
+    expect((await pay("https://evil.example/thanks")).status).toBe(400);
+    expect(await operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [] })).toEqual({ merchant_id: m.merchant_id, origins: [] });
+    expect((await pay("http://localhost:3000/thanks")).status).toBe(400);
   });
 });

@@ -143,7 +143,8 @@ async function createLink(s: Stack, apiKey: string): Promise<string> {
   const res = await s.http.post("/v1/payment_links", {
     key: apiKey,
     idem: randomUUID(),
-    body: { title: "Camisa típica", currency: "GTQ", fixed_amount_minor: "12345" },
+    // The pay body's return URLs must lie on an origin the merchant trusts: the link's own.
+    body: { title: "Camisa típica", currency: "GTQ", fixed_amount_minor: "12345", success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart" },
   });
   if (res.status !== 201) throw new Error(`POST /v1/payment_links answered ${res.status}: ${res.text}`);
   return (res.json as { id: string }).id;

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { Mode } from "../config.ts";
-import { AMOUNT_SCHEMA, codePoints, CURRENCY_SCHEMA, customer, httpUrl, METHOD_SCHEMA, textField } from "./payment-input.ts";
+import { AMOUNT_SCHEMA, codePoints, CURRENCY_SCHEMA, customer, displayText, httpUrl, METHOD_SCHEMA, textField } from "./payment-input.ts";
 
 const MAX_PAYMENTS_LIMIT = 2 ** 31 - 1;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function linkSchema(httpsOnly: boolean) {
   return z.object({
-    title: textField("a string").refine((t) => t.trim() !== "" && codePoints(t) <= 200, "must be 1 to 200 characters"),
-    description: textField("a string").refine((t) => codePoints(t) <= 500, "must be at most 500 characters").optional(),
+    title: displayText("a string").refine((t) => t.trim() !== "" && codePoints(t) <= 200, "must be 1 to 200 characters"),
+    description: displayText("a string").refine((t) => codePoints(t) <= 500, "must be at most 500 characters").optional(),
     currency: CURRENCY_SCHEMA,
     fixed_amount_minor: AMOUNT_SCHEMA.optional(),
     min_amount_minor: AMOUNT_SCHEMA.optional(),

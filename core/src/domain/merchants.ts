@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { CURRENCIES, METHOD_TYPES } from "../config.ts";
 import { Merchant } from "../db/entities/index.ts";
 import { insertApiKey } from "./api-keys.ts";
@@ -5,6 +6,7 @@ import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { newId } from "./ids.ts";
+import { codePoints, displayText, parseOrFail } from "./payment-input.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
 
 export interface CreatedMerchant {
@@ -12,6 +14,11 @@ export interface CreatedMerchant {
   testApiKey: string;
   liveApiKey: string;
 }
+
+// The name is also the trade name customers see on the merchant's pages and links.
+const MERCHANT_NAME = z.object({
+  name: displayText("a string").transform((t) => t.trim()).refine((t) => t !== "" && codePoints(t) <= 200, "must be 1 to 200 characters"),
+});
 
 function pick(values: readonly string[], allowed: readonly string[], what: string): string[] {
   if (values.length === 0) return [...allowed];
@@ -28,8 +35,7 @@ export async function createMerchant(
   _operator: OperatorCaller,
   input: { name: string; currencies: string[]; methods: string[] },
 ): Promise<Changes<CreatedMerchant>> {
-  const name = input.name.trim();
-  if (!name || [...name].length > 200) fail("validation_error", "name must be 1 to 200 characters.");
+  const { name } = parseOrFail(MERCHANT_NAME, { name: input.name });
   const currencies = pick(input.currencies, CURRENCIES, "currency");
   const methods = pick(input.methods, METHOD_TYPES, "method");
   const now = deps.now();

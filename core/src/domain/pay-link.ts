@@ -6,6 +6,7 @@ import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { checkIdempotencyKeyShape, earlierAnswer, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { payLinkInputSchema, type PayLinkInput } from "./link-input.ts";
+import { checkLinkReturnUrls } from "./link-return-urls.ts";
 import { admitPayAttempt } from "./link-rate-limit.ts";
 import { linkNotPayableReason, linkPageUrl, type LinkRow } from "./link-view.ts";
 import { unknownLink } from "./links.ts";
@@ -26,9 +27,10 @@ export interface PayLinkCommand {
 /**
  * POST /v1/payment_links/{id}/pay: a charge with the link's merchant, mode and currency, through the
  * same creation piece as POST /v1/payments. Check order: Idempotency-Key (before the link is even
- * looked up), the link exists, the rate limit, body shape, an earlier request with the same key
- * (replayed even when the link has stopped being payable since), the link is payable
- * (inactive → expired → exhausted), amount required, currency, method, the link's amount bounds.
+ * looked up), the link exists, the rate limit, body shape (return URLs on an origin the merchant
+ * trusts included), an earlier request with the same key (replayed even when the link has stopped
+ * being payable since), the link is payable (inactive → expired → exhausted), amount required,
+ * currency, method, the link's amount bounds.
  */
 export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, command: PayLinkCommand): Promise<IdempotentResult> {
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
@@ -38,6 +40,7 @@ export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, com
   if (command.malformed !== undefined) fail("validation_error", command.malformed);
   const amountType = link.fixed_amount !== null ? "fixed" : "variable";
   const input = parseOrFail(payLinkInputSchema(link.mode as Mode, amountType), command.input);
+  await checkLinkReturnUrls(tx, link, input);
   const fingerprint = requestFingerprint("pay_link", input);
   const reason = linkNotPayableReason(link, deps.now());
   if (reason !== null) {

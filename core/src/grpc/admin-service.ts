@@ -3,7 +3,7 @@ import type { AdminServiceServer } from "../../../proto/gen/paytami/v1/admin.ts"
 import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { createMerchant } from "../domain/merchants.ts";
-import { setEmbedOrigins } from "../domain/embed-origins.ts";
+import { setEmbedOrigins, setReturnOrigins } from "../domain/merchant-origins.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
 import { inTransaction } from "../domain/unit-of-work.ts";
 import { toPaymentMessage } from "./payment-service.ts";
@@ -31,6 +31,10 @@ export function adminService(deps: CoreDeps): AdminServiceServer {
     })),
     setEmbedOrigins: handle("SetEmbedOrigins", async (request, ctx) => {
       const set = await inTransaction(deps, (tx) => setEmbedOrigins(deps, tx, ctx.operator, { merchantId: request.merchant_id, origins: request.origins }));
+      return { merchant_id: set.merchantId, origins: set.origins };
+    }),
+    setReturnOrigins: handle("SetReturnOrigins", async (request, ctx) => {
+      const set = await inTransaction(deps, (tx) => setReturnOrigins(deps, tx, ctx.operator, { merchantId: request.merchant_id, origins: request.origins }));
       return { merchant_id: set.merchantId, origins: set.origins };
     }),
   };

@@ -1,7 +1,8 @@
-import { currencyCodec, linkAmountTypeCodec, linkNotPayableReasonCodec, methodTypeCodec, modeCodec } from "../../../proto/enums.ts";
+import { currencyCodec, linkAmountTypeCodec, linkNotPayableReasonCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
 import type { GetPublicLinkResponse, LinkActingFor, LinkServiceServer, PaymentLink } from "../../../proto/gen/paytami/v1/link.ts";
 import { PUBLIC, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { getLinkPayment } from "../domain/link-payment.ts";
 import type { LinkView, PublicLink } from "../domain/link-view.ts";
 import { createLink, deactivateLink, getLink, getPublicLink, listLinks } from "../domain/links.ts";
 import { payLink } from "../domain/pay-link.ts";
@@ -87,6 +88,10 @@ export function linkService(deps: CoreDeps): LinkServiceServer {
         clientIp: client_ip,
       }));
       return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
+    }),
+    getLinkPayment: handle("GetLinkPayment", async (request) => {
+      const payment = await withoutTransaction(deps, (tx) => getLinkPayment(deps, tx, PUBLIC, request.link_id, request.payment_id));
+      return { ...payment, status: paymentStatusCodec.fromWire(payment.status), currency: currencyCodec.fromWire(payment.currency) };
     }),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
 import { createMerchant } from "../domain/merchants.ts";
-import { setEmbedOrigins } from "../domain/embed-origins.ts";
+import { setEmbedOrigins, setReturnOrigins } from "../domain/merchant-origins.ts";
 import { inTransaction } from "../domain/unit-of-work.ts";
 import { operatorProcedure, router } from "./init.ts";
 
@@ -16,6 +16,12 @@ export const merchantsRouter = router({
     .input(z.strictObject({ merchant_id: z.string(), origins: z.array(z.string()) }))
     .mutation(async ({ ctx, input }) => {
       const set = await inTransaction(ctx.deps, (tx) => setEmbedOrigins(ctx.deps, tx, ctx.operator, { merchantId: input.merchant_id, origins: input.origins }));
+      return { merchant_id: set.merchantId, origins: set.origins };
+    }),
+  setReturnOrigins: operatorProcedure
+    .input(z.strictObject({ merchant_id: z.string(), origins: z.array(z.string()) }))
+    .mutation(async ({ ctx, input }) => {
+      const set = await inTransaction(ctx.deps, (tx) => setReturnOrigins(ctx.deps, tx, ctx.operator, { merchantId: input.merchant_id, origins: input.origins }));
       return { merchant_id: set.merchantId, origins: set.origins };
     }),
 });

@@ -60,7 +60,7 @@ describe("link pages escape what they show", () => {
   it("the not-payable and done pages escape the merchant's text and have no form", () => {
     for (const html of [
       renderDocument(h(NotPayableLinkPage, { link, locale: "es", reason: "exhausted" })),
-      renderDocument(h(LinkDonePage, { link, locale: "en", outcome: "not_completed", paymentId: `pay_<b>` })),
+      renderDocument(h(LinkDonePage, { link, locale: "en", outcome: "not_completed", payment: { id: `pay_<b>`, amount: "2500", currency: "GTQ" } })),
     ]) {
       expect(tags(html)).not.toContain("form");
       expect(tags(html)).not.toContain("script");

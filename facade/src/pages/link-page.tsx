@@ -126,18 +126,29 @@ export function NotPayableLinkPage({ link, locale, reason }: LinkPageProps & { r
   );
 }
 
-/** Where the customer lands after paying (or not) when the link has no URLs of its own. */
-export type LinkOutcome = "paid" | "pending" | "not_completed" | "unknown";
+/**
+ * Where the customer lands after paying (or not) when the link has no URLs of its own. `paid` and
+ * `not_completed` speak for a payment the core confirmed was made through this link, in its mode;
+ * `unknown` claims nothing (no payment id, someone else's, or one not finished either way).
+ */
+export type LinkOutcome = "paid" | "not_completed" | "unknown";
 
-export function LinkDonePage({ link, locale, outcome, paymentId }: LinkPageProps & { outcome: LinkOutcome; paymentId?: string | undefined }) {
+/** The link's own payment, as the core reported it. */
+export interface LinkDonePayment {
+  id: string;
+  amount: string;
+  currency: string;
+}
+
+export function LinkDonePage({ link, locale, outcome, payment }: LinkPageProps & { outcome: LinkOutcome; payment?: LinkDonePayment | undefined }) {
   const t = LINK_TEXT[locale];
   const words: Record<LinkOutcome, [title: string, message: string]> = {
     paid: [t.doneTitle, t.done(link.merchantName)],
-    pending: [t.pendingTitle, t.pending(link.merchantName)],
     not_completed: [t.notCompletedTitle, t.notCompleted],
     unknown: [t.returnedTitle, t.returned(link.merchantName)],
   };
   const [title, message] = words[outcome];
+  const shown = outcome === "unknown" ? undefined : payment;
   return (
     <Layout locale={locale} title={title}>
       <h1>{title}</h1>
@@ -145,10 +156,12 @@ export function LinkDonePage({ link, locale, outcome, paymentId }: LinkPageProps
       <dl>
         <dt>{t.item}</dt>
         <dd>{link.title}</dd>
-        {paymentId ? (
+        {shown ? (
           <>
+            <dt>{t.amount}</dt>
+            <dd data-amount="">{formatMoney(shown.amount, shown.currency)}</dd>
             <dt>{t.reference}</dt>
-            <dd data-payment-id="">{paymentId}</dd>
+            <dd data-payment-id="">{shown.id}</dd>
           </>
         ) : null}
       </dl>
@@ -157,6 +170,7 @@ export function LinkDonePage({ link, locale, outcome, paymentId }: LinkPageProps
           {t.tryAgain}
         </a>
       ) : null}
+      {link.mode === "test" ? <p class="note">{TEXT[locale].test}</p> : null}
     </Layout>
   );
 }

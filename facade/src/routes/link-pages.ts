@@ -15,7 +15,7 @@ import type { FacadeState } from "../middleware/request-context.ts";
 import { PublicError } from "../public-error.ts";
 import { formatMoney } from "../pages/format-money.ts";
 import type { HostedLink, LinkForm, PayMethod } from "../pages/hosted-link.ts";
-import { LinkDonePage, LinkPage, NotPayableLinkPage, type LinkOutcome } from "../pages/link-page.tsx";
+import { LinkDonePage, LinkPage, NotPayableLinkPage, type LinkDonePayment, type LinkOutcome } from "../pages/link-page.tsx";
 import { LINK_SCRIPT, LINK_SCRIPT_PATH } from "../pages/link-script.ts";
 import { LINK_TEXT } from "../pages/link-text.ts";
 import { pickLocale, type Locale } from "../pages/locale.ts";
@@ -170,15 +170,18 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
       const link = await getLink(ctx);
       const paymentId = typeof ctx.query.payment_id === "string" ? ctx.query.payment_id : undefined;
       let outcome: LinkOutcome = "unknown";
+      let payment: LinkDonePayment | undefined;
       if (paymentId) {
         try {
-          const payment = await core.checkout.getHostedPayment({ payment_id: paymentId }, callMeta(ctx));
-          outcome = payment.payable ? (paymentStatusCodec.toWire(payment.status) === "created" ? "not_completed" : "pending") : payment.reason === "already_paid" ? "paid" : "not_completed";
+          // Only a payment this link took, in its mode: the URL is anyone's to write.
+          const found = await core.links.getLinkPayment({ link_id: link.id, payment_id: paymentId }, callMeta(ctx));
+          outcome = DONE_OUTCOMES[paymentStatusCodec.toWire(found.status)];
+          payment = { id: found.payment_id, amount: found.amount, currency: currencyCodec.toWire(found.currency) };
         } catch (error) {
           if (!(error instanceof CoreError && error.code === "unknown_payment")) throw error;
         }
       }
-      send(ctx, 200, h(LinkDonePage, { link, locale, outcome, paymentId: outcome === "unknown" ? undefined : paymentId }));
+      send(ctx, 200, h(LinkDonePage, { link, locale, outcome, payment }));
     }),
   );
 
@@ -211,4 +214,26 @@ const AMOUNT_ERRORS: Partial<Record<ErrorCode, "required" | "range">> = {
   amount_required: "required",
   amount_below_minimum: "range",
   amount_above_maximum: "range",
+};
+
+/**
+ * What the landing page says for each status of the link's own payment: thanks once captured (and
+ * while only partly refunded), "not completed" once it can no longer be paid; anything still open,
+ * refunded or disputed gets the page that claims nothing. Every status is listed, so a new one must
+ * be decided here.
+ */
+const DONE_OUTCOMES: Record<ReturnType<typeof paymentStatusCodec.toWire>, LinkOutcome> = {
+  created: "unknown",
+  processing: "unknown",
+  authorized: "unknown",
+  captured: "paid",
+  pending_settlement: "paid",
+  settled_to_paytami: "paid",
+  available_to_merchant: "paid",
+  partially_refunded: "paid",
+  refunded: "unknown",
+  chargeback: "unknown",
+  failed: "not_completed",
+  canceled: "not_completed",
+  expired: "not_completed",
 };

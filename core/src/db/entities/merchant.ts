@@ -12,5 +12,7 @@ export const Merchant = defineEntity({
     created_at: p.datetime(3),
     // https origins allowed to frame the live embedded checkout (and to receive its postMessage).
     embed_origins: p.array().default([]),
+    // Origins (http or https) a public link pay may send the customer back to, besides the link's own URLs.
+    return_origins: p.array().default([]),
   },
 });

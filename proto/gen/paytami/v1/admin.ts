@@ -82,6 +82,20 @@ export interface SetEmbedOriginsResponse {
   origins: string[];
 }
 
+export interface SetReturnOriginsRequest {
+  merchant_id: string;
+  /**
+   * Each "https://host[:port]" or "http://host[:port]" (http URLs are
+   * accepted in test mode only), no path; empty clears the list.
+   */
+  origins: string[];
+}
+
+export interface SetReturnOriginsResponse {
+  merchant_id: string;
+  origins: string[];
+}
+
 function createBaseCreateMerchantRequest(): CreateMerchantRequest {
   return { name: "", currencies: [], methods: [] };
 }
@@ -713,6 +727,120 @@ export const SetEmbedOriginsResponse: MessageFns<SetEmbedOriginsResponse> = {
   },
 };
 
+function createBaseSetReturnOriginsRequest(): SetReturnOriginsRequest {
+  return { merchant_id: "", origins: [] };
+}
+
+export const SetReturnOriginsRequest: MessageFns<SetReturnOriginsRequest> = {
+  encode(message: SetReturnOriginsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    for (const v of message.origins) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetReturnOriginsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetReturnOriginsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSetReturnOriginsResponse(): SetReturnOriginsResponse {
+  return { merchant_id: "", origins: [] };
+}
+
+export const SetReturnOriginsResponse: MessageFns<SetReturnOriginsResponse> = {
+  encode(message: SetReturnOriginsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    for (const v of message.origins) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetReturnOriginsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetReturnOriginsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * AdminService is for operators and internal tools (the paytami CLI). Like
  * every Paytami service, it requires `x-paytami-internal-token` metadata.
@@ -776,6 +904,21 @@ export const AdminServiceService = {
       Buffer.from(SetEmbedOriginsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetEmbedOriginsResponse => SetEmbedOriginsResponse.decode(value),
   },
+  /**
+   * SetReturnOrigins replaces the http(s) origins a public link pay may name
+   * in success_url / cancel_url, besides the origins of the link's own URLs.
+   */
+  setReturnOrigins: {
+    path: "/paytami.v1.AdminService/SetReturnOrigins" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetReturnOriginsRequest): Buffer =>
+      Buffer.from(SetReturnOriginsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetReturnOriginsRequest => SetReturnOriginsRequest.decode(value),
+    responseSerialize: (value: SetReturnOriginsResponse): Buffer =>
+      Buffer.from(SetReturnOriginsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetReturnOriginsResponse => SetReturnOriginsResponse.decode(value),
+  },
 } as const;
 
 export interface AdminServiceServer extends UntypedServiceImplementation {
@@ -788,6 +931,11 @@ export interface AdminServiceServer extends UntypedServiceImplementation {
    * live embedded checkout.
    */
   setEmbedOrigins: handleUnaryCall<SetEmbedOriginsRequest, SetEmbedOriginsResponse>;
+  /**
+   * SetReturnOrigins replaces the http(s) origins a public link pay may name
+   * in success_url / cancel_url, besides the origins of the link's own URLs.
+   */
+  setReturnOrigins: handleUnaryCall<SetReturnOriginsRequest, SetReturnOriginsResponse>;
 }
 
 export interface AdminServiceClient extends Client {
@@ -869,6 +1017,25 @@ export interface AdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetEmbedOriginsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SetReturnOrigins replaces the http(s) origins a public link pay may name
+   * in success_url / cancel_url, besides the origins of the link's own URLs.
+   */
+  setReturnOrigins(
+    request: SetReturnOriginsRequest,
+    callback: (error: ServiceError | null, response: SetReturnOriginsResponse) => void,
+  ): ClientUnaryCall;
+  setReturnOrigins(
+    request: SetReturnOriginsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetReturnOriginsResponse) => void,
+  ): ClientUnaryCall;
+  setReturnOrigins(
+    request: SetReturnOriginsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetReturnOriginsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Currency, MethodType, Mode } from "./enums.ts";
+import { Currency, MethodType, Mode, PaymentStatus } from "./enums.ts";
 import { Customer, Payment } from "./payment.ts";
 
 export const protobufPackage = "paytami.v1";
@@ -230,6 +230,20 @@ export interface PayLinkResponse {
   /** As CreatePaymentResponse: the Payment, checkout_url ready for redirect. */
   payment?: Payment | undefined;
   replayed: boolean;
+}
+
+export interface GetLinkPaymentRequest {
+  link_id: string;
+  payment_id: string;
+}
+
+/** What the landing page may say about a payment of the link: nothing else. */
+export interface GetLinkPaymentResponse {
+  payment_id: string;
+  status: PaymentStatus;
+  currency: Currency;
+  /** Decimal string of minor units. */
+  amount: string;
 }
 
 function createBaseLinkActingFor(): LinkActingFor {
@@ -1621,6 +1635,142 @@ export const PayLinkResponse: MessageFns<PayLinkResponse> = {
   },
 };
 
+function createBaseGetLinkPaymentRequest(): GetLinkPaymentRequest {
+  return { link_id: "", payment_id: "" };
+}
+
+export const GetLinkPaymentRequest: MessageFns<GetLinkPaymentRequest> = {
+  encode(message: GetLinkPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.link_id !== "") {
+      writer.uint32(10).string(message.link_id);
+    }
+    if (message.payment_id !== "") {
+      writer.uint32(18).string(message.payment_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLinkPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLinkPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.link_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseGetLinkPaymentResponse(): GetLinkPaymentResponse {
+  return { payment_id: "", status: 0, currency: 0, amount: "" };
+}
+
+export const GetLinkPaymentResponse: MessageFns<GetLinkPaymentResponse> = {
+  encode(message: GetLinkPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
+    }
+    if (message.currency !== 0) {
+      writer.uint32(24).int32(message.currency);
+    }
+    if (message.amount !== "") {
+      writer.uint32(34).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLinkPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLinkPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.currency = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * LinkService serves payment links (spec 2.2, 4.6, 4.7; DESIGN §4 "Payment
  * links"). As for every Paytami service, callers pass `x-paytami-internal-token`.
@@ -1629,7 +1779,8 @@ export const PayLinkResponse: MessageFns<PayLinkResponse> = {
  * merchant and mode: the merchant whose API key is in `authorization: Bearer
  * sk_…` metadata (REST), or, when the request sets `acting_for`, the operator
  * (the internal token) acting for that merchant (CLI, tRPC). The public methods
- * (GetPublicLink, PayLink) take no credential: the link id is public.
+ * (GetPublicLink, PayLink, GetLinkPayment) take no credential: the link id is
+ * public.
  */
 export type LinkServiceService = typeof LinkServiceService;
 export const LinkServiceService = {
@@ -1693,6 +1844,21 @@ export const LinkServiceService = {
     responseSerialize: (value: PayLinkResponse): Buffer => Buffer.from(PayLinkResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PayLinkResponse => PayLinkResponse.decode(value),
   },
+  /**
+   * The link page's landing page (/l/{id}/done): a payment made through this
+   * link, in its mode; any other payment id is unknown_payment.
+   */
+  getLinkPayment: {
+    path: "/paytami.v1.LinkService/GetLinkPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLinkPaymentRequest): Buffer =>
+      Buffer.from(GetLinkPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLinkPaymentRequest => GetLinkPaymentRequest.decode(value),
+    responseSerialize: (value: GetLinkPaymentResponse): Buffer =>
+      Buffer.from(GetLinkPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLinkPaymentResponse => GetLinkPaymentResponse.decode(value),
+  },
 } as const;
 
 export interface LinkServiceServer extends UntypedServiceImplementation {
@@ -1705,6 +1871,11 @@ export interface LinkServiceServer extends UntypedServiceImplementation {
   getPublicLink: handleUnaryCall<GetPublicLinkRequest, GetPublicLinkResponse>;
   /** POST /v1/payment_links/{id}/pay and the link page's form. */
   payLink: handleUnaryCall<PayLinkRequest, PayLinkResponse>;
+  /**
+   * The link page's landing page (/l/{id}/done): a payment made through this
+   * link, in its mode; any other payment id is unknown_payment.
+   */
+  getLinkPayment: handleUnaryCall<GetLinkPaymentRequest, GetLinkPaymentResponse>;
 }
 
 export interface LinkServiceClient extends Client {
@@ -1800,6 +1971,25 @@ export interface LinkServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PayLinkResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The link page's landing page (/l/{id}/done): a payment made through this
+   * link, in its mode; any other payment id is unknown_payment.
+   */
+  getLinkPayment(
+    request: GetLinkPaymentRequest,
+    callback: (error: ServiceError | null, response: GetLinkPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getLinkPayment(
+    request: GetLinkPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLinkPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getLinkPayment(
+    request: GetLinkPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLinkPaymentResponse) => void,
   ): ClientUnaryCall;
 }
 
