@@ -41,7 +41,7 @@ type AdmitValues = {
   link_bucket: string;
   window_start: Date;
   per_ip: number;
-  /** The link kinds ("test:fixed", "live:variable", …) whose pay body this request's fits: the link is counted only for those. */
+  /** The link kinds ("test:fixed", "live:variable", …) this request's body is well-formed for: the link is counted only if it is one. */
   fits: string[];
 };
 
