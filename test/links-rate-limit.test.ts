@@ -1,24 +1,39 @@
 // LINK_RATE_LIMIT across instances: two facades and two cores on one database, hammered
-// alternately from one client IP (TRUST_PROXY + X-Forwarded-For). The limit counts across all of
-// them, another IP is unaffected, Retry-After is honest (the seconds until the window ends).
+// alternately from one client IP. The test client plays the load balancer in front of the facade
+// (TRUST_PROXY names loopback): it sends X-Forwarded-For as a balancer forwards it, whatever the
+// client wrote first and the address the balancer saw appended last. The limit counts across all
+// instances, another IP is unaffected, Retry-After is honest (the seconds until the window ends);
+// junk and refused requests count against their own address only, and an IPv6 client counts by /64.
 
+import { randomInt } from "node:crypto";
 import { expect, test } from "vitest";
 import { newIdemKey, type HttpClient } from "./support/http.ts";
 import { expectError, useStack } from "./support/expect.ts";
 
 // An hour, so the few requests of a test almost never straddle two windows.
 const WINDOW_S = 3600;
-const stack = useStack({ env: { TRUST_PROXY: "true", LINK_RATE_LIMIT: `5/ip,8/link,${WINDOW_S}s` } });
+const stack = useStack({ env: { TRUST_PROXY: "127.0.0.1,::1", LINK_RATE_LIMIT: `5/ip,8/link,${WINDOW_S}s` } });
 
-async function newLink(): Promise<string> {
+async function newLink(fields: Record<string, unknown> = { fixed_amount_minor: "1500" }): Promise<string> {
   const m = await stack().admin.createMerchant({ name: "Tienda Límite" });
-  const res = await stack().http.post("/v1/payment_links", { key: m.testApiKey, idem: newIdemKey(), body: { title: "Pan", currency: "GTQ", fixed_amount_minor: "1500" } });
+  const res = await stack().http.post("/v1/payment_links", { key: m.testApiKey, idem: newIdemKey(), body: { title: "Pan", currency: "GTQ", ...fields } });
   expect(res.status, res.text).toBe(201);
   return res.json.id;
 }
 
-const pay = (http: HttpClient, linkId: string, ip: string) =>
-  http.post(`/v1/payment_links/${linkId}/pay`, { idem: newIdemKey(), body: { method_type: "card" }, headers: { "x-forwarded-for": `${ip}, 192.0.2.1` } });
+/** Whatever the client itself wrote: a fresh address on every request unless given. */
+const spoofed = () => `192.0.2.${randomInt(1, 255)}`;
+
+/** A pay as the balancer forwards it: the client's own X-Forwarded-For, then the address the balancer saw. */
+const pay = (http: HttpClient, linkId: string, ip: string, opts: { firstHop?: string; body?: unknown } = {}) =>
+  http.post(`/v1/payment_links/${linkId}/pay`, {
+    idem: newIdemKey(),
+    body: opts.body ?? { method_type: "card" },
+    headers: { "x-forwarded-for": `${opts.firstHop ?? spoofed()}, ${ip}` },
+  });
+
+const linkCounter = async (linkId: string) =>
+  Number((await stack().sql<{ n: string }>("select coalesce(sum(attempts), 0) as n from link_rate_limits where bucket = $1", [`link:${linkId}`]))[0]!.n);
 
 test("per IP: counted across two facades and two cores; another IP unaffected; honest Retry-After", async () => {
   const second = await stack().addInstance();
@@ -53,4 +68,68 @@ test("per link: counted across instances whatever the IP; another link unaffecte
   expect(statuses).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 429]);
   const other = await newLink();
   expect((await pay(second, other, "198.18.1.1")).status).toBe(201);
+});
+
+test("behind a proxy that appends the client address, rotating the first X-Forwarded-For hop does not escape the limit", async () => {
+  const linkId = await newLink();
+  const statuses: number[] = [];
+  // A new first hop every time, as a card tester would write it; the balancer appends the real address.
+  for (let i = 0; i < 7; i++) statuses.push((await pay(stack().http, linkId, "203.0.113.10", { firstHop: `10.9.${i}.1` })).status);
+  expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+  // The same first hop from another real client is another client.
+  expect((await pay(stack().http, linkId, "198.51.100.10", { firstHop: "10.9.0.1" })).status).toBe(201);
+  // Several hops written by the client change nothing either.
+  expect((await pay(stack().http, linkId, "203.0.113.10", { firstHop: "10.9.9.1, 10.9.9.2, 198.51.100.10" })).status).toBe(429);
+});
+
+test("41 junk requests from one client do not stop another client's valid pay", async () => {
+  const linkId = await newLink();
+  const junk: unknown[] = [
+    "{not json", { method_type: "card", amount: "100" }, { method_type: "card", color: "red" }, {}, { method_type: 7 }, [],
+  ];
+  const statuses: number[] = [];
+  for (let i = 0; i < 41; i++) {
+    const body = junk[i % junk.length];
+    const res = await stack().http.post(`/v1/payment_links/${linkId}/pay`, {
+      idem: newIdemKey(),
+      body,
+      headers: { "x-forwarded-for": `${spoofed()}, 203.0.113.20`, "content-type": "application/json" },
+    });
+    statuses.push(res.status);
+  }
+  // Junk counts against the client that sent it: five answers, then it is limited.
+  expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+  expect(new Set(statuses.slice(5))).toEqual(new Set([429]));
+  expect((await pay(stack().http, linkId, "198.51.100.20")).status).toBe(201);
+  expect(await linkCounter(linkId)).toBe(1);
+});
+
+test("requests refused by their IP's limit do not count against the link", async () => {
+  const linkId = await newLink();
+  const statuses: number[] = [];
+  for (let i = 0; i < 25; i++) statuses.push((await pay(stack().http, linkId, "203.0.113.30")).status);
+  expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  expect(await linkCounter(linkId)).toBe(5);
+  // Three more honest customers fit in the link's 8; the link's own limit still holds after them.
+  for (const ip of ["198.51.100.31", "198.51.100.32", "198.51.100.33"]) expect((await pay(stack().http, linkId, ip)).status).toBe(201);
+  const refused = await pay(stack().http, linkId, "198.51.100.34");
+  expectError(refused, 429, "rate_limited");
+  expect(refused.json.error.message).toContain("link");
+  // Over the link's limit, junk is refused by the limit first (the pay check order), still without counting.
+  expectError(await pay(stack().http, linkId, "198.51.100.35", { body: { method_type: "card", amount: "1" } }), 429, "rate_limited");
+  expect(await linkCounter(linkId)).toBe(9);
+});
+
+test("IPv6 clients in one /64 share a counter; IPv4-mapped addresses count as IPv4", async () => {
+  const linkId = await newLink();
+  const statuses: number[] = [];
+  for (let i = 1; i <= 5; i++) statuses.push((await pay(stack().http, linkId, `2001:db8:a:b::${i.toString(16)}`)).status);
+  expect(statuses).toEqual([201, 201, 201, 201, 201]);
+  expectError(await pay(stack().http, linkId, "2001:DB8:A:B:FFFF:FFFF:FFFF:FFFF"), 429, "rate_limited");
+  expect((await pay(stack().http, linkId, "2001:db8:a:c::1")).status).toBe(201);
+
+  const other = await newLink();
+  for (let i = 0; i < 5; i++) expect((await pay(stack().http, other, i % 2 ? "::ffff:203.0.113.40" : "203.0.113.40")).status).toBe(201);
+  expectError(await pay(stack().http, other, "::ffff:cb00:7128"), 429, "rate_limited");
 });

@@ -68,3 +68,27 @@ describe("PAYOUT_SCHEDULE", () => {
     expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "off" }).payoutScheduleMs).toBeNull();
   });
 });
+
+describe("LINK_RATE_LIMIT and CARD_SUBMIT_LIMIT", () => {
+  it("default to 10/ip,120/link,60s and 5/payment,20/ip,10m", () => {
+    expect(loadConfig(base).linkRateLimit).toEqual({ perIp: 10, perLink: 120, windowMs: 60_000 });
+    expect(loadConfig(base).cardSubmitLimit).toEqual({ perPayment: 5, perIp: 20, windowMs: 600_000 });
+  });
+
+  it("take their parts in any order, or off", () => {
+    expect(loadConfig({ ...base, LINK_RATE_LIMIT: " 30s , 7/link, 3 / ip" }).linkRateLimit).toEqual({ perIp: 3, perLink: 7, windowMs: 30_000 });
+    expect(loadConfig({ ...base, CARD_SUBMIT_LIMIT: "1h,50/ip,3/payment" }).cardSubmitLimit).toEqual({ perPayment: 3, perIp: 50, windowMs: 3_600_000 });
+    expect(loadConfig({ ...base, LINK_RATE_LIMIT: "off", CARD_SUBMIT_LIMIT: "off" })).toMatchObject({ linkRateLimit: null, cardSubmitLimit: null });
+  });
+
+  it.each([
+    ["LINK_RATE_LIMIT", "10/ip,60s"],
+    ["LINK_RATE_LIMIT", "10/ip,120/payment,60s"],
+    ["LINK_RATE_LIMIT", "0/ip,120/link,60s"],
+    ["CARD_SUBMIT_LIMIT", "5/payment,20/ip,500ms"],
+    ["CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m,1h"],
+    ["CARD_SUBMIT_LIMIT", "5/payment,5/payment,10m"],
+  ])("refuse %s=%s", (name, value) => {
+    expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
+  });
+});

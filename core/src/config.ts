@@ -82,6 +82,8 @@ export interface CoreConfig {
   eventRetentionMs: number;
   /** Pay attempts admitted per fixed window, per client IP and per link; null: off. */
   linkRateLimit: { perIp: number; perLink: number; windowMs: number } | null;
+  /** Card submits on the hosted page admitted per fixed window, per payment and per client IP; null: off. */
+  cardSubmitLimit: { perPayment: number; perIp: number; windowMs: number } | null;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
   migrateOnStart: boolean;
@@ -193,32 +195,50 @@ function settlementDelaysEnv(source: NodeJS.ProcessEnv): number[] {
 }
 
 /**
- * LINK_RATE_LIMIT: pay attempts admitted per window, per client IP and per link, e.g.
- * "10/ip,120/link,60s" (parts in any order, spaces allowed; each count ≥ 1; the window a duration
- * of at least 1s). "off" turns the limit off (benchmarks only: it is what keeps links from being
- * used to probe cards).
+ * A fixed-window limit as "<n>/<unit>,…,<window>": one count per unit (parts in any order, spaces
+ * allowed; each count ≥ 1) and a window duration of at least 1s; "off" turns it off (null).
  */
-export function parseLinkRateLimit(text: string): CoreConfig["linkRateLimit"] {
+function parseWindowLimit<U extends string>(name: string, text: string, units: readonly U[], example: string): { counts: Record<U, number>; windowMs: number } | null {
   if (text.trim() === "off") return null;
-  const bad = () => new Error(`LINK_RATE_LIMIT must look like "10/ip,120/link,60s" (or "off"), got "${text}"`);
+  const bad = () => new Error(`${name} must look like "${example}" (or "off"), got "${text}"`);
   const parts = text.split(",").map((part) => part.trim());
-  if (parts.length !== 3) throw bad();
-  let perIp: number | undefined, perLink: number | undefined, windowMs: number | undefined;
+  if (parts.length !== units.length + 1) throw bad();
+  const counts: Partial<Record<U, number>> = {};
+  let windowMs: number | undefined;
   for (const part of parts) {
-    const count = /^(\d+)\s*\/\s*(ip|link)$/.exec(part);
-    if (count) {
+    const count = /^(\d+)\s*\/\s*([a-z]+)$/.exec(part);
+    if (count && (units as readonly string[]).includes(count[2]!)) {
       const n = Number(count[1]);
       if (!Number.isSafeInteger(n) || n < 1) throw bad();
-      if (count[2] === "ip") perIp = n;
-      else perLink = n;
+      counts[count[2] as U] = n;
     } else if (DURATION.test(part)) {
       windowMs = parseDuration(part);
     } else {
       throw bad();
     }
   }
-  if (perIp === undefined || perLink === undefined || windowMs === undefined || windowMs < 1_000) throw bad();
-  return { perIp, perLink, windowMs };
+  if (units.some((unit) => counts[unit] === undefined) || windowMs === undefined || windowMs < 1_000) throw bad();
+  return { counts: counts as Record<U, number>, windowMs };
+}
+
+/**
+ * LINK_RATE_LIMIT: pay attempts admitted per window, per client IP and per link, e.g.
+ * "10/ip,120/link,60s" (parts in any order, spaces allowed; each count ≥ 1; the window a duration
+ * of at least 1s). "off" turns the limit off (benchmarks only: it is what keeps links from being
+ * used to probe cards).
+ */
+export function parseLinkRateLimit(text: string): CoreConfig["linkRateLimit"] {
+  const limit = parseWindowLimit("LINK_RATE_LIMIT", text, ["ip", "link"], "10/ip,120/link,60s");
+  return limit && { perIp: limit.counts.ip, perLink: limit.counts.link, windowMs: limit.windowMs };
+}
+
+/**
+ * CARD_SUBMIT_LIMIT: card submits on the hosted page admitted per window, per payment and per
+ * client IP, e.g. "5/payment,20/ip,10m" (same format as LINK_RATE_LIMIT). "off" turns it off.
+ */
+export function parseCardSubmitLimit(text: string): CoreConfig["cardSubmitLimit"] {
+  const limit = parseWindowLimit("CARD_SUBMIT_LIMIT", text, ["payment", "ip"], "5/payment,20/ip,10m");
+  return limit && { perPayment: limit.counts.payment, perIp: limit.counts.ip, windowMs: limit.windowMs };
 }
 
 /** PAYOUT_SCHEDULE: a duration such as 30s, 1h or 24h (the default: daily), or "off". */
@@ -229,9 +249,6 @@ export function parsePayoutSchedule(text: string): number | null {
   return ms;
 }
 
-function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
-  return parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s"));
-}
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig {
   const databaseUrl = source.DATABASE_URL;
@@ -259,7 +276,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
-    linkRateLimit: rateLimitEnv(source),
+    linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),
+    cardSubmitLimit: parseCardSubmitLimit(env(source, "CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m")),
     currencies: {
       GTQ: {
         limits: { min: minorEnv(source, "GTQ_MIN_AMOUNT", 500n), max: minorEnv(source, "GTQ_MAX_AMOUNT", 10_000_000n) },

@@ -1,9 +1,11 @@
 import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "../../core/src/logger.ts";
+import { resolveClientIp } from "./client-ip.ts";
 import type { FacadeConfig } from "./config.ts";
 import type { CoreClient } from "../../proto/core-client.ts";
 import { errorBody } from "./middleware/error-body.ts";
+import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
@@ -21,9 +23,15 @@ export interface FacadeDeps {
   healthy: () => Promise<boolean>;
 }
 
+/** The public routes addressed by a payment or link id (and everything under them): PUBLIC_ROUTE_LIMIT applies. */
+const PUBLIC_ID_ROUTES = ["/pay/:id", "/embed/:id", "/l/:id", "/v1/payment_links/:id", "/v1/checkout/:id", "/v1/payments/:id/checkout_session"];
+
 export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
-  const app = new Koa({ proxy: config.trustProxy });
+  // Koa's proxy mode stays off: it believes any peer's X-Forwarded-For. ctx.ip is set by resolveClientIp.
+  const app = new Koa({ proxy: false });
   const router = new Router();
+  // Registered before the routes, so it runs first on every route under these paths.
+  if (config.publicRouteLimit) router.use(PUBLIC_ID_ROUTES, publicRouteLimit(config.publicRouteLimit));
 
   router.get("/healthz", async (ctx) => {
     const ok = await healthy();
@@ -35,10 +43,11 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   checkoutRoutes(router, core);
   pageRoutes(router, core);
   eventRoutes(router, core);
-  linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy });
+  linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);
 
+  app.use(resolveClientIp(config.trustProxy));
   app.use(requestContext(log));
   app.use(errorBody);
   app.use(router.routes());

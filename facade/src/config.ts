@@ -1,3 +1,6 @@
+import { parseDuration } from "../../core/src/config.ts";
+import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
+
 export interface FacadeConfig {
   port: number;
   publicBaseUrl: string;
@@ -9,8 +12,31 @@ export interface FacadeConfig {
   coreTimeoutMs: number;
   shutdownGraceMs: number;
   bodyLimitBytes: number;
-  /** Trust X-Forwarded-For/-Proto only behind a load balancer that sets them; otherwise a client could forge its IP. */
-  trustProxy: boolean;
+  /** TRUST_PROXY: which peers' X-Forwarded-For is believed (client-ip.ts); otherwise a client could forge its IP. */
+  trustProxy: TrustedProxies;
+  /** PUBLIC_ROUTE_LIMIT: requests per client address and fixed window to the public id routes, on each facade; null: off. */
+  publicRouteLimit: { perIp: number; windowMs: number } | null;
+}
+
+/**
+ * PUBLIC_ROUTE_LIMIT: "300/ip,60s" (the default): each client address (an IPv6 one by its /64) may
+ * make 300 requests per 60 s window to the public routes addressed by a payment or link id, on each
+ * facade; "off" turns it off. The window is a duration of at least 1s.
+ */
+export function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLimit"] {
+  if (text.trim() === "off") return null;
+  const bad = () => new Error(`PUBLIC_ROUTE_LIMIT must look like "300/ip,60s" (or "off"), got "${text}"`);
+  const parts = text.split(",").map((part) => part.trim());
+  if (parts.length !== 2) throw bad();
+  let perIp: number | undefined, windowMs: number | undefined;
+  for (const part of parts) {
+    const count = /^(\d+)\s*\/\s*ip$/.exec(part);
+    if (count) perIp = Number(count[1]);
+    else if (/^\d+(ms|s|m|h|d)$/.test(part)) windowMs = parseDuration(part);
+    else throw bad();
+  }
+  if (perIp === undefined || !Number.isSafeInteger(perIp) || perIp < 1 || windowMs === undefined || windowMs < 1_000) throw bad();
+  return { perIp, windowMs };
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
@@ -28,6 +54,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     coreTimeoutMs: Number(source.CORE_TIMEOUT_MS || 10_000),
     shutdownGraceMs: Number(source.SHUTDOWN_GRACE_MS || 10_000),
     bodyLimitBytes: 64 * 1024,
-    trustProxy: source.TRUST_PROXY === "true",
+    trustProxy: parseTrustProxy(source.TRUST_PROXY),
+    publicRouteLimit: parsePublicRouteLimit(source.PUBLIC_ROUTE_LIMIT || "300/ip,60s"),
   };
 }

@@ -327,6 +327,11 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     // Keep background sandbox jobs from moving payments under a test's feet.
     SETTLEMENT_DELAYS: "3600s,3600s,3600s",
     BANK_TRANSFER_CONFIRM_AFTER: "3600s",
+    // Every test speaks from 127.0.0.1, so per-client limits would add up across a file's unrelated
+    // tests; the files that test these limits set their own (LINK_RATE_LIMIT keeps its default: its
+    // suites speak from their own X-Forwarded-For addresses).
+    CARD_SUBMIT_LIMIT: "1000/payment,100000/ip,60s",
+    PUBLIC_ROUTE_LIMIT: "100000/ip,60s",
     ...(natsUrl ? { NATS_URL: natsUrl } : {}),
     // The suite's files share one NATS and its event stream: each stack's dispatchers share a durable
     // consumer of their own (events of other stacks are unknown to this stack's core and only acked).

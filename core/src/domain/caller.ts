@@ -20,6 +20,8 @@ export interface OperatorCaller {
 /** Someone with no credential at all: a customer's browser on checkout or a payment link. */
 export interface PublicCaller {
   kind: "public";
+  /** The customer's address as the facade saw it, where the transport passes one (card submits: CARD_SUBMIT_LIMIT). */
+  clientIp?: string | undefined;
 }
 
 export type Caller = MerchantCaller | OperatorCaller | PublicCaller;

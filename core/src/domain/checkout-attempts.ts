@@ -4,6 +4,7 @@ import type { Currency } from "../config.ts";
 import { readCard, type CardSummary } from "../processor/card.ts";
 import { processorFor, type BeneficiaryAccount, type CardOutcome } from "../processor/processor.ts";
 import type { PublicCaller } from "./caller.ts";
+import { admitCardSubmit } from "./card-submit-limit.ts";
 import { getHostedPayment, type HostedPayment } from "./checkout.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
@@ -118,6 +119,7 @@ async function outcome(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: 
 /** The card form's submit. Declined → failed; the challenge card → processing, waiting for `completeChallenge`. */
 export async function submitCard(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string, input: CardInput): Promise<CheckoutOutcome> {
   requireNoTransaction(tx);
+  await admitCardSubmit(deps.config, tx, paymentId, caller.clientIp, deps.now());
   const card = readCard(input, deps.now());
   const payment = await claimAttempt(deps, tx, paymentId, (p) => {
     if (p.method_type !== "card") fail("validation_error", "This payment is paid by bank transfer, not by card.");

@@ -15,9 +15,13 @@ export function requireIdempotencyKey(key: string | undefined): string {
   return key as string;
 }
 
+export function isIdempotencyKeyShapeValid(key: string): boolean {
+  return key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x20-\x7e]+$/.test(key);
+}
+
 /** Checked in the body-shape step, after authentication. */
 export function checkIdempotencyKeyShape(key: string): void {
-  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !/^[\x20-\x7e]+$/.test(key)) {
+  if (!isIdempotencyKeyShapeValid(key)) {
     fail("validation_error", `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`);
   }
 }

@@ -4,8 +4,8 @@ import { priceCharge, type MerchantPolicy } from "./charge-policy.ts";
 import { createCharge, linkOwner, type CheckedCharge } from "./create-charge.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
-import { checkIdempotencyKeyShape, earlierAnswer, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
-import { payLinkInputSchema, type PayLinkInput } from "./link-input.ts";
+import { checkIdempotencyKeyShape, earlierAnswer, isIdempotencyKeyShapeValid, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import { payLinkInputSchema, payLinkKindsFitting, type PayLinkInput } from "./link-input.ts";
 import { checkLinkReturnUrls } from "./link-return-urls.ts";
 import { admitPayAttempt } from "./link-rate-limit.ts";
 import { linkNotPayableReason, linkPageUrl, type LinkRow } from "./link-view.ts";
@@ -34,7 +34,10 @@ export interface PayLinkCommand {
  */
 export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, command: PayLinkCommand): Promise<IdempotentResult> {
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
-  const link = await admitPayAttempt(deps.config, tx, command.linkId, command.clientIp, deps.now());
+  // A malformed request still counts against its client, but never against the link's customers.
+  const wellFormed = command.malformed === undefined && isIdempotencyKeyShapeValid(idempotencyKey);
+  const fits = wellFormed ? payLinkKindsFitting(command.input) : [];
+  const link = await admitPayAttempt(deps.config, tx, { linkId: command.linkId, clientIp: command.clientIp, fits }, deps.now());
   if (!link) throw unknownLink();
   checkIdempotencyKeyShape(idempotencyKey);
   if (command.malformed !== undefined) fail("validation_error", command.malformed);

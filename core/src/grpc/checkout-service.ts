@@ -48,7 +48,8 @@ export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
     // Attempts call the processor: no transaction around them (they open their own short ones).
     submitCard: handle("SubmitCard", async (request) => {
       const card = request.card ?? { number: "", exp_month: 0, exp_year: 0, cvc: "", holder_name: "" };
-      return toOutcomeMessage(await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, request.payment_id, card)));
+      const caller = { ...PUBLIC, clientIp: request.client_ip || undefined };
+      return toOutcomeMessage(await withoutTransaction(deps, (tx) => submitCard(deps, tx, caller, request.payment_id, card)));
     }),
     completeChallenge: handle("CompleteChallenge", async (request) =>
       toOutcomeMessage(await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, request.payment_id, request.passed)))),

@@ -14,6 +14,10 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
   return ranked[0]?.lang === "en" ? "en" : "es";
 }
 
+/** A wait in words: seconds up to a minute and a half, then whole minutes (rounded up). */
+const waitEs = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "segundo" : "segundos"}` : `${Math.ceil(seconds / 60)} minutos`);
+const waitEn = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
+
 export const TEXT = {
   es: {
     title: "Pagar", payTo: "Pago a", amount: "Monto", reference: "Referencia", method: "Método",
@@ -38,6 +42,8 @@ export const TEXT = {
     },
     tryAgain: "No pudimos procesar el pago en este momento y no se hizo ningún cargo. Intente de nuevo.",
     rejectedByCore: "No pudimos procesar estos datos. Revíselos e intente de nuevo.",
+    cardRateLimited: (seconds: number) => `Demasiados intentos con tarjeta desde esta conexión o en este pago. Espere ${waitEs(seconds)} e intente de nuevo; no se hizo ningún cargo.`,
+    tooManyRequestsTitle: "Demasiadas solicitudes", tooManyRequests: "Recibimos demasiadas solicitudes desde su conexión. Espere un momento e intente de nuevo.",
     brands: { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover", diners: "Diners Club", jcb: "JCB", unknown: "Tarjeta" },
     challengeTitle: "Confirme su pago", challengeText: "Su banco pide confirmar este pago. (Modo de prueba: elija el resultado.)",
     challengeComplete: "Confirmar pago", challengeFail: "No confirmar",
@@ -72,6 +78,8 @@ export const TEXT = {
     },
     tryAgain: "We could not process the payment right now and nothing was charged. Please try again.",
     rejectedByCore: "We could not process these details. Please check them and try again.",
+    cardRateLimited: (seconds: number) => `Too many card attempts from this connection or on this payment. Wait ${waitEn(seconds)} and try again; nothing was charged.`,
+    tooManyRequestsTitle: "Too many requests", tooManyRequests: "We received too many requests from your connection. Please wait a moment and try again.",
     brands: { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover", diners: "Diners Club", jcb: "JCB", unknown: "Card" },
     challengeTitle: "Confirm your payment", challengeText: "Your bank asks you to confirm this payment. (Test mode: choose the result.)",
     challengeComplete: "Confirm payment", challengeFail: "Do not confirm",

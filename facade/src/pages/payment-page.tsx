@@ -20,8 +20,10 @@ export interface PageFrame {
 export interface CardFormState {
   values?: Partial<Record<Exclude<CardField, "card_cvc">, string>>;
   errors?: Partial<Record<CardField, CardFieldError>>;
-  /** A message about the attempt as a whole (the processor was unavailable; the core refused the details). */
-  notice?: "tryAgain" | "rejectedByCore";
+  /** A message about the attempt as a whole (the processor was unavailable; the core refused the details; too many card attempts). */
+  notice?: "tryAgain" | "rejectedByCore" | "rateLimited";
+  /** With the rateLimited notice: how long to wait (the Retry-After sent with it). */
+  retryAfterSeconds?: number;
 }
 
 interface PageProps {
@@ -135,7 +137,7 @@ export function CardFormPage({ payment, locale, frame, form = {} }: PageProps & 
       <Summary payment={payment} locale={locale} />
       {form.notice ? (
         <p class="notice" role="alert">
-          {t[form.notice]}
+          {form.notice === "rateLimited" ? t.cardRateLimited(form.retryAfterSeconds ?? 60) : t[form.notice]}
         </p>
       ) : null}
       {wrong.length > 0 ? (

@@ -7,7 +7,6 @@ import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
 import { currencyCodec, linkNotPayableReasonCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { LinkAmountType, type GetPublicLinkResponse } from "../../../proto/gen/paytami/v1/link.ts";
-import { clientIp } from "../client-ip.ts";
 import type { FacadeConfig } from "../config.ts";
 import { HTTP_STATUS } from "../error-map.ts";
 import { readFormBody } from "../middleware/form-body.ts";
@@ -131,7 +130,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
             idempotency_key: fields.get("idempotency_key") ?? "",
             amount,
             method_type: methodText,
-            client_ip: clientIp(ctx, config.trustProxy),
+            client_ip: ctx.ip,
           },
           callMeta(ctx),
         );

@@ -3,13 +3,12 @@ import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { linkJson, publicLinkJson } from "../../../proto/link-json.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
-import { clientIp } from "../client-ip.ts";
 import { createLinkRequest, listLinksRequest, payLinkRequest } from "../link-request-shapes.ts";
 import { readJsonBody } from "../middleware/json-body.ts";
 import { readOr } from "./payments.ts";
 import { callMeta } from "./call-meta.ts";
 
-export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimitBytes: number; trustProxy: boolean }): void {
+export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimitBytes: number }): void {
   // Merchant API (authenticated): create and list.
   router.post("/v1/payment_links", async (ctx: Context) => {
     const idempotencyKey = ctx.get("Idempotency-Key");
@@ -39,7 +38,7 @@ export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimi
   router.post("/v1/payment_links/:id/pay", async (ctx: Context) => {
     const linkId = ctx.params.id!;
     const idempotencyKey = ctx.get("Idempotency-Key");
-    const ip = clientIp(ctx, options.trustProxy);
+    const ip = ctx.ip;
     const request = await readOr(
       async () => payLinkRequest(await readJsonBody(ctx, options.bodyLimitBytes), linkId, idempotencyKey, ip),
       (malformed_request) => ({ link_id: linkId, idempotency_key: idempotencyKey, client_ip: ip, malformed_request }),

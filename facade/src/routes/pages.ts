@@ -82,9 +82,15 @@ const submitCard = async (page: HostedPageRequest) => {
   if (!checked.ok) return again(422, { values, errors: checked.errors });
   await orShowCurrent(page, async () => {
     try {
-      const outcome = await page.core.checkout.submitCard({ payment_id: page.id, card: checked.card }, callMeta(page.ctx));
+      const outcome = await page.core.checkout.submitCard({ payment_id: page.id, card: checked.card, client_ip: page.ctx.ip }, callMeta(page.ctx));
       afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
     } catch (error) {
+      // CARD_SUBMIT_LIMIT: nothing reached the processor; the form comes back with how long to wait.
+      if (error instanceof CoreError && error.fromCore && error.code === "rate_limited") {
+        const seconds = error.retryAfterSeconds ?? 60;
+        page.ctx.set("Retry-After", String(seconds));
+        return again(429, { values, notice: "rateLimited", retryAfterSeconds: seconds });
+      }
       // The processor failed and charged nothing: the payment is still payable, so the form comes back.
       if (error instanceof CoreError && error.fromCore && error.code === "processor_unavailable") return again(503, { values, notice: "tryAgain" });
       if (error instanceof CoreError && error.code === "validation_error") return again(422, { values, notice: "rejectedByCore" });

@@ -1,9 +1,11 @@
 import { defineEntity, p } from "@mikro-orm/core";
 
 /**
- * Payment-link pay attempts per fixed window (LINK_RATE_LIMIT), shared by every core: one row per
- * bucket ("ip:<address>" or "link:<id>") and window start, counted up by one upsert per attempt.
- * Rows of past windows are purged by the purge_link_rate_limits job.
+ * Rate-limit counters per fixed window, shared by every core: payment-link pay attempts
+ * (LINK_RATE_LIMIT: buckets "ip:<client>" and "link:<id>") and hosted-page card submits
+ * (CARD_SUBMIT_LIMIT: "card-ip:<client>" and "card-payment:<id>"); <client> is an IPv4 address or
+ * an IPv6 /64 (proto/client-address.ts). One row per bucket and window start, counted up by one
+ * upsert per attempt. Rows of past windows are purged by the purge_link_rate_limits job.
  */
 export const LinkRateLimit = defineEntity({
   name: "LinkRateLimit",

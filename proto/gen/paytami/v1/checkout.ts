@@ -135,7 +135,17 @@ export interface Card {
 
 export interface SubmitCardRequest {
   payment_id: string;
-  card?: Card | undefined;
+  card?:
+    | Card
+    | undefined;
+  /**
+   * The customer's address as the facade sees it (facade/src/client-ip.ts). The
+   * CARD_SUBMIT_LIMIT counts submits per address (an IPv6 one by its /64) and
+   * per payment, declines and processor errors included; over it SubmitCard
+   * answers `rate_limited` (with the seconds to wait) before any processor call.
+   * Absent: counted per payment only (internal callers; the facade always sets it).
+   */
+  client_ip?: string | undefined;
 }
 
 export interface SubmitCardResponse {
@@ -859,7 +869,7 @@ export const Card: MessageFns<Card> = {
 };
 
 function createBaseSubmitCardRequest(): SubmitCardRequest {
-  return { payment_id: "", card: undefined };
+  return { payment_id: "", card: undefined, client_ip: undefined };
 }
 
 export const SubmitCardRequest: MessageFns<SubmitCardRequest> = {
@@ -869,6 +879,9 @@ export const SubmitCardRequest: MessageFns<SubmitCardRequest> = {
     }
     if (message.card !== undefined) {
       Card.encode(message.card, writer.uint32(18).fork()).join();
+    }
+    if (message.client_ip !== undefined) {
+      writer.uint32(26).string(message.client_ip);
     }
     return writer;
   },
@@ -900,6 +913,14 @@ export const SubmitCardRequest: MessageFns<SubmitCardRequest> = {
             }
 
             message.card = Card.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
             continue;
           }
         }
