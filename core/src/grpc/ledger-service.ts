@@ -16,8 +16,8 @@ export function ledgerService(deps: CoreDeps): LedgerServiceServer {
       return { ok: result.ok, checked: result.checked, violations: result.ok ? [] : result.violations };
     }),
     // The operator (already checked by `unary`) acting for the merchant and mode the request names.
-    getBalances: handle("GetBalances", async (request) => {
-      const caller = actingMerchant(request);
+    getBalances: handle("GetBalances", async (request, ctx) => {
+      const caller = actingMerchant(ctx, request);
       const view = await withoutTransaction(deps, (tx) => getBalances(deps, tx, caller));
       return { merchant_id: view.merchant_id, mode: modeCodec.fromWire(view.mode), balances: view.balances };
     }),
