@@ -73,7 +73,11 @@ describe("mutual TLS between the facade, the dispatcher and the core", () => {
 
   test("the processes ran with their own certificates and no fallback to plaintext", async () => {
     const s = stack();
-    for (const name of ["facade", "dispatcher"] as const) expect(s.logText(name)).not.toMatch(/unreachable|UNAVAILABLE|failed to start/);
+    expect(s.logText("core")).toContain('"grpc_tls":"client certificates required"');
+    for (const name of ["facade", "dispatcher"] as const) {
+      expect(s.logText(name)).toContain('"core_tls":true');
+      expect(s.logText(name)).not.toMatch(/unreachable|UNAVAILABLE|failed to start/);
+    }
     // The core's port speaks only TLS: a plaintext client with the operator's token gets no answer from it.
     const error = await client({}).payments.authenticate({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CoreError);

@@ -42,7 +42,7 @@ const server = createServer(async (req, res) => {
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
 });
-server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency }, "dispatcher ready"));
+server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency, core_tls: config.coreTls !== null }, "dispatcher ready"));
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

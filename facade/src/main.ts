@@ -34,7 +34,7 @@ server.on("request", (_req, res) => {
 });
 
 server.listen(config.port, () => {
-  log.info({ port: config.port, public_base_url: config.publicBaseUrl, core: config.coreGrpcAddr }, "facade ready");
+  log.info({ port: config.port, public_base_url: config.publicBaseUrl, core: config.coreGrpcAddr, core_tls: config.coreTls !== null }, "facade ready");
 });
 
 function shutdown(signal: string): void {
