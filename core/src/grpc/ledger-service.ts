@@ -15,7 +15,7 @@ export function ledgerService(deps: CoreDeps): LedgerServiceServer {
       const result = await withoutTransaction(deps, (tx) => verifyLedger(deps, tx, ctx.operator));
       return { ok: result.ok, checked: result.checked, violations: result.ok ? [] : result.violations };
     }),
-    // The operator (already checked by `unary`) acting for the merchant and mode the request names.
+    // The operator (actingMerchant refuses any other caller) acting for the merchant and mode the request names.
     getBalances: handle("GetBalances", async (request, ctx) => {
       const caller = actingMerchant(ctx, request);
       const view = await withoutTransaction(deps, (tx) => getBalances(deps, tx, caller));
