@@ -3,7 +3,7 @@
 // through the facade and its webhook sent by the dispatcher both cross the core's gRPC port over
 // mutual TLS, and a client without a certificate, with one from another CA, or in plaintext is
 // turned away before any call reaches the core, even with the operator's token.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -38,8 +38,9 @@ function client(env: Record<string, string>): CoreClient {
 const strangers = (() => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "paytami-other-ca-"));
   const ca = createCa(dir, "other-ca");
-  return { ca, operator: issue(ca, "operator", "client") };
+  return { dir, ca, operator: issue(ca, "operator", "client") };
 })();
+afterAll(() => rmSync(strangers.dir, { recursive: true, force: true }));
 
 async function merchantCount(): Promise<number> {
   return Number((await stack().sql<{ n: string }>("select count(*)::text as n from merchants"))[0]!.n);
