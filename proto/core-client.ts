@@ -1,8 +1,9 @@
 // The one gRPC client of the core, for every process that calls it (facade, CLI, dev stack, test
 // harness): promise-returning unary calls on one shared channel, a deadline on each call, the
-// request id, internal token and optional `authorization` metadata, and one mapping from a gRPC
-// failure to a catalog code.
-import { Client, credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+// request id, the process's credential and optional `authorization` metadata, TLS when configured,
+// and one mapping from a gRPC failure to a catalog code.
+import { Client, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { channelCredentials, type CoreTls } from "./core-tls.ts";
 import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQUEST_ID_METADATA_KEY, RETRY_AFTER_METADATA_KEY, type ErrorCode } from "./error-catalog.ts";
 import { HealthService } from "./gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
@@ -71,8 +72,13 @@ export type UnaryCalls<S> = {
 
 export interface CoreClientOptions {
   address: string;
-  /** Sent as `x-paytami-internal-token` on every call: every Paytami service requires it. */
+  /**
+   * This process's credential, sent as `x-paytami-internal-token` on every call: every Paytami
+   * service requires one (the operator's, the facade's or the dispatcher's; core/src/grpc/access.ts).
+   */
   internalToken: string | undefined;
+  /** CORE_TLS_* of this process (proto/core-tls.ts); absent or null: plaintext. */
+  tls?: CoreTls | null | undefined;
   /** Default deadline of each call. */
   timeoutMs: number;
 }
@@ -98,7 +104,12 @@ export class CoreClient {
   constructor(options: CoreClientOptions) {
     this.#options = options;
     // One channel (one HTTP/2 connection) carries every service; connects on the first call.
-    this.#channel = new Client(options.address, credentials.createInsecure(), { "grpc.keepalive_time_ms": 30_000, "grpc.enable_retries": 0 });
+    const serverName = options.tls?.serverName;
+    this.#channel = new Client(options.address, channelCredentials(options.tls ?? null), {
+      "grpc.keepalive_time_ms": 30_000,
+      "grpc.enable_retries": 0,
+      ...(serverName ? { "grpc.ssl_target_name_override": serverName, "grpc.default_authority": serverName } : {}),
+    });
     this.payments = this.#unaryCalls(PaymentServiceService);
     this.checkout = this.#unaryCalls(CheckoutServiceService);
     this.admin = this.#unaryCalls(AdminServiceService);

@@ -85,13 +85,16 @@ describe("the internal token", () => {
     expect((await stack().http.getPayment(m.testApiKey, p.id)).status).toBe(200);
   });
 
-  test.each(["facade", "dispatcher"] as const)("the %s refuses to start without PAYTAMI_INTERNAL_TOKEN", async (name) => {
+  test.each([
+    ["facade", "PAYTAMI_FACADE_TOKEN"],
+    ["dispatcher", "PAYTAMI_DISPATCHER_TOKEN"],
+  ] as const)("the %s refuses to start without its own token, %s", async (name, variable) => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", DISPATCHER_HTTP_PORT: "0", CORE_GRPC_ADDR: stack().coreGrpcAddr };
-    delete env.PAYTAMI_INTERNAL_TOKEN;
+    delete env[variable];
     const { code, output } = await runUntilExit(name, env, 20_000);
     expect(code, output).not.toBe(0);
     expect(code, output).not.toBeNull();
-    expect(output).toContain("PAYTAMI_INTERNAL_TOKEN");
+    expect(output).toContain(`${variable} is required`);
   });
 });
 

@@ -92,3 +92,34 @@ describe("LINK_RATE_LIMIT and CARD_SUBMIT_LIMIT", () => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
   });
 });
+
+describe("service tokens", () => {
+  const strong = (c: string) => `${c}${"0123456789abcdefghijklmnopqrstuvwxyz"}`;
+
+  it("gives each process its own configured token, and an unknowable one to a process left unset", () => {
+    const tokens = loadConfig({ ...base, PAYTAMI_INTERNAL_TOKEN: strong("o"), PAYTAMI_FACADE_TOKEN: strong("f") }).serviceTokens;
+    expect(tokens.operator).toBe(strong("o"));
+    expect(tokens.facade).toBe(strong("f"));
+    expect(tokens.dispatcher).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadConfig(base).serviceTokens.dispatcher).not.toBe(tokens.dispatcher);
+  });
+
+  it.each([
+    ["31 characters", "a1".repeat(15) + "b"],
+    ["one character repeated", "z".repeat(64)],
+    ["one emoji repeated", "🔑".repeat(40)],
+  ])("refuses a token of %s, naming the variable", (_, token) => {
+    for (const name of ["PAYTAMI_INTERNAL_TOKEN", "PAYTAMI_FACADE_TOKEN", "PAYTAMI_DISPATCHER_TOKEN"]) {
+      expect(() => loadConfig({ ...base, [name]: token })).toThrow(`${name} is too weak: it must be at least 32 characters and not one character repeated`);
+    }
+  });
+
+  it("accepts exactly 32 characters", () => {
+    expect(loadConfig({ ...base, PAYTAMI_FACADE_TOKEN: "ab".repeat(16) }).serviceTokens.facade).toBe("ab".repeat(16));
+  });
+
+  it("refuses one token for two processes", () => {
+    expect(() => loadConfig({ ...base, PAYTAMI_INTERNAL_TOKEN: strong("x"), PAYTAMI_DISPATCHER_TOKEN: strong("x") }))
+      .toThrow("PAYTAMI_DISPATCHER_TOKEN is the same as PAYTAMI_INTERNAL_TOKEN: each process needs a credential of its own");
+  });
+});

@@ -2,6 +2,8 @@
 // sandbox delays) lives here as data, overridable by environment variables
 // with the defaults of DESIGN §3/§4.
 import { randomBytes } from "node:crypto";
+import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
+import type { ServiceName } from "./domain/caller.ts";
 
 export type Currency = "GTQ" | "USD";
 export type MethodType = "card" | "bank_transfer";
@@ -69,7 +71,13 @@ export interface CoreConfig {
   httpPort: number;
   publicBaseUrl: string;
   embedBaseUrl: string;
-  internalToken: string;
+  /**
+   * Each internal process's own credential (PAYTAMI_INTERNAL_TOKEN is the operator's, then
+   * PAYTAMI_FACADE_TOKEN and PAYTAMI_DISPATCHER_TOKEN); what each may call is core/src/grpc/access.ts.
+   */
+  serviceTokens: Readonly<Record<ServiceName, string>>;
+  /** CORE_TLS_*: the gRPC port's certificate, and the CA its clients' certificates must chain to; null: plaintext. */
+  tls: CoreTls | null;
   embedTokenSecret: string;
   embedTokenTtlMs: number;
   paymentTtlMs: number;
@@ -157,6 +165,47 @@ function embedTokenSecretEnv(source: NodeJS.ProcessEnv): string {
     );
   }
   return secret;
+}
+
+// A process's credential is a bearer secret sent on every call: one short or made of one repeated
+// character is a placeholder or a typo, refused at start rather than guessed later.
+const SERVICE_TOKEN_MIN_LENGTH = 32;
+
+/** The credential in `name`, or undefined when unset; throws (one line, naming the variable) when it is too weak. */
+export function serviceTokenEnv(source: NodeJS.ProcessEnv, name: string): string | undefined {
+  const token = source[name];
+  if (token === undefined || token === "") return undefined;
+  if (token.length < SERVICE_TOKEN_MIN_LENGTH || /^(.)\1*$/su.test(token)) {
+    throw new Error(
+      `${name} is too weak: it must be at least ${SERVICE_TOKEN_MIN_LENGTH} characters and not one character repeated ` +
+        "(generate one with `openssl rand -base64 32`)",
+    );
+  }
+  return token;
+}
+
+export const SERVICE_TOKEN_ENV: Readonly<Record<ServiceName, string>> = {
+  operator: "PAYTAMI_INTERNAL_TOKEN",
+  facade: "PAYTAMI_FACADE_TOKEN",
+  dispatcher: "PAYTAMI_DISPATCHER_TOKEN",
+};
+
+/**
+ * Every process's credential, as the core knows them. One left unset is a random token nobody
+ * knows: that process is shut out. Two processes sharing one token would give both the wider
+ * allow-list, so that is refused.
+ */
+function serviceTokensEnv(source: NodeJS.ProcessEnv): Record<ServiceName, string> {
+  const tokens = {} as Record<ServiceName, string>;
+  const variableOf = new Map<string, string>();
+  for (const [service, name] of Object.entries(SERVICE_TOKEN_ENV) as Array<[ServiceName, string]>) {
+    const token = serviceTokenEnv(source, name);
+    const other = token === undefined ? undefined : variableOf.get(token);
+    if (other) throw new Error(`${name} is the same as ${other}: each process needs a credential of its own`);
+    if (token !== undefined) variableOf.set(token, name);
+    tokens[service] = token ?? randomBytes(32).toString("hex");
+  }
+  return tokens;
 }
 
 function positiveDurationEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): number {
@@ -261,9 +310,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     httpPort: intEnv(source, "CORE_HTTP_PORT", 4001),
     publicBaseUrl,
     embedBaseUrl: env(source, "EMBED_BASE_URL", publicBaseUrl).replace(/\/+$/, ""),
-    // Without a configured token the admin surface is closed to everyone:
-    // a random token nobody knows.
-    internalToken: env(source, "PAYTAMI_INTERNAL_TOKEN", randomBytes(32).toString("hex")),
+    serviceTokens: serviceTokensEnv(source),
+    tls: coreTlsEnv(source, "server"),
     embedTokenSecret: embedTokenSecretEnv(source),
     embedTokenTtlMs: parseDuration(env(source, "EMBED_TOKEN_TTL", "15m")),
     paymentTtlMs: parseDuration(env(source, "PAYMENT_TTL", "24h")),

@@ -54,7 +54,8 @@ async function main(): Promise<void> {
 
   const grpc = await startGrpcServer(deps);
   const http = await startHttpServer(deps, probes);
-  log.info({ grpc: config.grpcAddr, grpc_port: grpc.port, http_port: config.httpPort }, "core ready");
+  const tls = !config.tls ? "off" : config.tls.ca ? "client certificates required" : "on";
+  log.info({ grpc: config.grpcAddr, grpc_port: grpc.port, grpc_tls: tls, http_port: config.httpPort }, "core ready");
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,11 +1,14 @@
-import { parseDuration } from "../../core/src/config.ts";
+import { parseDuration, serviceTokenEnv } from "../../core/src/config.ts";
+import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { DISPATCHER_CONSUMER } from "../../proto/event-stream.ts";
 
 export interface DispatcherConfig {
   natsUrl: string;
   coreGrpcAddr: string;
-  /** Sent on every core call: every gRPC service of the core requires it. */
+  /** PAYTAMI_DISPATCHER_TOKEN, sent on every core call: the dispatcher's own credential, good only for the delivery service (core/src/grpc/access.ts). */
   internalToken: string;
+  /** CORE_TLS_*: the dispatcher's client certificate and the CA of the core's; null: plaintext. */
+  coreTls: CoreTls | null;
   httpPort: number;
   /** The durable JetStream consumer every dispatcher of one deployment shares. */
   consumer: string;
@@ -28,13 +31,16 @@ function positiveInt(source: NodeJS.ProcessEnv, name: string, fallback: number):
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherConfig {
-  const internalToken = source.PAYTAMI_INTERNAL_TOKEN;
-  if (!internalToken) throw new Error("PAYTAMI_INTERNAL_TOKEN is required: the core answers only callers that send it (npm start and the test harness set it)");
+  const internalToken = serviceTokenEnv(source, "PAYTAMI_DISPATCHER_TOKEN");
+  if (!internalToken) {
+    throw new Error("PAYTAMI_DISPATCHER_TOKEN is required: the dispatcher's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the dispatcher's; npm start and the test harness set both)");
+  }
   const timeoutMs = parseDuration(source.WEBHOOK_TIMEOUT || "15s");
   return {
     natsUrl: source.NATS_URL || "nats://127.0.0.1:4222",
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
     internalToken,
+    coreTls: coreTlsEnv(source, "client"),
     httpPort: Number(source.DISPATCHER_HTTP_PORT || 4002),
     consumer: source.DISPATCHER_CONSUMER || DISPATCHER_CONSUMER,
     concurrency: positiveInt(source, "DISPATCHER_CONCURRENCY", 256),

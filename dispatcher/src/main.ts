@@ -12,8 +12,16 @@ import { EventIntake } from "./event-intake.ts";
 import { SendLoop } from "./send-loop.ts";
 
 const log = createLogger("dispatcher");
-const config = loadConfig();
-const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: 10_000 });
+// A configuration it refuses (a missing or weak token, unreadable TLS files) is one log line and exit 1.
+const { config, core } = (() => {
+  try {
+    const config = loadConfig();
+    return { config, core: new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, tls: config.coreTls, timeoutMs: 10_000 }) };
+  } catch (err) {
+    log.fatal({ err }, "dispatcher failed to start");
+    process.exit(1);
+  }
+})();
 
 const nc = await connect({ servers: config.natsUrl, name: "paytami-dispatcher", maxReconnectAttempts: -1, waitOnFirstConnect: true });
 const jsm = await ensureEventConsumer(nc, config.consumer);
@@ -34,7 +42,7 @@ const server = createServer(async (req, res) => {
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
 });
-server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency }, "dispatcher ready"));
+server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency, core_tls: config.coreTls !== null }, "dispatcher ready"));
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

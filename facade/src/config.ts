@@ -1,4 +1,5 @@
-import { parseDuration } from "../../core/src/config.ts";
+import { parseDuration, serviceTokenEnv } from "../../core/src/config.ts";
+import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 
 export interface FacadeConfig {
@@ -6,8 +7,10 @@ export interface FacadeConfig {
   publicBaseUrl: string;
   embedBaseUrl: string;
   coreGrpcAddr: string;
-  /** Sent on every core call: every gRPC service of the core requires it. */
+  /** PAYTAMI_FACADE_TOKEN, sent on every core call: the facade's own credential, good only for what its routes call (core/src/grpc/access.ts). */
   internalToken: string;
+  /** CORE_TLS_*: the facade's client certificate and the CA of the core's; null: plaintext. */
+  coreTls: CoreTls | null;
   /** Deadline of every core call: the facade answers processor_unavailable rather than hang. */
   coreTimeoutMs: number;
   shutdownGraceMs: number;
@@ -42,8 +45,10 @@ export function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLi
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
   const port = Number(source.PORT || 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port, got "${source.PORT}"`);
-  const internalToken = source.PAYTAMI_INTERNAL_TOKEN;
-  if (!internalToken) throw new Error("PAYTAMI_INTERNAL_TOKEN is required: the core answers only callers that send it (npm start and the test harness set it)");
+  const internalToken = serviceTokenEnv(source, "PAYTAMI_FACADE_TOKEN");
+  if (!internalToken) {
+    throw new Error("PAYTAMI_FACADE_TOKEN is required: the facade's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the facade's; npm start and the test harness set both)");
+  }
   const publicBaseUrl = (source.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,
@@ -51,6 +56,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     embedBaseUrl: (source.EMBED_BASE_URL || publicBaseUrl).replace(/\/+$/, ""),
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
     internalToken,
+    coreTls: coreTlsEnv(source, "client"),
     coreTimeoutMs: Number(source.CORE_TIMEOUT_MS || 10_000),
     shutdownGraceMs: Number(source.SHUTDOWN_GRACE_MS || 10_000),
     bodyLimitBytes: 64 * 1024,

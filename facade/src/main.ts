@@ -8,8 +8,16 @@ import { CoreClient } from "../../proto/core-client.ts";
 import { coreHealthy } from "./core-health.ts";
 
 const log = createLogger("facade");
-const config = loadConfig();
-const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: config.coreTimeoutMs });
+// A configuration it refuses (a missing or weak token, unreadable TLS files) is one log line and exit 1.
+const { config, core } = (() => {
+  try {
+    const config = loadConfig();
+    return { config, core: new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, tls: config.coreTls, timeoutMs: config.coreTimeoutMs }) };
+  } catch (err) {
+    log.fatal({ err }, "facade failed to start");
+    process.exit(1);
+  }
+})();
 const app = createApp({ config, core, log, healthy: coreHealthy(core) });
 const server = createServer(app.callback());
 server.keepAliveTimeout = 65_000;
@@ -26,7 +34,7 @@ server.on("request", (_req, res) => {
 });
 
 server.listen(config.port, () => {
-  log.info({ port: config.port, public_base_url: config.publicBaseUrl, core: config.coreGrpcAddr }, "facade ready");
+  log.info({ port: config.port, public_base_url: config.publicBaseUrl, core: config.coreGrpcAddr, core_tls: config.coreTls !== null }, "facade ready");
 });
 
 function shutdown(signal: string): void {

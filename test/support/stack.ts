@@ -12,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import pg from "pg";
 import { CoreClient } from "../../proto/core-client.ts";
+import { coreTlsEnv } from "../../proto/core-tls.ts";
 import { currencyCodec, methodTypeCodec, modeCodec } from "../../proto/enums.ts";
 import { paymentJson, type PaymentJson } from "../../proto/payment-json.ts";
 import type { SimulationStepName } from "../../proto/simulation-steps.ts";
@@ -19,6 +20,7 @@ import { freePort } from "../../core/src/devstack/free-port.ts";
 import { startChild, waitForHttp, type Child } from "../../core/src/devstack/processes.ts";
 import { tailOf } from "../../core/src/devstack/report.ts";
 import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
+import { createCa, issue, tlsEnv, type CertificateAuthority, type Issued } from "./certificates.ts";
 import { HttpClient } from "./http.ts";
 
 export type ProcessName = "core" | "facade" | "dispatcher";
@@ -37,6 +39,17 @@ export interface StackOptions {
   embedBaseUrl?: string;
   /** LOG_LEVEL for every process (default "info"). */
   logLevel?: string;
+  /**
+   * The core's gRPC over TLS with client certificates: a throw-away CA issues the core's, the
+   * facade's, the dispatcher's and the harness's own (operator) certificates (CORE_TLS_*).
+   */
+  tls?: boolean;
+}
+
+/** A TLS stack's certificate material (PEM paths): the CA, and what it issued to each process. */
+export interface StackTls {
+  ca: CertificateAuthority;
+  issued: Record<ProcessName | "operator", Issued>;
 }
 
 export interface Merchant {
@@ -77,14 +90,20 @@ export interface Stack {
   publicBaseUrl: string;
   coreGrpcAddr: string;
   coreHttpUrl: string;
-  /** PAYTAMI_INTERNAL_TOKEN of every process of this stack. */
+  /** PAYTAMI_INTERNAL_TOKEN, the operator's credential (the core knows it; the harness's `core` client and `admin` use it). */
   internalToken: string;
+  /** PAYTAMI_FACADE_TOKEN: the facade's own credential (the facade and the core know it). */
+  facadeToken: string;
+  /** PAYTAMI_DISPATCHER_TOKEN: the dispatcher's own credential (the dispatcher and the core know it). */
+  dispatcherToken: string;
+  /** With `tls`: the certificates, e.g. for a test's own clients. */
+  tls?: StackTls;
   /** The HTTP URL (health, metrics) of every core: coreHttpUrl first, then those addInstance() started. */
   coreHttpUrls(): string[];
   dispatcherHttpUrl?: string;
   logDir: string;
   admin: Admin;
-  /** The core's gRPC services, called with the internal token as the facade calls them. */
+  /** The core's gRPC services, called with the operator's token (and, with `tls`, the operator's certificate). */
   core: CoreClient;
   http: HttpClient;
   pids(): Partial<Record<ProcessName, number>>;
@@ -273,15 +292,28 @@ async function startProc(p: Proc, timeoutMs = 60_000): Promise<void> {
   }
 }
 
-/** This process's environment without what must not leak into a service (PORT is the facade's alone), plus `extra`. */
+/**
+ * This process's environment without what must not leak into a service (PORT is the facade's alone;
+ * credentials and certificates are each process's own), plus `extra`.
+ */
 function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
     if (k.startsWith("VITEST") || k === "NODE_OPTIONS" || k === "TEST" || k === "NODE_V8_COVERAGE" || k === "PORT") continue;
+    if (/^PAYTAMI_(INTERNAL|FACADE|DISPATCHER)_TOKEN$/.test(k) || k.startsWith("CORE_TLS_")) continue;
     env[k] = v;
   }
   return { ...env, ...extra };
+}
+
+/** A CA and the certificates it issues to each process of a TLS stack, in `dir`/tls (removed with the logs). */
+function stackCertificates(dir: string): StackTls {
+  const ca = createCa(path.join(dir, "tls"), "paytami-test-ca");
+  return {
+    ca,
+    issued: { core: issue(ca, "core", "server"), facade: issue(ca, "facade", "client"), dispatcher: issue(ca, "dispatcher", "client"), operator: issue(ca, "operator", "client") },
+  };
 }
 
 /**
@@ -312,6 +344,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const embedBaseUrl = opts.embedBaseUrl ?? publicBaseUrl;
   const coreGrpcAddr = `127.0.0.1:${grpcPort}`;
   const internalToken = randomBytes(24).toString("hex");
+  const facadeToken = randomBytes(24).toString("hex");
+  const dispatcherToken = randomBytes(24).toString("hex");
+  const tls = opts.tls ? stackCertificates(logDir) : undefined;
   // One per stack, shared by every instance and kept across restarts, as in production.
   const embedTokenSecret = randomBytes(32).toString("base64url");
 
@@ -321,7 +356,6 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     CORE_HTTP_PORT: String(coreHttpPort),
     PUBLIC_BASE_URL: publicBaseUrl,
     EMBED_BASE_URL: embedBaseUrl,
-    PAYTAMI_INTERNAL_TOKEN: internalToken,
     EMBED_TOKEN_SECRET: embedTokenSecret,
     LOG_LEVEL: opts.logLevel ?? "info",
     // Keep background sandbox jobs from moving payments under a test's feet.
@@ -336,12 +370,17 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     // The suite's files share one NATS and its event stream: each stack's dispatchers share a durable
     // consumer of their own (events of other stacks are unknown to this stack's core and only acked).
     DISPATCHER_CONSUMER: `dispatcher_${db.name}`,
-    ...opts.env,
   };
-  /** One process; `extra` wins over the common environment; health is checked on `healthPort`. */
+  // Each process holds its own credential and certificate; the core knows every process's token.
+  const credentials: Record<ProcessName, Record<string, string>> = {
+    core: { PAYTAMI_INTERNAL_TOKEN: internalToken, PAYTAMI_FACADE_TOKEN: facadeToken, PAYTAMI_DISPATCHER_TOKEN: dispatcherToken, ...(tls ? tlsEnv(tls.issued.core) : {}) },
+    facade: { PAYTAMI_FACADE_TOKEN: facadeToken, ...(tls ? tlsEnv(tls.issued.facade) : {}) },
+    dispatcher: { PAYTAMI_DISPATCHER_TOKEN: dispatcherToken, ...(tls ? tlsEnv(tls.issued.dispatcher) : {}) },
+  };
+  /** One process; `opts.env` wins over the harness's defaults and `extra` over both; health is checked on `healthPort`. */
   const proc = (name: ProcessName, logName: string, healthPort: number, extra: Record<string, string> = {}): Proc => ({
     name,
-    env: childEnv({ ...common, ...extra }),
+    env: childEnv({ ...common, ...credentials[name], ...opts.env, ...extra }),
     healthUrl: `http://127.0.0.1:${healthPort}/healthz`,
     logFile: path.join(logDir, `${logName}.log`),
   });
@@ -356,8 +395,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   pool.on("error", () => {
     /* connections die when the database is dropped */
   });
-  // Admin calls go through the one core client (internal token, deadline, catalog errors); it connects lazily.
-  const coreClient = new CoreClient({ address: coreGrpcAddr, internalToken, timeoutMs: 15_000 });
+  // Admin calls go through the one core client (the operator's token, deadline, catalog errors); it connects lazily.
+  const coreClient = new CoreClient({ address: coreGrpcAddr, internalToken, tls: tls && coreTlsEnv(tlsEnv(tls.issued.operator), "client"), timeoutMs: 15_000 });
   let stopped = false;
 
   const extraProcs: Proc[] = [];
@@ -428,6 +467,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     coreGrpcAddr,
     coreHttpUrl: `http://127.0.0.1:${coreHttpPort}`,
     internalToken,
+    facadeToken,
+    dispatcherToken,
+    ...(tls ? { tls } : {}),
     coreHttpUrls: () => [procs.core, ...extraProcs.filter((p) => p.name === "core")].map((p) => new URL(p.healthUrl).origin),
     ...(opts.dispatcher ? { dispatcherHttpUrl: `http://127.0.0.1:${dispatcherPort}` } : {}),
     logDir,

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `paytami`: the operator CLI, an internal gRPC client of the core. Run as `npx paytami …` (npx puts
 // node_modules/.bin, and with it the pinned Node 24, first on PATH, so this .ts file runs directly).
-// Connection: CORE_GRPC_ADDR and PAYTAMI_INTERNAL_TOKEN, defaulting from $PAYTAMI_HOME/dev.json.
+// Connection: CORE_GRPC_ADDR and PAYTAMI_INTERNAL_TOKEN (the operator's), defaulting from
+// $PAYTAMI_HOME/dev.json; CORE_TLS_* when the core serves TLS (proto/core-tls.ts).
 import { Command, CommanderError } from "commander";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import { ResultIsFailure, type CommandContext } from "./command.ts";
 import { CoreClient, CoreError } from "../../../proto/core-client.ts";
+import { coreTlsEnv } from "../../../proto/core-tls.ts";
 import { addBankAccountCommands } from "./bank-accounts.ts";
 import { addDeliveryCommands } from "./deliveries.ts";
 import { addKeyCommands } from "./keys.ts";
@@ -28,7 +30,7 @@ function connect(): CoreClient {
   const dev = readDevJson(findPaytamiHome());
   const address = process.env.CORE_GRPC_ADDR || dev?.core_grpc || "127.0.0.1:50051";
   const token = process.env.PAYTAMI_INTERNAL_TOKEN || dev?.internal_token;
-  return new CoreClient({ address, internalToken: token, timeoutMs: TIMEOUT_MS });
+  return new CoreClient({ address, internalToken: token, tls: coreTlsEnv(process.env, "client"), timeoutMs: TIMEOUT_MS });
 }
 
 function buildProgram(json: boolean, context: CommandContext): Command {

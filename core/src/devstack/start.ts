@@ -54,11 +54,17 @@ async function run(life: Lifecycle): Promise<void> {
   const dispatcherPort = envPort("DISPATCHER_HTTP_PORT") ?? (await preferredOrFreePort(4002));
   const baseUrl = process.env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   const internalToken = process.env.PAYTAMI_INTERNAL_TOKEN || previous?.internal_token || randomBytes(32).toString("base64url");
+  // The facade's and dispatcher's own credentials: nothing outside this run needs them, so they are
+  // made afresh each time and kept nowhere.
+  const facadeToken = process.env.PAYTAMI_FACADE_TOKEN || randomBytes(32).toString("base64url");
+  const dispatcherToken = process.env.PAYTAMI_DISPATCHER_TOKEN || randomBytes(32).toString("base64url");
   // Generated once and kept: embed tokens handed out before a restart must still open the page.
   const embedTokenSecret = process.env.EMBED_TOKEN_SECRET || previous?.embed_token_secret || randomBytes(32).toString("base64url");
 
+  // Every process but the core gets only its own credential; TLS stays off on this loopback stack.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PAYTAMI_(INTERNAL|FACADE|DISPATCHER)_TOKEN|CORE_TLS_\w+)$/.test(name)));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     PAYTAMI_HOME: home,
     DATABASE_URL: infra.databaseUrl,
     NATS_URL: infra.natsUrl,
@@ -68,13 +74,17 @@ async function run(life: Lifecycle): Promise<void> {
     DISPATCHER_HTTP_PORT: String(dispatcherPort),
     PUBLIC_BASE_URL: baseUrl,
     EMBED_BASE_URL: process.env.EMBED_BASE_URL || baseUrl,
-    PAYTAMI_INTERNAL_TOKEN: internalToken,
     EMBED_TOKEN_SECRET: embedTokenSecret,
+  };
+  const credentials: Record<ServiceName, NodeJS.ProcessEnv> = {
+    core: { PAYTAMI_INTERNAL_TOKEN: internalToken, PAYTAMI_FACADE_TOKEN: facadeToken, PAYTAMI_DISPATCHER_TOKEN: dispatcherToken },
+    facade: { PAYTAMI_FACADE_TOKEN: facadeToken },
+    dispatcher: { PAYTAMI_DISPATCHER_TOKEN: dispatcherToken },
   };
 
   const launch = (name: ServiceName): Child => {
     const { command, args } = serviceCommand(name);
-    const child = startChild(name, command, args, { env, cwd: REPO_ROOT, output: "prefix" });
+    const child = startChild(name, command, args, { env: { ...env, ...credentials[name] }, cwd: REPO_ROOT, output: "prefix" });
     life.onCleanup(name, async () => void (await child.stop()));
     stopWhenExits(life, name, child);
     return child;

@@ -12,10 +12,26 @@ export interface MerchantCaller {
   mode: Mode;
 }
 
-/** Paytami's own operators and internal services (the internal token). */
-export interface OperatorCaller {
-  kind: "operator";
+/**
+ * Paytami's own processes, each with a credential of its own: the operator (the CLI, tRPC and
+ * internal tools: every operation), the facade and the dispatcher (only the gRPC methods the
+ * allow-list in core/src/grpc/access.ts grants them).
+ */
+export type ServiceName = "operator" | "facade" | "dispatcher";
+
+export const SERVICE_NAMES: readonly ServiceName[] = ["operator", "facade", "dispatcher"];
+
+/** One of Paytami's own processes, named by the credential it presented. */
+export interface ServiceCaller<N extends ServiceName = ServiceName> {
+  kind: "service";
+  name: N;
 }
+
+/** Paytami's operators (the internal token): an operation only they may ask for takes this. */
+export type OperatorCaller = ServiceCaller<"operator">;
+
+/** The dispatcher, or an operator: webhook delivery's bookkeeping takes this. */
+export type DeliveryCaller = ServiceCaller<"operator" | "dispatcher">;
 
 /** Someone with no credential at all: a customer's browser on checkout or a payment link. */
 export interface PublicCaller {
@@ -24,7 +40,7 @@ export interface PublicCaller {
   clientIp?: string | undefined;
 }
 
-export type Caller = MerchantCaller | OperatorCaller | PublicCaller;
+export type Caller = MerchantCaller | ServiceCaller | PublicCaller;
 
 /**
  * An API key as presented, checked for form and digested but not looked up
@@ -49,7 +65,7 @@ export interface UnreadableCredential {
 
 export type PresentedCredential = PresentedApiKey | UnreadableCredential;
 
-export const OPERATOR: OperatorCaller = { kind: "operator" };
+export const OPERATOR: OperatorCaller = { kind: "service", name: "operator" };
 export const PUBLIC: PublicCaller = { kind: "public" };
 
 export function merchantCaller(merchantId: string, mode: Mode): MerchantCaller {

@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import { claimLeased, type LeasedQueue } from "../jobs/claim.ts";
 import { db } from "../db/orm.ts";
-import type { OperatorCaller } from "./caller.ts";
+import type { DeliveryCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { retryDelayMs } from "./webhook-retry.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
@@ -28,7 +28,7 @@ export interface RecordedDeliveries {
  * that subscribes to its type and existed when the event happened. One statement; a delivery that
  * exists already is left alone, so a JetStream message delivered twice creates nothing new.
  */
-export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, eventIds: readonly string[]): Promise<Changes<RecordedDeliveries>> {
+export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, eventIds: readonly string[]): Promise<Changes<RecordedDeliveries>> {
   if (eventIds.length === 0) return withoutEvents({ created: 0, unknownEventIds: [] });
   const now = deps.now();
   const { rows } = await sql<{ created: string; known: string[] }>`
@@ -109,7 +109,7 @@ export function eventBody(envelope: unknown): Buffer {
  * Leases up to `limit` due deliveries for `leaseMs` and returns what a dispatcher needs to send them.
  * A delivery whose event has been purged (retention) is failed here: there is nothing left to send.
  */
-export async function claimDueDeliveries(deps: CoreDeps, _caller: OperatorCaller, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller, limit: number, leaseMs: number): Promise<DueDelivery[]> {
   const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: limit, leaseMs });
   if (claimed.length === 0) return [];
   const now = deps.now();
@@ -169,7 +169,7 @@ function excerpt(text: string): string {
  * delivery. A delivery already ended (a duplicate attempt after an expired lease) stays as it is.
  * An endpoint whose attempts have only failed for WEBHOOK_DISABLE_AFTER is disabled.
  */
-export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, outcomes: readonly AttemptOutcome[]): Promise<Changes<number>> {
+export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, outcomes: readonly AttemptOutcome[]): Promise<Changes<number>> {
   if (outcomes.length === 0) return withoutEvents(0);
   const now = deps.now();
   const current = await db(tx)
@@ -250,7 +250,7 @@ async function disableFailingEndpoints(deps: CoreDeps, tx: Tx, endpointIds: stri
 }
 
 /** Hands claimed deliveries back without an attempt (a dispatcher stopping): due again at once, on any dispatcher. */
-export async function releaseDeliveries(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, ids: readonly string[]): Promise<Changes<number>> {
+export async function releaseDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, ids: readonly string[]): Promise<Changes<number>> {
   if (ids.length === 0) return withoutEvents(0);
   const result = await db(tx)
     .updateTable("webhook_deliveries")

@@ -159,7 +159,7 @@ export async function updateEndpoint(
     row.disabled_reason = null;
   } else if (input.enabled === false && row.enabled) {
     row.enabled = false;
-    row.disabled_reason = caller.kind === "operator" ? "disabled by an operator" : "disabled by the merchant";
+    row.disabled_reason = caller.kind === "service" ? "disabled by an operator" : "disabled by the merchant";
   }
   row.updated_at = now;
   await tx.flush();

@@ -1,6 +1,8 @@
 import { modeCodec } from "../../../proto/enums.ts";
 import type { Delivery, DeliveryServiceServer, DueDelivery } from "../../../proto/gen/paytami/v1/delivery.ts";
+import type { DeliveryCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { serviceAmong } from "../domain/service-credentials.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "../domain/webhook-deliveries.ts";
 import { getDelivery, listDeliveries, listRecentEvents, replayDelivery, replayFailedDeliveries, type DeliveryView } from "../domain/webhook-delivery-log.ts";
@@ -24,10 +26,13 @@ function toDeliveryMessage(view: DeliveryView): Delivery {
   };
 }
 
+/** The dispatcher (or an operator): who keeps the books of webhook delivery. */
+const deliverer = (ctx: CallContext): DeliveryCaller => serviceAmong(ctx.caller, ["operator", "dispatcher"]);
+
 export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
   const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) => unary<Req, Res>(deps, method, fn);
   const claimDue = async (ctx: CallContext, limit: number, leaseMs: number): Promise<DueDelivery[]> =>
-    (await claimDueDeliveries(deps, ctx.operator, Math.max(1, Math.min(limit, 1_000)), Math.max(1_000, leaseMs))).map((d) => ({
+    (await claimDueDeliveries(deps, deliverer(ctx), Math.max(1, Math.min(limit, 1_000)), Math.max(1_000, leaseMs))).map((d) => ({
       delivery_id: d.deliveryId,
       event_id: d.eventId,
       endpoint_id: d.endpointId,
@@ -39,7 +44,7 @@ export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
     }));
   return {
     recordDeliveries: handle("RecordDeliveries", async (request, ctx) => {
-      const recorded = await inTransaction(deps, (tx) => recordDeliveries(deps, tx, ctx.operator, request.event_ids));
+      const recorded = await inTransaction(deps, (tx) => recordDeliveries(deps, tx, deliverer(ctx), request.event_ids));
       return { created: recorded.created, unknown_event_ids: recorded.unknownEventIds };
     }),
     claimDueDeliveries: handle("ClaimDueDeliveries", async (request, ctx) => ({
@@ -55,7 +60,7 @@ export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
         responseExcerpt: r.response_excerpt,
         retryAfterMs: r.retry_after_ms,
       }));
-      await inTransaction(deps, (tx) => recordAttempts(deps, tx, ctx.operator, outcomes));
+      await inTransaction(deps, (tx) => recordAttempts(deps, tx, deliverer(ctx), outcomes));
       if (request.claim_limit <= 0) return { deliveries: [] };
       // After the record committed (the slots it freed count as free). A failed claim must not fail
       // the call: the dispatcher would record the same attempts again; it claims on its own instead.
@@ -66,7 +71,7 @@ export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
       return { deliveries };
     }),
     releaseDeliveries: handle("ReleaseDeliveries", async (request, ctx) => {
-      await inTransaction(deps, (tx) => releaseDeliveries(deps, tx, ctx.operator, request.delivery_ids));
+      await inTransaction(deps, (tx) => releaseDeliveries(deps, tx, deliverer(ctx), request.delivery_ids));
       return {};
     }),
     listDeliveries: handle("ListDeliveries", async (request, ctx) => {

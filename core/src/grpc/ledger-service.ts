@@ -15,9 +15,9 @@ export function ledgerService(deps: CoreDeps): LedgerServiceServer {
       const result = await withoutTransaction(deps, (tx) => verifyLedger(deps, tx, ctx.operator));
       return { ok: result.ok, checked: result.checked, violations: result.ok ? [] : result.violations };
     }),
-    // The operator (already checked by `unary`) acting for the merchant and mode the request names.
-    getBalances: handle("GetBalances", async (request) => {
-      const caller = actingMerchant(request);
+    // The operator (actingMerchant refuses any other caller) acting for the merchant and mode the request names.
+    getBalances: handle("GetBalances", async (request, ctx) => {
+      const caller = actingMerchant(ctx, request);
       const view = await withoutTransaction(deps, (tx) => getBalances(deps, tx, caller));
       return { merchant_id: view.merchant_id, mode: modeCodec.fromWire(view.mode), balances: view.balances };
     }),

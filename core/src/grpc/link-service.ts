@@ -44,7 +44,7 @@ function toPublicLinkMessage(link: PublicLink): GetPublicLinkResponse {
 async function managingCaller(deps: CoreDeps, ctx: CallContext, acting: LinkActingFor | undefined, anyLink: boolean): Promise<MerchantCaller | OperatorCaller> {
   if (!acting) return merchantFromApiKey(deps, ctx);
   if (anyLink && acting.merchant_id === undefined) return ctx.operator;
-  return actingMerchant(acting);
+  return actingMerchant(ctx, acting);
 }
 
 export function linkService(deps: CoreDeps): LinkServiceServer {
@@ -53,7 +53,7 @@ export function linkService(deps: CoreDeps): LinkServiceServer {
     createLink: handle("CreateLink", async (request, ctx) => {
       const { acting_for, idempotency_key, malformed_request, ...input } = request;
       // An API key is resolved by the operation, after the Idempotency-Key check (DESIGN's order).
-      const creator = acting_for ? actingMerchant(acting_for) : presentedApiKey(ctx);
+      const creator = acting_for ? actingMerchant(ctx, acting_for) : presentedApiKey(ctx);
       const result = await inTransaction(deps, (tx) => createLink(deps, tx, creator, {
         idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
         input,
@@ -62,7 +62,7 @@ export function linkService(deps: CoreDeps): LinkServiceServer {
       return { link: toLinkMessage(JSON.parse(result.response) as LinkView), replayed: result.replayed };
     }),
     listLinks: handle("ListLinks", async (request, ctx) => {
-      const caller = request.acting_for ? actingMerchant(request.acting_for) : await merchantFromApiKey(deps, ctx);
+      const caller = request.acting_for ? actingMerchant(ctx, request.acting_for) : await merchantFromApiKey(deps, ctx);
       const page = await withoutTransaction(deps, (tx) => listLinks(deps, tx, caller, {
         limit: request.limit, starting_after: request.starting_after, malformed: request.malformed_request,
       }));

@@ -22,7 +22,7 @@ export function refundService(deps: CoreDeps): RefundServiceServer {
     createRefund: handle("CreateRefund", async (request, ctx) => {
       const { acting_for, idempotency_key, malformed_request, ...input } = request;
       // An API key is resolved by the operation, after the Idempotency-Key check (DESIGN's order).
-      const creator = acting_for ? actingMerchant(acting_for) : presentedApiKey(ctx);
+      const creator = acting_for ? actingMerchant(ctx, acting_for) : presentedApiKey(ctx);
       // Its own short transaction, opened after the API key and the body are checked.
       const result = await withoutTransaction(deps, (tx) => createRefund(deps, tx, creator, {
         idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
@@ -33,11 +33,11 @@ export function refundService(deps: CoreDeps): RefundServiceServer {
     }),
     getRefund: handle("GetRefund", async (request, ctx) => {
       const acting = request.acting_for;
-      const caller = !acting ? await merchantFromApiKey(deps, ctx) : acting.merchant_id === undefined ? ctx.operator : actingMerchant(acting);
+      const caller = !acting ? await merchantFromApiKey(deps, ctx) : acting.merchant_id === undefined ? ctx.operator : actingMerchant(ctx, acting);
       return { refund: toRefundMessage(await withoutTransaction(deps, (tx) => getRefund(deps, tx, caller, request.id))) };
     }),
     listRefunds: handle("ListRefunds", async (request, ctx) => {
-      const caller = request.acting_for ? actingMerchant(request.acting_for) : await merchantFromApiKey(deps, ctx);
+      const caller = request.acting_for ? actingMerchant(ctx, request.acting_for) : await merchantFromApiKey(deps, ctx);
       const page = await withoutTransaction(deps, (tx) => listRefunds(deps, tx, caller, {
         limit: request.limit, starting_after: request.starting_after, payment_id: request.payment_id, malformed: request.malformed_request,
       }));

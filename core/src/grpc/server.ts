@@ -1,5 +1,6 @@
-import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { Server } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
+import { serverCredentials } from "../../../proto/core-tls.ts";
 import { AdminServiceService } from "../../../proto/gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "../../../proto/gen/paytami/v1/checkout.ts";
 import { DeliveryServiceService } from "../../../proto/gen/paytami/v1/delivery.ts";
@@ -43,7 +44,7 @@ export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(deps.config.grpcAddr, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    server.bindAsync(deps.config.grpcAddr, serverCredentials(deps.config.tls), (error, bound) => (error ? reject(error) : resolve(bound))));
   return { server, health, port };
 }
 

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
-import type { OperatorCaller } from "../domain/caller.ts";
+import type { OperatorCaller, ServiceCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { operatorCheck } from "../domain/operator.ts";
+import { serviceAmong, serviceCheck } from "../domain/service-credentials.ts";
 import type { Logger } from "../logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
+import { callersOf } from "./access.ts";
 import { toServiceError } from "./errors.ts";
 
 export interface CallContext {
@@ -15,8 +16,10 @@ export interface CallContext {
   readonly log: Logger;
   /** The `authorization` metadata value, e.g. "Bearer sk_test_…". */
   authorization: string | undefined;
-  /** The internal caller every Paytami method requires (the internal token), resolved before the handler runs. */
-  operator: OperatorCaller;
+  /** The process whose credential came with the call, one the method's allow-list (access.ts) names: resolved before the handler runs. */
+  caller: ServiceCaller;
+  /** The caller as the operator, or `unauthorized`: for what only the operator may ask (acting for any merchant, …). */
+  readonly operator: OperatorCaller;
 }
 
 function firstString(metadata: Metadata, key: string): string | undefined {
@@ -25,8 +28,9 @@ function firstString(metadata: Metadata, key: string): string | undefined {
 }
 
 /**
- * Wraps a handler: the internal token (every Paytami method requires it, so it is checked here and
- * nowhere else), request id and logger per call, metrics, and the mapping of errors to catalog codes.
+ * Wraps a handler: the caller's credential and the method's allow-list (every Paytami method
+ * requires one, so both are checked here and nowhere else), request id and logger per call,
+ * metrics, and the mapping of errors to catalog codes.
  */
 export function unary<Req, Res>(
   deps: Pick<CoreDeps, "log" | "config">,
@@ -34,22 +38,27 @@ export function unary<Req, Res>(
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   const base = deps.log;
-  const resolveOperator = operatorCheck(deps.config.internalToken);
+  const resolveCaller = serviceCheck(deps.config.serviceTokens);
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
     let child: Logger | undefined;
     const log = () => (child ??= base.child({ request_id: requestId, method }));
     const started = performance.now();
     const run = async () => {
-      // Before the handler sees anything: a refused token is answered like any other error below.
-      const operator = resolveOperator(firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
+      // Before the handler sees anything: a refused credential is answered like any other error below.
+      const caller = resolveCaller(firstString(call.metadata, INTERNAL_TOKEN_METADATA_KEY));
+      const path = call.getPath();
+      if (!callersOf(path).includes(caller.name)) throw new DomainError("unauthorized", `The ${caller.name}'s credential may not call ${path.slice(1)}.`);
       return handler(call.request, {
         requestId,
         get log() {
           return log();
         },
         authorization: firstString(call.metadata, "authorization"),
-        operator,
+        caller,
+        get operator() {
+          return serviceAmong(caller, ["operator"]);
+        },
       });
     };
     run()

@@ -32,19 +32,19 @@ export function toEventMessage(envelope: EventEnvelope): Event {
   return { id: envelope.id, type: envelope.type, created_at: envelope.created_at, data_json: JSON.stringify(envelope.data) };
 }
 
-/** The operator (already checked by `unary`) acting for the merchant and mode the request names. */
-const actingFor = (request: { merchant_id: string; mode: Mode }): MerchantCaller => actingMerchant(request);
+/** The operator acting for the merchant and mode the request names. */
+const actingFor = (ctx: CallContext, request: { merchant_id: string; mode: Mode }): MerchantCaller => actingMerchant(ctx, request);
 
 export function webhookService(deps: CoreDeps): WebhookServiceServer {
   const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) => unary<Req, Res>(deps, method, fn);
   return {
-    createEndpoint: handle("CreateEndpoint", async (request) => {
+    createEndpoint: handle("CreateEndpoint", async (request, ctx) => {
       const created = await withoutTransaction(deps, (tx) =>
-        createEndpoint(deps, tx, actingFor(request), { url: request.url, enabledEvents: request.enabled_events }));
+        createEndpoint(deps, tx, actingFor(ctx, request), { url: request.url, enabledEvents: request.enabled_events }));
       return { endpoint: toEndpointMessage(created.endpoint), secret: created.secret };
     }),
-    listEndpoints: handle("ListEndpoints", async (request) => ({
-      data: (await withoutTransaction(deps, (tx) => listEndpoints(deps, tx, actingFor(request)))).map(toEndpointMessage),
+    listEndpoints: handle("ListEndpoints", async (request, ctx) => ({
+      data: (await withoutTransaction(deps, (tx) => listEndpoints(deps, tx, actingFor(ctx, request)))).map(toEndpointMessage),
     })),
     updateEndpoint: handle("UpdateEndpoint", async (request, ctx) => {
       const input = { enabledEvents: request.enabled_events?.types, enabled: request.enabled };
@@ -73,7 +73,7 @@ export function webhookService(deps: CoreDeps): WebhookServiceServer {
       return { event: envelope && toEventMessage(envelope) };
     }),
     triggerEvent: handle("TriggerEvent", async (request, ctx) => {
-      const fired = await triggerEvent(deps, ctx.operator, actingFor(request), request.type);
+      const fired = await triggerEvent(deps, ctx.operator, actingFor(ctx, request), request.type);
       return { event_id: fired.eventId, type: fired.type, object_id: fired.objectId };
     }),
   };

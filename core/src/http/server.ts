@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { operatorCheck } from "../domain/operator.ts";
+import { operatorCheck } from "../domain/service-credentials.ts";
 import { registry } from "../metrics.ts";
 import { bearerToken } from "./bearer-token.ts";
 import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
@@ -20,7 +20,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
     ...extraProbes,
   ];
   const trpc = trpcHandler(deps);
-  const resolveOperator = operatorCheck(deps.config.internalToken);
+  const resolveOperator = operatorCheck(deps.config.serviceTokens.operator);
   const server = createServer(async (req, res) => {
     if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
     if (req.method === "GET" && req.url === "/healthz") {

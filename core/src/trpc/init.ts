@@ -4,7 +4,7 @@ import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import type { OperatorCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import type { OperatorCheck } from "../domain/operator.ts";
+import type { OperatorCheck } from "../domain/service-credentials.ts";
 
 /** Per request: the core's dependencies and the credential as presented (resolved by `operatorProcedure`). */
 export interface TrpcContext {
@@ -64,7 +64,7 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 
-/** Every procedure so far is for operators: the internal token as `Authorization: Bearer …`. */
+/** Every procedure so far is for operators: the operator's internal token as `Authorization: Bearer …` (no other process's credential). */
 export const operatorProcedure = t.procedure.use(domainErrors).use(({ ctx, next }) => {
   const operator: OperatorCaller = ctx.resolveOperator(ctx.bearer);
   return next({ ctx: { ...ctx, operator } });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { CoreDeps } from "../domain/deps.ts";
-import { operatorCheck } from "../domain/operator.ts";
+import { operatorCheck } from "../domain/service-credentials.ts";
 import { bearerToken } from "../http/bearer-token.ts";
 import { deliveriesRouter } from "./deliveries.ts";
 import { router } from "./init.ts";
@@ -35,7 +35,7 @@ export const TRPC_PATH = "/trpc";
 
 /** The HTTP handler for `${TRPC_PATH}/…` on the core's HTTP port. */
 export function trpcHandler(deps: CoreDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const resolveOperator = operatorCheck(deps.config.internalToken);
+  const resolveOperator = operatorCheck(deps.config.serviceTokens.operator);
   return createHTTPHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,

@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { OPERATOR, SERVICE_NAMES, type OperatorCaller, type ServiceCaller, type ServiceName } from "./caller.ts";
+import { DomainError } from "./errors.ts";
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** The caller a presented internal credential names, or `unauthorized`. */
+export type ServiceCheck = (presented: string | undefined) => ServiceCaller;
+
+/** The operator caller for a presented internal token, or `unauthorized`. */
+export type OperatorCheck = (presented: string | undefined) => OperatorCaller;
+
+const refused = () => new DomainError("unauthorized", "A valid internal token is required.");
+
+/**
+ * The check of a process's credential, whichever transport carried it (gRPC metadata, the tRPC
+ * Authorization header, /metrics). Compared in constant time against every configured token, over
+ * digests so lengths leak nothing; the configured digests are made once here, not on every call.
+ */
+export function serviceCheck(tokens: Readonly<Record<ServiceName, string>>): ServiceCheck {
+  const expected = SERVICE_NAMES.map((name) => ({ caller: { kind: "service", name } satisfies ServiceCaller, digest: digest(tokens[name]) }));
+  return (presented) => {
+    if (!presented) throw refused();
+    const mine = digest(presented);
+    let found: ServiceCaller | undefined;
+    // Every token is compared, so the time taken does not say which one matched.
+    for (const candidate of expected) if (timingSafeEqual(mine, candidate.digest)) found = candidate.caller;
+    if (!found) throw refused();
+    return found;
+  };
+}
+
+/** The operator's token only: tRPC and /metrics, which no other process's credential opens. */
+export function operatorCheck(internalToken: string): OperatorCheck {
+  const expected = digest(internalToken);
+  return (presented) => {
+    if (!presented || !timingSafeEqual(digest(presented), expected)) throw refused();
+    return OPERATOR;
+  };
+}
+
+/**
+ * `caller` if it is one of `names`, else `unauthorized`: how a transport hands an operation the
+ * narrower caller its parameter type asks for (the allow-list already refused everyone else; this
+ * keeps, e.g., the facade's credential from acting for a merchant through `acting_for`).
+ */
+export function serviceAmong<N extends ServiceName>(caller: ServiceCaller, names: readonly N[]): ServiceCaller<N> {
+  if (!(names as readonly ServiceName[]).includes(caller.name)) {
+    throw new DomainError("unauthorized", `This needs the ${names.join(" or ")}'s credential, not the ${caller.name}'s.`);
+  }
+  return caller as ServiceCaller<N>;
+}
