@@ -60,6 +60,12 @@ export interface WebhookPolicy {
   endpointConcurrency: number;
   /** An endpoint whose attempts have only failed for this long is disabled. */
   disableAfterMs: number;
+  /**
+   * WEBHOOK_ALLOW_LOOPBACK: test-mode endpoints may point at loopback (127.0.0.0/8, ::1), for local
+   * development (`npm start` and the test harness turn it on). Off by default: every endpoint of
+   * either mode must then reach a public address. The dispatcher reads the same setting.
+   */
+  allowLoopback: boolean;
 }
 
 export interface CoreConfig {
@@ -229,6 +235,13 @@ export function parsePayoutSchedule(text: string): number | null {
   return ms;
 }
 
+/** WEBHOOK_ALLOW_LOOPBACK: "true" or "false" (the default); anything else is refused at start-up rather than guessed. */
+export function webhookAllowLoopbackEnv(source: NodeJS.ProcessEnv): boolean {
+  const text = env(source, "WEBHOOK_ALLOW_LOOPBACK", "false");
+  if (text !== "true" && text !== "false") throw new Error(`WEBHOOK_ALLOW_LOOPBACK must be "true" or "false", got "${text}"`);
+  return text === "true";
+}
+
 function rateLimitEnv(source: NodeJS.ProcessEnv): CoreConfig["linkRateLimit"] {
   return parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s"));
 }
@@ -257,6 +270,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     webhooks: {
       endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 16)),
       disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
+      allowLoopback: webhookAllowLoopbackEnv(source),
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: rateLimitEnv(source),

@@ -70,6 +70,9 @@ async function run(life: Lifecycle): Promise<void> {
     EMBED_BASE_URL: process.env.EMBED_BASE_URL || baseUrl,
     PAYTAMI_INTERNAL_TOKEN: internalToken,
     EMBED_TOKEN_SECRET: embedTokenSecret,
+    // Local development: test-mode webhooks to the developer's own server (`paytami listen` or an
+    // endpoint at http://localhost:…). Off unless set: production configuration never has it.
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK || "true",
   };
 
   const launch = (name: ServiceName): Child => {
