@@ -70,8 +70,8 @@ async function run(life: Lifecycle): Promise<void> {
     EMBED_BASE_URL: process.env.EMBED_BASE_URL || baseUrl,
     PAYTAMI_INTERNAL_TOKEN: internalToken,
     EMBED_TOKEN_SECRET: embedTokenSecret,
-    // Local development: test-mode webhooks to the developer's own server (`paytami listen` or an
-    // endpoint at http://localhost:…). Off unless set: production configuration never has it.
+    // Local development: test-mode endpoints may be the developer's own server (http://localhost:…).
+    // The services' default is off, so a production configuration never has it by accident.
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK || "true",
   };
 
