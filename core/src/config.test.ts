@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig as loadDispatcherConfig } from "../../dispatcher/src/config.ts";
 import { loadConfig } from "./config.ts";
 
 const base = { DATABASE_URL: "postgres://localhost/x", EMBED_TOKEN_SECRET: "s".repeat(64) };
@@ -66,5 +67,32 @@ describe("PAYOUT_SCHEDULE", () => {
     expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "30s" }).payoutScheduleMs).toBe(30_000);
     expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "1h" }).payoutScheduleMs).toBe(3_600_000);
     expect(loadConfig({ ...base, PAYOUT_SCHEDULE: "off" }).payoutScheduleMs).toBeNull();
+  });
+});
+
+describe("WEBHOOK_ALLOW_LOOPBACK", () => {
+  it("is off unless set to true, for the core and the dispatcher alike", () => {
+    const dispatcherBase = { PAYTAMI_INTERNAL_TOKEN: "t" };
+    expect(loadConfig(base).webhooks.allowLoopback).toBe(false);
+    expect(loadDispatcherConfig(dispatcherBase).allowLoopback).toBe(false);
+    expect(loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: "true" }).webhooks.allowLoopback).toBe(true);
+    expect(loadDispatcherConfig({ ...dispatcherBase, WEBHOOK_ALLOW_LOOPBACK: "true" }).allowLoopback).toBe(true);
+    expect(loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: "false" }).webhooks.allowLoopback).toBe(false);
+  });
+
+  it.each(["yes", "1", "TRUE", "on"])("refuses %s rather than guess", (value) => {
+    expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: value })).toThrow("WEBHOOK_ALLOW_LOOPBACK");
+    expect(() => loadDispatcherConfig({ PAYTAMI_INTERNAL_TOKEN: "t", WEBHOOK_ALLOW_LOOPBACK: value })).toThrow("WEBHOOK_ALLOW_LOOPBACK");
+  });
+});
+
+describe("TRPC_MAX_BODY_BYTES", () => {
+  it("is 1 MiB by default, any positive byte count", () => {
+    expect(loadConfig(base).trpcMaxBodyBytes).toBe(1_048_576);
+    expect(loadConfig({ ...base, TRPC_MAX_BODY_BYTES: "65536" }).trpcMaxBodyBytes).toBe(65_536);
+  });
+
+  it.each(["0", "-1", "1MiB", "99999999999999999999"])("refuses %s", (value) => {
+    expect(() => loadConfig({ ...base, TRPC_MAX_BODY_BYTES: value })).toThrow("TRPC_MAX_BODY_BYTES");
   });
 });

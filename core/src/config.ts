@@ -73,6 +73,8 @@ export interface CoreConfig {
   natsUrl: string | undefined;
   grpcAddr: string;
   httpPort: number;
+  /** TRPC_MAX_BODY_BYTES: a larger /trpc request body is refused (413) as it arrives, before any of it is parsed. */
+  trpcMaxBodyBytes: number;
   publicBaseUrl: string;
   embedBaseUrl: string;
   internalToken: string;
@@ -129,6 +131,12 @@ function intEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): numb
   const text = env(source, name, String(fallback));
   if (!/^\d+$/.test(text)) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
   return Number(text);
+}
+
+function positiveIntEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intEnv(source, name, fallback);
+  if (value < 1 || !Number.isSafeInteger(value)) throw new Error(`${name} must be a positive integer, got "${source[name]}"`);
+  return value;
 }
 
 function minorEnv(source: NodeJS.ProcessEnv, name: string, fallback: bigint): bigint {
@@ -255,6 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     natsUrl: source.NATS_URL || undefined,
     grpcAddr: env(source, "CORE_GRPC_ADDR", "127.0.0.1:50051"),
     httpPort: intEnv(source, "CORE_HTTP_PORT", 4001),
+    trpcMaxBodyBytes: positiveIntEnv(source, "TRPC_MAX_BODY_BYTES", 1024 * 1024),
     publicBaseUrl,
     embedBaseUrl: env(source, "EMBED_BASE_URL", publicBaseUrl).replace(/\/+$/, ""),
     // Without a configured token the admin surface is closed to everyone:
