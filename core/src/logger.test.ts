@@ -141,6 +141,7 @@ describe("card numbers in string values", () => {
     ["4242 4242 4242 4242 123", "**** **** **** 4242 123"], // a number and its CVC
     ['{"number":"4000 0566 5566 5556"}', '{"number":"**** **** **** 5556"}'],
     ["a=4242424242424242&b=5555555555554444", "a=************4242&b=************4444"],
+    ["4242424242424242 123abc", "************4242 123abc"],
   ])("%s is masked", (text, masked) => {
     const { log, lines, raw } = capture();
     log.info({ note: text, deep: { list: [text] } }, "x");
@@ -153,6 +154,9 @@ describe("card numbers in string values", () => {
     "424242424242", // 12 digits
     "42424242424242424242", // 20 digits, no card number between separators
     "pay_0123456789012345678abc", // digits glued to an id
+    "12345678-1234-1234-abcd-0123456789ab", // a UUID whose digit groups pass Luhn (1234567812341232 would)
+    "12345678-1234-1232-abcd-0123456789ab",
+    "last-1234-5678-1234-1232", // a request id
     "2025-01-01T00:00:00.000Z",
     "+502 5555 1234",
     "amount 10000 GTQ",

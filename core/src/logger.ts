@@ -23,8 +23,9 @@ const SECRET_SUFFIXES = ["secret", "token", "password", "passwd", "apikey", "pri
 const normalize = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 // 13 or more digits, single spaces or dashes allowed between them ("4242 4242 4242 4242"), not
-// glued to letters or digits (so ids such as `pay_…` with a long digit stretch inside are left alone).
-const DIGIT_RUN = /(?<![A-Za-z0-9])\d(?:[ -]?\d){12,}(?![A-Za-z0-9])/g;
+// glued to letters or digits, directly or by a dash: ids such as `pay_…` or a UUID whose leading
+// groups happen to be all digits are left alone.
+const DIGIT_RUN = /(?<![A-Za-z0-9]|[A-Za-z0-9]-)\d(?:[ -]?\d){12,}(?![A-Za-z0-9]|-[A-Za-z0-9])/g;
 
 /**
  * `text` with every card-number-like stretch masked: 13 to 19 digits (spaces and dashes allowed)
