@@ -1,5 +1,6 @@
 // The core's tRPC API (/trpc on the core's HTTP port), through the real tRPC client over HTTP.
 
+import * as http from "node:http";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
@@ -73,6 +74,35 @@ describe("tRPC /trpc", () => {
     // @ts-expect-error: mode is test or live
     expect(await failure(operator().payments.list.query({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
     expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_x", step: "teleport" }))).toMatchObject({ code: "validation_error" });
+  });
+
+  test("a body over TRPC_MAX_BODY_BYTES (1 MiB by default) is refused with 413 as it arrives, with or without a Content-Length; nothing is created", async () => {
+    const url = `${stack().coreHttpUrl}/trpc/merchants.create`;
+    const headers = { authorization: `Bearer ${stack().internalToken}`, "content-type": "application/json" };
+    const name = `Too Large ${Date.now()}`;
+    const body = JSON.stringify({ name: name + " ".repeat(1024 * 1024) });
+    const res = await fetch(url, { method: "POST", headers, body });
+    expect(res.status).toBe(413);
+    const answer = (await res.json()) as { error: { message: string; data: { paytami_code: string; httpStatus: number } } };
+    expect(answer.error.data).toMatchObject({ paytami_code: "validation_error", httpStatus: 413 });
+    expect(answer.error.message).toMatch(/larger than 1048576 bytes/);
+    // Chunked: no length announced, counted as it streams in.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const req = http.request(url, { method: "POST", headers }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      const chunk = " ".repeat(64 * 1024);
+      req.write(`{"name":"${name}`);
+      for (let i = 0; i < 20; i++) req.write(chunk);
+      req.end('"}');
+    });
+    expect(chunked).toBe(413);
+    expect(await stack().sql("select id from merchants where name like $1", [`${name}%`])).toEqual([]);
+    // Just under the limit the call reaches the procedure (which has its own rules for a name).
+    const under = await fetch(url, { method: "POST", headers, body: JSON.stringify({ name: name + " ".repeat(1024 * 1024 - 100 - name.length) }) });
+    expect(under.status).not.toBe(413);
   });
 
   test("payments.get and payments.list return exactly what GET /v1/payments shows; other merchants and modes see nothing", async () => {

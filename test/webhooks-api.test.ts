@@ -85,7 +85,7 @@ describe("endpoints", () => {
     expect(created.enabled_events).toEqual(["payment.succeeded", "payment.failed"]);
     expect(created.secret).toMatch(SECRET_RE);
 
-    const all = await ok("webhooks", "create", "--merchant", m.merchantId, "--mode", "test", "--url", "https://shop.example/all");
+    const all = await ok("webhooks", "create", "--merchant", m.merchantId, "--mode", "test", "--url", "https://93.184.216.34/all");
     expect(all.enabled_events).toEqual([]);
     expect(all.secret).not.toBe(created.secret);
 
@@ -109,8 +109,8 @@ describe("endpoints", () => {
     expect(await create("test", "not a url")).toMatch(/url/);
     expect(await create("test", "https://user:pass@shop.example/h")).toMatch(/password/);
     expect(await create("test", `https://shop.example/${"a".repeat(2100)}`)).toMatch(/2048/);
-    await refused("validation_error", "webhooks", "create", "--merchant", "mer_000000000000000000000000", "--mode", "test", "--url", "https://shop.example/h");
-    const rows = await stack().sql("select id from webhook_endpoints where merchant_id = $1 and url not in ('http://127.0.0.1:9/hook', 'https://shop.example/all')", [m.merchantId]);
+    await refused("validation_error", "webhooks", "create", "--merchant", "mer_000000000000000000000000", "--mode", "test", "--url", "https://93.184.216.34/h");
+    const rows = await stack().sql("select id from webhook_endpoints where merchant_id = $1 and url not in ('http://127.0.0.1:9/hook', 'https://93.184.216.34/all')", [m.merchantId]);
     expect(rows).toEqual([]);
   });
 
@@ -130,7 +130,7 @@ describe("endpoints", () => {
       expect((error as CoreError).code, url).toBe("validation_error");
       expect((error as CoreError).message, url).toMatch(/public address/);
     }
-    // A public literal needs no DNS here; test mode takes loopback (local development).
+    // A public literal needs no DNS here; test mode takes loopback where WEBHOOK_ALLOW_LOOPBACK is on (the harness; test/webhook-destinations.test.ts).
     const created = await ok("webhooks", "create", "--merchant", m.merchantId, "--mode", "live", "--url", "https://93.184.216.34/hook");
     expect(created.id).toMatch(ENDPOINT_ID_RE);
     await ok("webhooks", "delete", created.id);

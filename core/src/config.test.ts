@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig as loadDispatcherConfig } from "../../dispatcher/src/config.ts";
 import { loadConfig } from "./config.ts";
 
 const base = { DATABASE_URL: "postgres://localhost/x", EMBED_TOKEN_SECRET: "s".repeat(64) };
@@ -121,5 +122,33 @@ describe("service tokens", () => {
   it("refuses one token for two processes", () => {
     expect(() => loadConfig({ ...base, PAYTAMI_INTERNAL_TOKEN: strong("x"), PAYTAMI_DISPATCHER_TOKEN: strong("x") }))
       .toThrow("PAYTAMI_DISPATCHER_TOKEN is the same as PAYTAMI_INTERNAL_TOKEN: each process needs a credential of its own");
+  });
+});
+
+describe("WEBHOOK_ALLOW_LOOPBACK", () => {
+  const dispatcherBase = { PAYTAMI_DISPATCHER_TOKEN: "dispatcher-token-0123456789abcdefghij" };
+
+  it("is off unless set to true, for the core and the dispatcher alike", () => {
+    expect(loadConfig(base).webhooks.allowLoopback).toBe(false);
+    expect(loadDispatcherConfig(dispatcherBase).allowLoopback).toBe(false);
+    expect(loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: "true" }).webhooks.allowLoopback).toBe(true);
+    expect(loadDispatcherConfig({ ...dispatcherBase, WEBHOOK_ALLOW_LOOPBACK: "true" }).allowLoopback).toBe(true);
+    expect(loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: "false" }).webhooks.allowLoopback).toBe(false);
+  });
+
+  it.each(["yes", "1", "TRUE", "on"])("refuses %s rather than guess", (value) => {
+    expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: value })).toThrow("WEBHOOK_ALLOW_LOOPBACK");
+    expect(() => loadDispatcherConfig({ ...dispatcherBase, WEBHOOK_ALLOW_LOOPBACK: value })).toThrow("WEBHOOK_ALLOW_LOOPBACK");
+  });
+});
+
+describe("TRPC_MAX_BODY_BYTES", () => {
+  it("is 1 MiB by default, any positive byte count", () => {
+    expect(loadConfig(base).trpcMaxBodyBytes).toBe(1_048_576);
+    expect(loadConfig({ ...base, TRPC_MAX_BODY_BYTES: "65536" }).trpcMaxBodyBytes).toBe(65_536);
+  });
+
+  it.each(["0", "-1", "1MiB", "99999999999999999999"])("refuses %s", (value) => {
+    expect(() => loadConfig({ ...base, TRPC_MAX_BODY_BYTES: value })).toThrow("TRPC_MAX_BODY_BYTES");
   });
 });

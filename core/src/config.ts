@@ -62,6 +62,12 @@ export interface WebhookPolicy {
   endpointConcurrency: number;
   /** An endpoint whose attempts have only failed for this long is disabled. */
   disableAfterMs: number;
+  /**
+   * WEBHOOK_ALLOW_LOOPBACK: test-mode endpoints may point at loopback (127.0.0.0/8, ::1), for local
+   * development (`npm start` and the test harness turn it on). Off by default: every endpoint of
+   * either mode must then reach a public address. The dispatcher reads the same setting.
+   */
+  allowLoopback: boolean;
 }
 
 export interface CoreConfig {
@@ -69,6 +75,8 @@ export interface CoreConfig {
   natsUrl: string | undefined;
   grpcAddr: string;
   httpPort: number;
+  /** TRPC_MAX_BODY_BYTES: a larger /trpc request body is refused (413) as it arrives, before any of it is parsed. */
+  trpcMaxBodyBytes: number;
   publicBaseUrl: string;
   embedBaseUrl: string;
   /**
@@ -133,6 +141,12 @@ function intEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): numb
   const text = env(source, name, String(fallback));
   if (!/^\d+$/.test(text)) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
   return Number(text);
+}
+
+function positiveIntEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intEnv(source, name, fallback);
+  if (value < 1 || !Number.isSafeInteger(value)) throw new Error(`${name} must be a positive integer, got "${source[name]}"`);
+  return value;
 }
 
 function minorEnv(source: NodeJS.ProcessEnv, name: string, fallback: bigint): bigint {
@@ -298,6 +312,12 @@ export function parsePayoutSchedule(text: string): number | null {
   return ms;
 }
 
+/** WEBHOOK_ALLOW_LOOPBACK: "true" or "false" (the default); anything else is refused at start-up rather than guessed. */
+export function webhookAllowLoopbackEnv(source: NodeJS.ProcessEnv): boolean {
+  const text = env(source, "WEBHOOK_ALLOW_LOOPBACK", "false");
+  if (text !== "true" && text !== "false") throw new Error(`WEBHOOK_ALLOW_LOOPBACK must be "true" or "false", got "${text}"`);
+  return text === "true";
+}
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig {
   const databaseUrl = source.DATABASE_URL;
@@ -308,6 +328,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     natsUrl: source.NATS_URL || undefined,
     grpcAddr: env(source, "CORE_GRPC_ADDR", "127.0.0.1:50051"),
     httpPort: intEnv(source, "CORE_HTTP_PORT", 4001),
+    trpcMaxBodyBytes: positiveIntEnv(source, "TRPC_MAX_BODY_BYTES", 1024 * 1024),
     publicBaseUrl,
     embedBaseUrl: env(source, "EMBED_BASE_URL", publicBaseUrl).replace(/\/+$/, ""),
     serviceTokens: serviceTokensEnv(source),
@@ -322,6 +343,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     webhooks: {
       endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 16)),
       disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
+      allowLoopback: webhookAllowLoopbackEnv(source),
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),

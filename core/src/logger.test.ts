@@ -127,3 +127,55 @@ describe("log redaction", () => {
     expect(raw[0]).toContain("[too deep]");
   });
 });
+
+describe("card numbers in string values", () => {
+  test.each([
+    ["4242424242424242", "************4242"],
+    ["4242 4242 4242 4242", "**** **** **** 4242"],
+    ["4242-4242-4242-4242", "****-****-****-4242"],
+    ["378282246310005", "***********0005"], // amex, 15 digits
+    ["6011 1111 1111 1117", "**** **** **** 1117"],
+    ["4222222222222", "*********2222"], // 13 digits
+    ["6200000000000000000", "***************0000"], // 19 digits
+    ["card 4242424242424242 exp 12/30", "card ************4242 exp 12/30"],
+    ["4242 4242 4242 4242 123", "**** **** **** 4242 123"], // a number and its CVC
+    ['{"number":"4000 0566 5566 5556"}', '{"number":"**** **** **** 5556"}'],
+    ["a=4242424242424242&b=5555555555554444", "a=************4242&b=************4444"],
+    ["4242424242424242 123abc", "************4242 123abc"],
+  ])("%s is masked", (text, masked) => {
+    const { log, lines, raw } = capture();
+    log.info({ note: text, deep: { list: [text] } }, "x");
+    expect(lines[0]).toMatchObject({ note: masked, deep: { list: [masked] } });
+    expect(raw[0]).not.toContain(text);
+  });
+
+  test.each([
+    "4242424242424241", // fails Luhn
+    "424242424242", // 12 digits
+    "42424242424242424242", // 20 digits, no card number between separators
+    "pay_0123456789012345678abc", // digits glued to an id
+    "12345678-1234-1234-abcd-0123456789ab", // a UUID whose digit groups pass Luhn (1234567812341232 would)
+    "12345678-1234-1232-abcd-0123456789ab",
+    "last-1234-5678-1234-1232", // a request id
+    "2025-01-01T00:00:00.000Z",
+    "+502 5555 1234",
+    "amount 10000 GTQ",
+    "1234 5678",
+  ])("%s is left alone", (text) => {
+    const value = { text };
+    expect(redactSecrets(value)).toBe(value);
+  });
+
+  test("the message, its interpolation values and an error's message and stack are masked too", () => {
+    const { log, lines, raw } = capture();
+    log.info("charging 4242 4242 4242 4242 for %s", "5555555555554444");
+    const err = new Error("processor said: card 4000056655665556 declined");
+    log.error({ err }, "failed");
+    expect(lines[0]!.msg).toBe("charging **** **** **** 4242 for ************4444");
+    const logged = lines[1]!.err as { message: string; stack: string };
+    expect(logged.message).toBe("processor said: card ************5556 declined");
+    expect(logged.stack).toContain("************5556");
+    for (const line of raw) for (const number of ["4242 4242 4242 4242", "5555555555554444", "4000056655665556"]) expect(line).not.toContain(number);
+    expect(err.message).toContain("4000056655665556"); // the caller's error is not modified
+  });
+});

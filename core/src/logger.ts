@@ -1,9 +1,12 @@
 import pino from "pino";
+import { luhnValid } from "../../proto/card-checks.ts";
 
 // API keys, tokens and card data must never reach a log line, whatever object a caller hands to
 // the logger and however deep the secret sits in it. pino's `redact` paths name fixed depths
 // (`*.apiKey` reaches one level), so instead every logged object and every child's bindings are
-// walked, and a value under a secret-looking key is censored wherever it is.
+// walked, and a value under a secret-looking key is censored wherever it is. Key names miss a card
+// number pasted into free text (an error message, a description, a URL), so every string value,
+// the message and an error's message are also scanned for card numbers, which are masked.
 
 export const CENSOR = "[redacted]";
 // Deeper than anything we log on purpose; what lies below is cut rather than written unchecked
@@ -18,6 +21,50 @@ const SECRET_KEYS = new Set(["authorization", "proxyauthorization", "cookie", "s
 const SECRET_SUFFIXES = ["secret", "token", "password", "passwd", "apikey", "privatekey"];
 
 const normalize = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+// 13 or more digits, single spaces or dashes allowed between them ("4242 4242 4242 4242"), not
+// glued to letters or digits, directly or by a dash: ids such as `pay_…` or a UUID whose leading
+// groups happen to be all digits are left alone.
+const DIGIT_RUN = /(?<![A-Za-z0-9]|[A-Za-z0-9]-)\d(?:[ -]?\d){12,}(?![A-Za-z0-9]|-[A-Za-z0-9])/g;
+
+/**
+ * `text` with every card-number-like stretch masked: 13 to 19 digits (spaces and dashes allowed)
+ * that pass the Luhn check keep their last four digits, the rest become `*`. A longer run is
+ * searched for such a stretch between its separators ("4242 4242 4242 4242 123", a number and its
+ * CVC). The common case, a string with no 13-digit run, costs one regular-expression scan.
+ */
+export function maskCardNumbers(text: string): string {
+  if (text.length < 13) return text;
+  return text.replace(DIGIT_RUN, maskRun);
+}
+
+function maskRun(run: string): string {
+  const parts = run.split(/([ -])/); // digit groups at even indexes, separators between
+  const groups = parts.filter((_, i) => i % 2 === 0);
+  const masked = [...groups];
+  let changed = false;
+  for (let first = 0; first < groups.length; first++) {
+    // The longest stretch of whole groups from `first` that is 13–19 digits and Luhn-valid.
+    let digits = "";
+    let last = -1;
+    for (let end = first; end < groups.length && digits.length + groups[end]!.length <= 19; end++) {
+      digits += groups[end];
+      if (digits.length >= 13 && luhnValid(digits)) last = end;
+    }
+    if (last < 0) continue;
+    let keep = 4;
+    for (let g = last; g >= first; g--) {
+      const group = groups[g]!;
+      const kept = Math.min(keep, group.length);
+      masked[g] = "*".repeat(group.length - kept) + group.slice(group.length - kept);
+      keep -= kept;
+    }
+    changed = true;
+    first = last;
+  }
+  if (!changed) return run;
+  return parts.map((part, i) => (i % 2 === 0 ? masked[i / 2] : part)).join("");
+}
 
 function isSecretKey(key: string, parentKey?: string): boolean {
   const name = normalize(key);
@@ -37,6 +84,7 @@ function isOpaque(value: object): boolean {
  * reference), so an ordinary log line costs a walk and no allocation.
  */
 export function redactSecrets<T>(value: T, depth = 0, parentKey?: string): T {
+  if (typeof value === "string") return maskCardNumbers(value) as T;
   if (value === null || typeof value !== "object" || isOpaque(value)) return value;
   if (depth >= MAX_DEPTH) return TOO_DEEP as T;
   if (Array.isArray(value)) {
@@ -77,10 +125,13 @@ function redactError(error: Error, depth: number): Error {
     const cause = redactSecrets(error.cause, depth + 1);
     if (cause !== error.cause) changes.cause = cause;
   }
-  if (Object.keys(changes).length === 0) return error;
+  const message = maskCardNumbers(error.message);
+  const stack = error.stack === undefined ? undefined : maskCardNumbers(error.stack);
+  if (Object.keys(changes).length === 0 && message === error.message && stack === error.stack) return error;
   const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Error;
   // V8's `stack` accessor reads the original's internal slot; copy its text instead.
-  Object.defineProperty(copy, "stack", { value: error.stack, enumerable: false, writable: true, configurable: true });
+  Object.defineProperty(copy, "stack", { value: stack, enumerable: false, writable: true, configurable: true });
+  Object.defineProperty(copy, "message", { value: message, enumerable: false, writable: true, configurable: true });
   for (const [key, item] of Object.entries(changes)) Object.defineProperty(copy, key, { value: item, enumerable: key !== "cause", writable: true, configurable: true });
   return copy;
 }
@@ -99,6 +150,14 @@ export function createLogger(name: string, destination?: pino.DestinationStream)
     },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: {
+      // The message and its interpolation values do not pass through the log formatter.
+      logMethod(args, method) {
+        const [first, ...rest] = args;
+        const masked = [typeof first === "string" ? maskCardNumbers(first) : first, ...rest.map((arg) => redactSecrets(arg))];
+        return method.apply(this, masked as Parameters<typeof method>);
+      },
+    },
   };
   const logger = destination ? pino(options, destination) : pino(options);
   // pino applies the bindings formatter to the root's bindings only (children reset it), so each

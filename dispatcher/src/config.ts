@@ -1,4 +1,4 @@
-import { parseDuration, serviceTokenEnv } from "../../core/src/config.ts";
+import { parseDuration, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../core/src/config.ts";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { DISPATCHER_CONSUMER } from "../../proto/event-stream.ts";
 
@@ -22,6 +22,8 @@ export interface DispatcherConfig {
   pollIntervalMs: number;
   /** SIGTERM: how long in-flight attempts may finish before they are handed back. */
   shutdownGraceMs: number;
+  /** WEBHOOK_ALLOW_LOOPBACK: test-mode deliveries may go to loopback (local development); the core reads the same setting. */
+  allowLoopback: boolean;
 }
 
 function positiveInt(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -48,5 +50,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherC
     leaseMs: 2 * timeoutMs + 10_000,
     pollIntervalMs: parseDuration(source.DISPATCHER_POLL_INTERVAL || "250ms"),
     shutdownGraceMs: parseDuration(source.SHUTDOWN_GRACE || "10s"),
+    allowLoopback: webhookAllowLoopbackEnv(source),
   };
 }

@@ -9,8 +9,9 @@ import type { AttemptResult, DueDelivery } from "../../proto/gen/paytami/v1/deli
 import type { Logger } from "../../core/src/logger.ts";
 import type { DispatcherConfig } from "./config.ts";
 import { sendWebhook, type WebhookOutcome } from "./send-webhook.ts";
+import { webhookDestinations } from "../../proto/public-address.ts";
 
-type SendPolicy = Pick<DispatcherConfig, "concurrency" | "timeoutMs" | "leaseMs" | "pollIntervalMs">;
+type SendPolicy = Pick<DispatcherConfig, "concurrency" | "timeoutMs" | "leaseMs" | "pollIntervalMs" | "allowLoopback">;
 
 /** A core call that failed is tried again after this long. */
 const RETRY_MS = 500;
@@ -110,7 +111,7 @@ export class SendLoop {
       eventId: delivery.event_id,
       body: delivery.body,
       secrets: delivery.secrets,
-      publicOnly: modeCodec.toWire(delivery.mode) === "live",
+      destinations: webhookDestinations(modeCodec.toWire(delivery.mode), this.#policy.allowLoopback),
       timeoutMs: this.#policy.timeoutMs,
       signal: abort.signal,
     }).then((outcome) => {

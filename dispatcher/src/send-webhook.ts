@@ -1,11 +1,12 @@
 // One signed webhook POST (DESIGN §4 "Webhooks"), for the dispatcher and `paytami listen`: the
 // stored body byte for byte, the spec's headers, a fresh Service-Signature per attempt, no
-// redirects followed (a 3xx is a failure), a deadline over the whole exchange, and in live mode
-// only public destinations, checked on the address the connection then uses (DNS rebinding).
+// redirects followed (a 3xx is a failure), a deadline over the whole exchange, and only the
+// destinations the mode allows (public addresses; loopback too in test mode where
+// WEBHOOK_ALLOW_LOOPBACK is on), checked on the address the connection then uses (DNS rebinding).
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
-import { isPublicAddress, publicOnlyLookup } from "../../proto/public-address.ts";
+import { destinationLookup, isAllowedDestination, type DestinationRule } from "../../proto/public-address.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "../../proto/webhook-signature.ts";
 import { parseRetryAfter } from "../../core/src/domain/webhook-retry.ts";
 
@@ -14,8 +15,11 @@ export interface WebhookRequest {
   eventId: string;
   body: Buffer;
   secrets: readonly string[];
-  /** Live mode: refuse loopback, private and link-local destinations. */
-  publicOnly: boolean;
+  /**
+   * Where the attempt may connect (webhookDestinations: the endpoint's mode and WEBHOOK_ALLOW_LOOPBACK);
+   * "any" only for `paytami listen`, which forwards to the developer's own server.
+   */
+  destinations: DestinationRule | "any";
   timeoutMs: number;
   /** Aborts the attempt (a dispatcher stopping). */
   signal?: AbortSignal | undefined;
@@ -34,14 +38,17 @@ export interface WebhookOutcome {
 
 export const EXCERPT_BYTES = 1024;
 
-// Keep-alive pools, one per destination rule: a socket opened for a test-mode delivery (to any
-// address) must never carry a live one. The live pools only ever connect through publicOnlyLookup.
+// Keep-alive pools, one per destination rule: a socket opened under a looser rule (to loopback)
+// must never carry a delivery of a stricter one. The checked pools only connect through their lookup.
+const lookups = { public: destinationLookup("public"), "public-or-loopback": destinationLookup("public-or-loopback") };
+const checkedPool = (rule: DestinationRule) => ({
+  http: new http.Agent({ keepAlive: true, maxSockets: 64, lookup: lookups[rule] }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64, lookup: lookups[rule] }),
+});
 const agents = {
   any: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
-  publicOnly: {
-    http: new http.Agent({ keepAlive: true, maxSockets: 64, lookup: publicOnlyLookup }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 64, lookup: publicOnlyLookup }),
-  },
+  public: checkedPool("public"),
+  "public-or-loopback": checkedPool("public-or-loopback"),
 };
 
 function describe(error: NodeJS.ErrnoException): string {
@@ -64,11 +71,12 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
     }
     // An address literal is connected to without any lookup, so it is checked here.
     const literal = url.hostname.replace(/^\[|\]$/g, "");
-    if (request.publicOnly && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+    const rule = request.destinations;
+    if (rule !== "any" && isIP(literal) !== 0 && !isAllowedDestination(literal, rule)) {
       resolve({ attemptedAt, error: `${literal} is not a public address.`, latencyMs: 0, responseExcerpt: "" });
       return;
     }
-    const pool = request.publicOnly ? agents.publicOnly : agents.any;
+    const pool = agents[rule];
     const transport = url.protocol === "https:" ? https : http;
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     let settled = false;
@@ -82,7 +90,7 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
     const req = transport.request(url, {
       method: "POST",
       agent: url.protocol === "https:" ? pool.https : pool.http,
-      ...(request.publicOnly ? { lookup: publicOnlyLookup } : {}),
+      ...(rule !== "any" ? { lookup: lookups[rule] } : {}),
       headers: {
         "content-type": "application/json",
         "content-length": request.body.length,

@@ -7,6 +7,7 @@ import type { CoreClient } from "../../proto/core-client.ts";
 import { errorBody } from "./middleware/error-body.ts";
 import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
+import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -47,6 +48,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);
 
+  if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));
   app.use(requestContext(log));
   app.use(errorBody);

@@ -5,6 +5,8 @@ import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 export interface FacadeConfig {
   port: number;
   publicBaseUrl: string;
+  /** The Strict-Transport-Security value sent on every response when PUBLIC_BASE_URL is https; none on http. */
+  strictTransportSecurity: string | undefined;
   embedBaseUrl: string;
   coreGrpcAddr: string;
   /** PAYTAMI_FACADE_TOKEN, sent on every core call: the facade's own credential, good only for what its routes call (core/src/grpc/access.ts). */
@@ -42,6 +44,9 @@ export function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLi
   return { perIp, windowMs };
 }
 
+/** One year, subdomains included (the value browsers' preload lists ask for, less `preload`, which is an operator's choice). */
+export const HSTS_VALUE = "max-age=31536000; includeSubDomains";
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
   const port = Number(source.PORT || 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port, got "${source.PORT}"`);
@@ -53,6 +58,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
   return {
     port,
     publicBaseUrl,
+    strictTransportSecurity: publicBaseUrl.toLowerCase().startsWith("https://") ? HSTS_VALUE : undefined,
     embedBaseUrl: (source.EMBED_BASE_URL || publicBaseUrl).replace(/\/+$/, ""),
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
     internalToken,

@@ -22,7 +22,8 @@ export async function openMigratedDatabase(options: { poolSize: number; now: () 
   const database = await createDatabase(adminUrl);
   const orm = await openOrm({ databaseUrl: database.url, poolSize: options.poolSize });
   await migrate(orm);
-  const config = loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "test-embed-token-secret-0123456789abcdef" });
+  // Loopback endpoints, as the cross-process harness allows them (stack.ts): tests' receivers listen there.
+  const config = loadConfig({ DATABASE_URL: database.url, EMBED_TOKEN_SECRET: "test-embed-token-secret-0123456789abcdef", WEBHOOK_ALLOW_LOOPBACK: "true" });
   return {
     orm,
     deps: { orm, config, log: createLogger("test"), now: options.now },

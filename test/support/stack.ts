@@ -358,6 +358,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     EMBED_BASE_URL: embedBaseUrl,
     EMBED_TOKEN_SECRET: embedTokenSecret,
     LOG_LEVEL: opts.logLevel ?? "info",
+    // Test-mode webhooks to the tests' receivers on loopback, as `npm start` allows them (off in production).
+    WEBHOOK_ALLOW_LOOPBACK: "true",
     // Keep background sandbox jobs from moving payments under a test's feet.
     SETTLEMENT_DELAYS: "3600s,3600s,3600s",
     BANK_TRANSFER_CONFIRM_AFTER: "3600s",

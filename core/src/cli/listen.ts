@@ -42,7 +42,7 @@ export function addListenCommands(program: Command, context: CommandContext): vo
         for (const event of found.events) {
           if (seen.has(event.id)) continue;
           seen.set(event.id, Date.parse(event.created_at));
-          const outcome = await sendWebhook({ url: options.forwardTo, eventId: event.id, body: event.body, secrets: [secret], publicOnly: false, timeoutMs: TIMEOUT_MS });
+          const outcome = await sendWebhook({ url: options.forwardTo, eventId: event.id, body: event.body, secrets: [secret], destinations: "any", timeoutMs: TIMEOUT_MS });
           const result = outcome.httpStatus ?? `error: ${outcome.error ?? "no response"}`;
           context.print({
             json: { event_id: event.id, type: event.type, status: outcome.httpStatus ?? null, error: outcome.error ?? null, latency_ms: outcome.latencyMs },

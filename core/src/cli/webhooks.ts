@@ -41,7 +41,7 @@ export function addWebhookCommands(program: Command, context: CommandContext): v
     .description("register a webhook endpoint; prints its signing secret (shown only here and on rotate)")
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
     .addOption(modeOption())
-    .requiredOption("--url <url>", "where events are POSTed (live mode: https, public address)")
+    .requiredOption("--url <url>", "where events are POSTed: a public address (loopback too in test mode where WEBHOOK_ALLOW_LOOPBACK is on); https in live mode")
     .option("--events <types>", `comma-separated event types (default: every event): ${EVENT_TYPES.join(", ")}`, eventList)
     .action(async (options: { merchant: string; mode: string; url: string; events?: string[] }) => {
       const created = await context.core().webhooks.createEndpoint({

@@ -75,6 +75,9 @@ async function run(life: Lifecycle): Promise<void> {
     PUBLIC_BASE_URL: baseUrl,
     EMBED_BASE_URL: process.env.EMBED_BASE_URL || baseUrl,
     EMBED_TOKEN_SECRET: embedTokenSecret,
+    // Local development: test-mode endpoints may be the developer's own server (http://localhost:…).
+    // The services' default is off, so a production configuration never has it by accident.
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK || "true",
   };
   const credentials: Record<ServiceName, NodeJS.ProcessEnv> = {
     core: { PAYTAMI_INTERNAL_TOKEN: internalToken, PAYTAMI_FACADE_TOKEN: facadeToken, PAYTAMI_DISPATCHER_TOKEN: dispatcherToken },

@@ -21,7 +21,7 @@ beforeAll(async () => {
   database = await openMigratedDatabase({ poolSize: 4, now: () => clock });
   deps = {
     ...database.deps,
-    config: { ...database.deps.config, webhookRetryScheduleMs: [0, 1_000, 60_000], webhooks: { endpointConcurrency: 2, disableAfterMs: 5 * 86_400_000 } },
+    config: { ...database.deps.config, webhookRetryScheduleMs: [0, 1_000, 60_000], webhooks: { ...database.deps.config.webhooks, endpointConcurrency: 2, disableAfterMs: 5 * 86_400_000 } },
   };
   merchantId = (await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Dominio S.A.", currencies: [], methods: [] }))).merchantId;
 });

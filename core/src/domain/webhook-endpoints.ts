@@ -2,7 +2,7 @@ import { generateWebhookSecret } from "../../../proto/webhook-signature.ts";
 import { LockMode, type InferEntity } from "@mikro-orm/core";
 import type { EventType } from "../../../proto/event-catalog.ts";
 import { requireEventType } from "./events.ts";
-import { NonPublicAddressError, resolvePublicOnly } from "../../../proto/public-address.ts";
+import { isLoopbackAddress, NonPublicAddressError, resolveDestination, webhookDestinations, type DestinationRule } from "../../../proto/public-address.ts";
 import type { Mode } from "../config.ts";
 import { Merchant, WebhookEndpoint } from "../db/entities/index.ts";
 import type { MerchantCaller, OperatorCaller } from "./caller.ts";
@@ -60,28 +60,34 @@ export function parseEnabledEvents(values: readonly string[]): EventType[] {
 
 /**
  * An endpoint URL: absolute http(s), at most 2048 characters, no credentials in it (they would end up
- * in logs and listings). Live mode also needs https and a host that resolves only to public addresses
- * (DESIGN §4); test mode may point at localhost, which is how merchants develop against the sandbox.
+ * in logs and listings), and a host that resolves only to public addresses in both modes (DESIGN §4:
+ * the dispatcher would otherwise fetch cloud metadata or internal services and store the answer).
+ * Live mode also needs https. Test mode may point at loopback where the operator allows it
+ * (`allowLoopback`, WEBHOOK_ALLOW_LOOPBACK), which is how developers run the sandbox locally.
  */
-export async function checkEndpointUrl(mode: Mode, text: string): Promise<string> {
+export async function checkEndpointUrl(mode: Mode, text: string, allowLoopback: boolean): Promise<string> {
   if (text.includes("\0") || text.length > MAX_URL_LENGTH || !URL.canParse(text)) {
     fail("validation_error", `url must be an absolute http or https URL of at most ${MAX_URL_LENGTH} characters.`);
   }
   const url = new URL(text);
   if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hostname === "") fail("validation_error", "url must be an absolute http or https URL.");
   if (url.username !== "" || url.password !== "") fail("validation_error", "url must not contain a user name or password.");
-  if (mode === "live") {
-    if (url.protocol !== "https:") fail("validation_error", "url must be an https URL in live mode.");
-    try {
-      await resolvePublicOnly(url.hostname);
-    } catch (error) {
-      if (error instanceof NonPublicAddressError) {
-        fail("validation_error", `url must reach a public address in live mode: ${error.message}`);
-      }
-      fail("validation_error", `url host ${url.hostname} could not be resolved.`);
-    }
+  if (mode === "live" && url.protocol !== "https:") fail("validation_error", "url must be an https URL in live mode.");
+  const rule = webhookDestinations(mode, allowLoopback);
+  try {
+    await resolveDestination(url.hostname, rule);
+  } catch (error) {
+    if (error instanceof NonPublicAddressError) fail("validation_error", refusedDestination(mode, rule, error));
+    fail("validation_error", `url host ${url.hostname} could not be resolved.`);
   }
   return text;
+}
+
+function refusedDestination(mode: Mode, rule: DestinationRule, error: NonPublicAddressError): string {
+  if (mode === "live") return `url must reach a public address in live mode: ${error.message}`;
+  if (rule === "public-or-loopback") return `url must reach a public or loopback address in test mode: ${error.message}`;
+  const hint = isLoopbackAddress(error.address) ? " Loopback is accepted in test mode only where the operator turned WEBHOOK_ALLOW_LOOPBACK on." : "";
+  return `url must reach a public address: ${error.message}${hint}`;
 }
 
 const unknownEndpoint = (id: string) => new DomainError("validation_error", `Unknown webhook endpoint ${id}.`);
@@ -100,12 +106,12 @@ export interface CreateEndpointInput {
 }
 
 /**
- * Registers an endpoint for the merchant and mode. Runs the URL check (DNS in live mode) before any
+ * Registers an endpoint for the merchant and mode. Runs the URL check (a DNS lookup) before any
  * statement, then inserts in one atomic step, so no transaction is held open across a DNS lookup.
  */
 export async function createEndpoint(deps: CoreDeps, tx: Tx, owner: MerchantCaller, input: CreateEndpointInput): Promise<EndpointWithSecret> {
   const enabledEvents = parseEnabledEvents(input.enabledEvents);
-  const url = await checkEndpointUrl(owner.mode, input.url);
+  const url = await checkEndpointUrl(owner.mode, input.url, deps.config.webhooks.allowLoopback);
   return atomically(tx, async (inner): Promise<Changes<EndpointWithSecret>> => {
     if (!(await inner.findOne(Merchant, owner.merchantId))) fail("validation_error", `Unknown merchant ${owner.merchantId}.`);
     const now = deps.now();

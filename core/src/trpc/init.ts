@@ -43,11 +43,16 @@ function catalogCode(error: TRPCError): ErrorCode {
   return getHTTPStatusCodeFromError(error) < 500 ? "validation_error" : "internal_error";
 }
 
+/** tRPC's own refusal says only PAYLOAD_TOO_LARGE: say which limit (TRPC_MAX_BODY_BYTES). */
+function tooLarge(ctx: TrpcContext | undefined): string {
+  return ctx ? `The request body is larger than ${ctx.deps.config.trpcMaxBodyBytes} bytes.` : "The request body is too large.";
+}
+
 const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const code = catalogCode(error);
     // Nothing but catalog errors and input problems reaches the client in words; the detail is logged (see router.ts onError).
-    const message = code === "internal_error" ? "Internal error." : error.message;
+    const message = code === "internal_error" ? "Internal error." : error.code === "PAYLOAD_TOO_LARGE" ? tooLarge(ctx) : error.message;
     return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, paytami_code: code } };
   },
 });

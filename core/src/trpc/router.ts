@@ -39,6 +39,8 @@ export function trpcHandler(deps: CoreDeps): (req: IncomingMessage, res: ServerR
   return createHTTPHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
+    // Counted as the body streams in: a larger one is cut off with PAYLOAD_TOO_LARGE (413), never buffered whole.
+    maxBodySize: deps.config.trpcMaxBodyBytes,
     createContext: ({ req }) => ({ deps, bearer: bearerToken(req.headers.authorization), resolveOperator }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") deps.log.error({ err: error.cause ?? error, path }, "tRPC call failed");

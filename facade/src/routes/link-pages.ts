@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { h, type JSX } from "preact";
-import QRCode from "qrcode";
 import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
 import { currencyCodec, linkNotPayableReasonCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
@@ -19,6 +18,7 @@ import { LINK_SCRIPT, LINK_SCRIPT_PATH } from "../pages/link-script.ts";
 import { LINK_TEXT } from "../pages/link-text.ts";
 import { pickLocale, type Locale } from "../pages/locale.ts";
 import { MessagePage } from "../pages/message-page.tsx";
+import { qrCodeSvg } from "../pages/qr-svg.ts";
 import { renderDocument } from "../pages/render-document.ts";
 import { parseTypedAmount } from "../pages/typed-amount.ts";
 import { callMeta } from "./call-meta.ts";
@@ -197,7 +197,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
       }
       throw error;
     }
-    const svg = await QRCode.toString(link.url, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+    const svg = qrCodeSvg(link.url);
     // The code depends only on the link's id and the public base URL, so it may be kept a day.
     ctx.set("Cache-Control", "public, max-age=86400");
     ctx.set("Content-Security-Policy", "default-src 'none'");
