@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 
-const base = { PAYTAMI_INTERNAL_TOKEN: "t".repeat(32) };
+const base = { PAYTAMI_FACADE_TOKEN: "facade-token-0123456789abcdefghijk" };
 
 describe("facade config", () => {
   it("ignores X-Forwarded-For unless TRUST_PROXY names proxies; limits public id routes to 300/ip per 60s", () => {
