@@ -1,6 +1,6 @@
 import type { SandboxPolicy } from "../config.ts";
 import { fail } from "../domain/errors.ts";
-import type { BeneficiaryAccount, CardOutcome, Processor } from "./processor.ts";
+import { ProcessorCallWithdrawn, type BeneficiaryAccount, type CardOutcome, type Processor } from "./processor.ts";
 
 /** DESIGN §4 "Sandbox processor": the test cards and what each one does (any future expiry, any CVC). */
 export const SANDBOX_CARDS = {
@@ -9,9 +9,22 @@ export const SANDBOX_CARDS = {
   "4000000000009995": "insufficient_funds",
   "4000000000003220": "challenge",
   "4000000000000119": "processor_error",
+  "4000000000000408": "no_answer",
+  "4000000000000507": "late_answer",
 } as const;
 
-function outcomeOf(number: string): CardOutcome {
+/** How long after the deadline the late-answer card answers anyway: a network whose answer was already on its way. */
+const LATE_ANSWER_AFTER_ABORT_MS = 500;
+
+/** Waits for the call's abort (its deadline); never settles without one. */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+async function outcomeOf(number: string, signal: AbortSignal): Promise<CardOutcome> {
   switch (SANDBOX_CARDS[number as keyof typeof SANDBOX_CARDS]) {
     case "declined":
       return { outcome: "declined", reason: "card_declined" };
@@ -21,6 +34,15 @@ function outcomeOf(number: string): CardOutcome {
       return { outcome: "challenge" };
     case "processor_error":
       return fail("processor_unavailable", "The payment processor is unavailable; try again.");
+    case "no_answer":
+      // Hangs past the deadline and honours its abort, as a network that can drop a request it has not processed.
+      await untilAborted(signal);
+      throw new ProcessorCallWithdrawn();
+    case "late_answer":
+      // Ignores the abort and succeeds after the deadline: the core cannot know it will, so it must wait.
+      await untilAborted(signal);
+      await new Promise((resolve) => setTimeout(resolve, LATE_ANSWER_AFTER_ABORT_MS));
+      return { outcome: "authorized" };
     default:
       // Any other valid card succeeds, as in most sandboxes.
       return { outcome: "authorized" };
@@ -29,7 +51,7 @@ function outcomeOf(number: string): CardOutcome {
 
 export function sandboxProcessor(policy: SandboxPolicy): Processor {
   return {
-    chargeCard: async (charge) => outcomeOf(charge.card.number),
+    chargeCard: (charge, signal) => outcomeOf(charge.card.number, signal),
     completeChallenge: async (_attemptId, passed) => (passed ? { outcome: "authorized" } : { outcome: "declined", reason: "card_declined" }),
     bankTransferAccount: async (): Promise<BeneficiaryAccount> => policy.beneficiary,
   };

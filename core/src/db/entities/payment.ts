@@ -60,6 +60,8 @@ export const Payment = defineEntity({
       name: "payments_list_status_idx",
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "status" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
     },
+    // A claim on a link's payment counts the link's other attempts in flight (link-capacity.ts); leases are few and short.
+    { name: "payments_link_attempt_idx", properties: "link_id", where: "attempt_expires_at is not null and link_id is not null" },
     // The expiry job scans only payable payments.
     { name: "payments_expiry_idx", properties: "expires_at", where: "status in ('created', 'processing', 'authorized')" },
     // Sandbox jobs: bank transfers waiting for confirmation, and each settlement step's waiting payments.
