@@ -95,6 +95,38 @@ describe("card attempts with the sandbox test cards", () => {
     expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, none, true)))).toBe("validation_error");
   });
 
+  test("the challenge's outcome is the processor's: confirming a challenge the issuer refuses fails the payment", async () => {
+    const refused = await newPayment();
+    expect((await submit(refused, "4000000000003238")).next).toBe("challenge");
+    expect(await row(refused)).toMatchObject({ status: "processing", challenge_pending: true, challenge_reference: expect.stringMatching(/^sbx_chl_/) });
+    const answer = await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, refused, true));
+    expect(answer).toMatchObject({ next: "redirect_cancel", payment: { status: "failed" } });
+    expect(await row(refused)).toMatchObject({ challenge_pending: false, challenge_reference: null });
+    expect(await eventsOf(refused)).toEqual(["payment.failed"]);
+  });
+
+  test("the core completes the challenge the processor opened, by its reference, and records the processor's answer", async () => {
+    const asked: Array<{ reference: string; confirmed: boolean }> = [];
+    const issuer: CoreDeps = {
+      ...deps,
+      processors: {
+        test: {
+          ...sandboxProcessor(deps.config.sandbox),
+          chargeCard: async () => ({ outcome: "challenge", reference: "issuer-ref-1" }),
+          completeChallenge: async (reference, confirmed) => {
+            asked.push({ reference, confirmed });
+            return { outcome: "declined", reason: "card_declined" };
+          },
+        },
+      },
+    };
+    const id = await newPayment();
+    await submit(id, "4242424242424242", issuer);
+    const answer = await withoutTransaction(issuer, (tx) => completeChallenge(issuer, tx, PUBLIC, id, true));
+    expect(asked).toEqual([{ reference: "issuer-ref-1", confirmed: true }]);
+    expect(answer.payment.status).toBe("failed");
+  });
+
   test("a resolved payment and a bank-transfer payment refuse a card; live mode has no processor yet", async () => {
     const id = await newPayment();
     await submit(id, "4242424242424242");

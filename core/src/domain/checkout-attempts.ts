@@ -108,7 +108,7 @@ async function holdForLateAnswer(deps: CoreDeps, tx: Tx, paymentId: string): Pro
     const changes = await transitionPayment(deps, inner, paymentId, [(p, at) => (p.status === "created" ? startProcessing(p, at) : null)]);
     await db(inner)
       .updateTable("payments")
-      .set((eb) => ({ attempt_expires_at: eb.fn("greatest", [eb.ref("expires_at"), eb.ref("attempt_expires_at")]), challenge_pending: false }))
+      .set((eb) => ({ attempt_expires_at: eb.fn("greatest", [eb.ref("expires_at"), eb.ref("attempt_expires_at")]), challenge_pending: false, challenge_reference: null }))
       .where("id", "=", paymentId)
       .execute();
     return { value: undefined, events: changes.events };
@@ -129,22 +129,22 @@ function recordLateAnswer(deps: CoreDeps, paymentId: string, late: Promise<CardO
 }
 
 /** The steps of the state table an outcome takes, and where the page goes next. */
-function afterOutcome(outcome: CardOutcome): { steps: TransitionStep[]; next: CheckoutNext; challengePending: boolean } {
+function afterOutcome(outcome: CardOutcome): { steps: TransitionStep[]; next: CheckoutNext; challenge: string | null } {
   switch (outcome.outcome) {
     case "authorized":
-      return { steps: [authorize, capture], next: "redirect_success", challengePending: false };
+      return { steps: [authorize, capture], next: "redirect_success", challenge: null };
     case "declined":
-      return { steps: [failPayment], next: "redirect_cancel", challengePending: false };
+      return { steps: [failPayment], next: "redirect_cancel", challenge: null };
     case "challenge":
       // A challenge after an earlier one was abandoned: the payment is processing already.
-      return { steps: [(p, at) => (p.status === "processing" ? null : startProcessing(p, at))], next: "challenge", challengePending: true };
+      return { steps: [(p, at) => (p.status === "processing" ? null : startProcessing(p, at))], next: "challenge", challenge: outcome.reference };
   }
 }
 
 async function recordOutcome(deps: CoreDeps, tx: Tx, paymentId: string, outcome: CardOutcome, card: CardSummary | null): Promise<CheckoutNext> {
-  const { steps, next, challengePending } = afterOutcome(outcome);
+  const { steps, next, challenge } = afterOutcome(outcome);
   try {
-    return await recordTransition(deps, tx, paymentId, steps, next, challengePending, card);
+    return await recordTransition(deps, tx, paymentId, steps, next, challenge, card);
   } catch (error) {
     // Refused by a rule the table does not hold (a link at its max_payments): the payment stays as it was, free for another attempt or its expiry.
     await releaseAttempt(tx, paymentId);
@@ -153,13 +153,18 @@ async function recordOutcome(deps: CoreDeps, tx: Tx, paymentId: string, outcome:
 }
 
 async function recordTransition(
-  deps: CoreDeps, tx: Tx, paymentId: string, steps: TransitionStep[], next: CheckoutNext, challengePending: boolean, card: CardSummary | null,
+  deps: CoreDeps, tx: Tx, paymentId: string, steps: TransitionStep[], next: CheckoutNext, challenge: string | null, card: CardSummary | null,
 ): Promise<CheckoutNext> {
   return atomically(tx, async (inner) => {
     const changes = await transitionPayment(deps, inner, paymentId, steps);
     await db(inner)
       .updateTable("payments")
-      .set({ attempt_expires_at: null, challenge_pending: challengePending, ...(card ? { card_brand: card.brand, card_last4: card.last4 } : {}) })
+      .set({
+        attempt_expires_at: null,
+        challenge_pending: challenge !== null,
+        challenge_reference: challenge,
+        ...(card ? { card_brand: card.brand, card_last4: card.last4 } : {}),
+      })
       .where("id", "=", paymentId)
       .execute();
     return { value: next, events: changes.events };
@@ -185,14 +190,20 @@ export async function submitCard(deps: CoreDeps, tx: Tx, caller: PublicCaller, p
   return outcome(deps, tx, caller, paymentId, next, summary);
 }
 
-/** The challenge step's answer: passed → captured, failed → failed. */
-export async function completeChallenge(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string, passed: boolean): Promise<CheckoutOutcome> {
+/**
+ * The end of the challenge step: the processor completes the challenge it opened and its answer
+ * decides (authorized → captured, declined → failed). `cardholderConfirmed` is only the cardholder's
+ * answer in the issuer's step, which the processor weighs; it cannot make a refused challenge pass.
+ */
+export async function completeChallenge(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string, cardholderConfirmed: boolean): Promise<CheckoutOutcome> {
   requireNoTransaction(tx);
   const payment = await claimAttempt(deps, tx, paymentId, (p) => {
     if (!p.challenge_pending) fail("validation_error", "This payment has no challenge step pending.");
   });
   const processor = processorFor(deps, payment.mode);
-  const result = await callProcessor(deps, tx, payment, "complete_challenge", (signal) => processor.completeChallenge(paymentId, passed, signal), null);
+  // A challenge left pending before its reference was stored is one the processor cannot name: it refuses it.
+  const reference = payment.challenge_reference ?? "";
+  const result = await callProcessor(deps, tx, payment, "complete_challenge", (signal) => processor.completeChallenge(reference, cardholderConfirmed, signal), null);
   const next = await recordOutcome(deps, tx, paymentId, result, null);
   const card = payment.card_brand && payment.card_last4 ? { brand: payment.card_brand as CardSummary["brand"], last4: payment.card_last4 } : undefined;
   return outcome(deps, tx, caller, paymentId, next, card);

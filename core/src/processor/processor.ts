@@ -27,7 +27,8 @@ export interface CardCharge {
 export type CardOutcome =
   | { outcome: "authorized" }
   | { outcome: "declined"; reason: "card_declined" | "insufficient_funds" }
-  | { outcome: "challenge" };
+  /** The issuer asks the cardholder to confirm; `reference` is the processor's name for that challenge. */
+  | { outcome: "challenge"; reference: string };
 
 export interface BeneficiaryAccount {
   bank_name: string;
@@ -37,8 +38,12 @@ export interface BeneficiaryAccount {
 
 export interface Processor {
   chargeCard(charge: CardCharge, signal: AbortSignal): Promise<CardOutcome>;
-  /** The end of the challenge step `chargeCard` asked for. */
-  completeChallenge(attemptId: string, passed: boolean, signal: AbortSignal): Promise<Exclude<CardOutcome, { outcome: "challenge" }>>;
+  /**
+   * The end of the challenge step `chargeCard` opened as `reference`. `cardholderConfirmed` is the
+   * cardholder's answer in the issuer's step (the sandbox's buttons on the page); the outcome is the
+   * processor's: an issuer that refuses the challenge declines however the cardholder answered.
+   */
+  completeChallenge(reference: string, cardholderConfirmed: boolean, signal: AbortSignal): Promise<Exclude<CardOutcome, { outcome: "challenge" }>>;
   /** Where the customer sends a bank transfer; the transfer's arrival is reported later (sandbox: a job). */
   bankTransferAccount(currency: Currency, signal: AbortSignal): Promise<BeneficiaryAccount>;
 }

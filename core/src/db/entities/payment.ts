@@ -43,6 +43,8 @@ export const Payment = defineEntity({
     card_last4: p.text().nullable(),
     // The card asked for a challenge step the customer has not completed yet.
     challenge_pending: p.boolean().default(false),
+    // The processor's reference of that challenge: completing it asks the processor, which alone says how it ended.
+    challenge_reference: p.text().nullable(),
     // While a processor call for this payment is in flight (claimed in one short transaction, recorded in
     // another), no other attempt, cancel or expiry may start: a lease, so a core that died mid-call frees it.
     attempt_expires_at: p.datetime(3).nullable(),
