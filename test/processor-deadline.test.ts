@@ -122,6 +122,11 @@ describe("max_payments is checked before the processor authorizes", () => {
     expect(error.message).toMatch(/max_payments/);
     expect(await chargeCalls()).toBe(callsBefore);
     expect(await payment(second)).toMatchObject({ status: "created", authorized_at: null, attempt_expires_at: null });
+    // Through the hosted page: a page that says so, not an error.
+    const page = await stack().http.post(`/pay/${second}`, formBody({ card_number: "4242424242424242", card_expiry: "12/30", card_cvc: "123", card_name: "Ana López" }));
+    expect(page.status).toBe(409);
+    expect(page.text).toContain("Este enlace no acepta más pagos");
+    expect(await chargeCalls()).toBe(callsBefore);
   });
 
   test("while the link's last payment is in flight, another payment of the link is refused without a processor call", async () => {
