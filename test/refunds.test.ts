@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { newIdemKey, type Res } from "./support/http.ts";
-import { CREATED_AT_RE, createOk, driveToState, expectError, randomPaymentId, useStack } from "./support/expect.ts";
+import { CREATED_AT_RE, createOk, driveToState, expectError, payByCard, randomPaymentId, useStack } from "./support/expect.ts";
 import type { Merchant } from "./support/stack.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
-const stack = useStack({ dispatcher: true, env: { OUTBOX_RELAY_INTERVAL: "50ms", DISPATCHER_POLL_INTERVAL: "100ms" } });
+// The live card network: live payments here are captured by card, as only a live processor can (sandbox steps refuse them).
+const stack = useStack({ dispatcher: true, liveCardNetwork: true, env: { OUTBOX_RELAY_INTERVAL: "50ms", DISPATCHER_POLL_INTERVAL: "100ms" } });
 const REFUND_ID_RE = /^refund_[0-9a-f]{24}$/;
 const REASONS = ["requested_by_customer", "duplicate_charge", "product_not_received", "product_unacceptable", "merchant_error", "fraudulent", "other"];
 
@@ -26,10 +27,15 @@ function refund(key: string | undefined, body: unknown, idem: string | null = ne
   return stack().http.post("/v1/refunds", { key, body, ...(idem === null ? {} : { idem }) });
 }
 
-/** A payment of `amount` driven to `state` (captured by default). */
+/** A payment of `amount` driven to `state` (captured by default); a live one is paid by card (captured only). */
 async function payment(key: string, state = "captured", amount = "10000", currency = "GTQ"): Promise<string> {
   const p = await createOk(stack().http, key, { amount, currency });
-  await driveToState(stack(), p.id, state);
+  if (key.startsWith("sk_live_")) {
+    if (state !== "captured") throw new Error(`a live payment is only paid by card here, not driven to ${state}`);
+    expect(await payByCard(stack(), p.id)).toBe("captured");
+  } else {
+    await driveToState(stack(), p.id, state);
+  }
   return p.id as string;
 }
 

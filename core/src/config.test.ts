@@ -152,3 +152,21 @@ describe("TRPC_MAX_BODY_BYTES", () => {
     expect(() => loadConfig({ ...base, TRPC_MAX_BODY_BYTES: value })).toThrow("TRPC_MAX_BODY_BYTES");
   });
 });
+
+describe("PROCESSOR_CALL_TIMEOUT", () => {
+  it("is 8s by default, inside the attempt lease and the payout lease", () => {
+    expect(loadConfig(base).processorCallTimeoutMs).toBe(8_000);
+    expect(loadConfig({ ...base, PROCESSOR_CALL_TIMEOUT: "500ms" }).processorCallTimeoutMs).toBe(500);
+  });
+
+  it.each([
+    [{ PROCESSOR_CALL_TIMEOUT: "60s" }, "PROCESSOR_ATTEMPT_LEASE"],
+    [{ PROCESSOR_CALL_TIMEOUT: "2m" }, "PROCESSOR_ATTEMPT_LEASE"],
+    [{ PROCESSOR_CALL_TIMEOUT: "10s", PROCESSOR_ATTEMPT_LEASE: "10s" }, "PROCESSOR_ATTEMPT_LEASE"],
+    [{ PROCESSOR_CALL_TIMEOUT: "30s", RECOVER_PAYOUTS_LEASE: "20s" }, "RECOVER_PAYOUTS_LEASE"],
+    [{ PROCESSOR_CALL_TIMEOUT: "0s" }, "PROCESSOR_CALL_TIMEOUT"],
+    [{ PROCESSOR_CALL_TIMEOUT: "never" }, "PROCESSOR_CALL_TIMEOUT"],
+  ])("refuses %j at start-up", (env, named) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(named);
+  });
+});

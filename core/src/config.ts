@@ -110,6 +110,11 @@ export interface CoreConfig {
   sandbox: SandboxPolicy;
   /** How long a claimed processor attempt keeps others off its payment; longer than a processor call ever takes. */
   processorAttemptLeaseMs: number;
+  /**
+   * PROCESSOR_CALL_TIMEOUT: the deadline of every processor and bank call, shorter than the attempt
+   * lease and the payout lease (checked at start-up), so no call outlives the claim it was made under.
+   */
+  processorCallTimeoutMs: number;
 }
 
 /** The sandbox processor's bank account, shown to customers paying by bank transfer in test mode. */
@@ -319,10 +324,27 @@ export function webhookAllowLoopbackEnv(source: NodeJS.ProcessEnv): boolean {
   return text === "true";
 }
 
+/**
+ * PROCESSOR_CALL_TIMEOUT must end well inside the leases the calls are made under: past the attempt
+ * lease a second attempt could start while the first still charges; past the payout lease the
+ * recovery job takes the payout over mid-call.
+ */
+function processorCallTimeoutEnv(source: NodeJS.ProcessEnv, attemptLeaseMs: number, payoutLeaseMs: number): number {
+  const timeoutMs = positiveDurationEnv(source, "PROCESSOR_CALL_TIMEOUT", "8s");
+  if (timeoutMs >= attemptLeaseMs || timeoutMs >= payoutLeaseMs) {
+    throw new Error(
+      `PROCESSOR_CALL_TIMEOUT (${timeoutMs} ms) must be shorter than PROCESSOR_ATTEMPT_LEASE (${attemptLeaseMs} ms) and RECOVER_PAYOUTS_LEASE (${payoutLeaseMs} ms)`,
+    );
+  }
+  return timeoutMs;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig {
   const databaseUrl = source.DATABASE_URL;
   if (!databaseUrl) throw new Error("DATABASE_URL is required");
   const publicBaseUrl = env(source, "PUBLIC_BASE_URL", `http://localhost:${env(source, "PORT", "4000")}`).replace(/\/+$/, "");
+  const jobs = jobsEnv(source);
+  const processorAttemptLeaseMs = positiveDurationEnv(source, "PROCESSOR_ATTEMPT_LEASE", "60s");
   return {
     databaseUrl,
     natsUrl: source.NATS_URL || undefined,
@@ -368,7 +390,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
-    jobs: jobsEnv(source),
+    jobs,
     payoutScheduleMs: parsePayoutSchedule(env(source, "PAYOUT_SCHEDULE", "24h")),
     sandbox: {
       beneficiary: {
@@ -377,6 +399,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
         account_number: env(source, "SANDBOX_BANK_ACCOUNT_NUMBER", "000-123456-7"),
       },
     },
-    processorAttemptLeaseMs: positiveDurationEnv(source, "PROCESSOR_ATTEMPT_LEASE", "60s"),
+    processorAttemptLeaseMs,
+    processorCallTimeoutMs: processorCallTimeoutEnv(source, processorAttemptLeaseMs, jobs.recoverPayouts.leaseMs),
   };
 }

@@ -1,6 +1,6 @@
 // The core process: gRPC for the facade, dispatcher and CLI; HTTP for health
 // and metrics; background jobs. The only process that touches PostgreSQL.
-import { loadConfig } from "./config.ts";
+import { loadConfig, type CoreConfig } from "./config.ts";
 import { migrate, openOrm } from "./db/orm.ts";
 import type { CoreDeps } from "./domain/deps.ts";
 import { drainGrpcServer, startGrpcServer } from "./grpc/server.ts";
@@ -15,17 +15,25 @@ import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purg
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
 import { createLogger } from "./logger.ts";
+import type { Processors } from "./processor/processor.ts";
 
 const log = createLogger("core");
 
-async function main(): Promise<void> {
+/** What a test harness may replace in a core it launches (test/support: a card network standing in for the live processor). */
+export interface CoreOverrides {
+  processors?: (config: CoreConfig) => Processors;
+}
+
+export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
   const config = loadConfig();
   const orm = await openOrm({ databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize });
   if (config.migrateOnStart) {
     const applied = await migrate(orm);
     if (applied.length) log.info({ applied }, "migrations applied");
   }
-  const deps: CoreDeps = { orm, config, log, now: () => new Date() };
+  const processors = overrides.processors?.(config);
+  const deps: CoreDeps = { orm, config, log, now: () => new Date(), ...(processors ? { processors } : {}) };
+  if (processors) log.warn({ modes: Object.keys(processors) }, "processors replaced by the launcher (a test harness)");
 
   const probes: HealthProbe[] = [];
   const relay = config.natsUrl ? new OutboxRelay(deps, config.natsUrl) : undefined;
@@ -74,7 +82,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-main().catch((err: unknown) => {
-  log.fatal({ err }, "core failed to start");
-  process.exit(1);
-});
+if (import.meta.main) {
+  runCore().catch((err: unknown) => {
+    log.fatal({ err }, "core failed to start");
+    process.exit(1);
+  });
+}

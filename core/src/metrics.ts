@@ -17,3 +17,10 @@ export const jobRuns = new Counter({
   labelNames: ["job", "outcome"] as const,
   registers: [registry],
 });
+
+export const processorCalls = new Counter({
+  name: "paytami_core_processor_calls_total",
+  help: "Calls to the card processor and the payout bank, by mode, call and how they ended (an answer, error, withdrawn or unknown at the deadline).",
+  labelNames: ["mode", "call", "ended"] as const,
+  registers: [registry],
+});

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
-import { modeCodec } from "../../proto/enums.ts";
+import { modeCodec, paymentStatusCodec } from "../../proto/enums.ts";
 import { ERROR_CODES } from "../../proto/error-catalog.ts";
 import { openOrm } from "../../core/src/db/orm.ts";
 import { OPERATOR } from "../../core/src/domain/caller.ts";
@@ -249,4 +249,14 @@ export async function driveToState(stack: Stack, id: string, state: string): Pro
   }
   const rows = await stack.sql("UPDATE payments SET status = $1 WHERE id = $2 RETURNING id", [state, id]);
   if (rows.length !== 1) throw new Error(`could not set ${id} to ${state}`);
+}
+
+/**
+ * Pays a payment by card through the core's checkout (what the hosted page's form post calls): the
+ * processor of the payment's mode answers. For live payments the stack needs `liveCardNetwork`;
+ * sandbox steps refuse them.
+ */
+export async function payByCard(stack: Stack, paymentId: string, number = "4242424242424242"): Promise<string> {
+  const paid = await stack.core.checkout.submitCard({ payment_id: paymentId, card: { number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" } });
+  return paymentStatusCodec.toWire(paid.payment!.status);
 }

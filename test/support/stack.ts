@@ -44,6 +44,11 @@ export interface StackOptions {
    * facade's, the dispatcher's and the harness's own (operator) certificates (CORE_TLS_*).
    */
   tls?: boolean;
+  /**
+   * Run every core with the sandbox card network as its LIVE processor
+   * (test/support/core-with-live-card-network.mjs), so live payments can be paid by card.
+   */
+  liveCardNetwork?: boolean;
 }
 
 /** A TLS stack's certificate material (PEM paths): the CA, and what it issued to each process. */
@@ -165,11 +170,14 @@ export function nodeBinary(): string {
  * core/src/devstack/services.ts; the suite's global setup builds dist/ once).
  * There is no running from source: Node's type stripping cannot run the facade's .tsx pages.
  */
-export function launchCommand(name: ProcessName): { command: string; args: string[] } {
+export function launchCommand(name: ProcessName, options: { liveCardNetwork?: boolean } = {}): { command: string; args: string[] } {
   const cmd = serviceCommand(name);
   const entry = cmd.args[cmd.args.length - 1]!;
   if (!fs.existsSync(entry)) {
     throw new Error(`${entry} does not exist: run \`npm run build\` (the test suite's global setup does)`);
+  }
+  if (name === "core" && options.liveCardNetwork) {
+    return { command: nodeBinary(), args: [...cmd.args.slice(0, -1), path.join(REPO_ROOT, "test", "support", "core-with-live-card-network.mjs")] };
   }
   return { command: nodeBinary(), args: cmd.args };
 }
@@ -245,6 +253,8 @@ interface Proc {
   env: Record<string, string>;
   healthUrl: string;
   logFile: string;
+  /** The core runs with the sandbox card network as its live processor. */
+  liveCardNetwork?: boolean;
   child?: Child;
   /** Set while the harness itself is stopping the process. */
   stopping?: boolean;
@@ -253,7 +263,7 @@ interface Proc {
 // Processes are started, polled and stopped by the dev stack's own functions (core/src/devstack/processes.ts).
 function spawnProc(p: Proc): Child {
   p.stopping = false;
-  const { command, args } = launchCommand(p.name);
+  const { command, args } = launchCommand(p.name, { liveCardNetwork: p.liveCardNetwork ?? false });
   fs.appendFileSync(p.logFile, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n===== $ ${command} ${args.join(" ")}\n`);
   const child = startChild(p.name, command, args, { env: p.env, cwd: REPO_ROOT, output: p.logFile });
   liveChildren.add(child);
@@ -385,6 +395,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     env: childEnv({ ...common, ...credentials[name], ...opts.env, ...extra }),
     healthUrl: `http://127.0.0.1:${healthPort}/healthz`,
     logFile: path.join(logDir, `${logName}.log`),
+    liveCardNetwork: opts.liveCardNetwork ?? false,
   });
   const procs: Record<ProcessName, Proc> = {
     core: proc("core", "core", coreHttpPort),

@@ -18,10 +18,10 @@ export interface BankTransfer {
 export type BankOutcome = { status: "completed" } | { status: "failed"; failureReason: string };
 
 export interface PayoutBank {
-  /** Hands the transfer to the bank (then the payout is `sent_to_bank`). */
-  submit(transfer: BankTransfer): Promise<void>;
+  /** Hands the transfer to the bank (then the payout is `sent_to_bank`). `signal` aborts at PROCESSOR_CALL_TIMEOUT. */
+  submit(transfer: BankTransfer, signal: AbortSignal): Promise<void>;
   /** How the submitted transfer ended. */
-  outcome(transfer: BankTransfer): Promise<BankOutcome>;
+  outcome(transfer: BankTransfer, signal: AbortSignal): Promise<BankOutcome>;
 }
 
 /** The bank of a payout's mode: the sandbox in test mode, the live one (unconfigured today) in live mode. */

@@ -9,7 +9,7 @@ import { CoreError } from "../../../proto/core-client.ts";
 import { describeObject } from "./views.ts";
 
 export function addSimulateCommands(program: Command, context: CommandContext): void {
-  const simulate = program.command("simulate").description("move sandbox objects through their states");
+  const simulate = program.command("simulate").description("move sandbox objects through their states (test-mode payments only; a live payment is refused)");
 
   simulate
     .command("payment")

@@ -6,10 +6,12 @@ import { newId } from "./ids.ts";
 import { postLedger, type LedgerEntry } from "./ledger.ts";
 import { openChargeback as openChargebackState, TRANSITIONS, winChargeback as winChargebackState, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
 import { transitionPayment } from "./payment-transitions.ts";
+import { requireSandbox, requireSandboxPayment } from "./sandbox-only.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
 // Chargebacks (DESIGN §4): the processor reports a dispute on a captured payment (sandbox: `paytami
-// simulate chargeback`). Opening one takes what is left of the payment after its refunds out of the
+// simulate chargeback`, tRPC chargebacks.open/win). Every way in is by hand, so both operations
+// refuse a live payment: a live dispute is the live processor's report, which has no way in yet. Opening one takes what is left of the payment after its refunds out of the
 // merchant's available balance, the one movement allowed to take it below zero; winning it gives
 // that back. The payment moves to `chargeback` and back through the state table.
 
@@ -63,6 +65,7 @@ function chargebackEntry(kind: "chargeback_opened" | "chargeback_won", row: Char
  * merchant's available balance is debited, and `chargeback.opened` is raised.
  */
 export async function openChargeback(deps: CoreDeps, tx: Tx, paymentId: string, reason?: string): Promise<Changes<ChargebackView>> {
+  await requireSandboxPayment(tx, paymentId, "A chargeback by hand");
   // Locks the payment (so refunds and other chargebacks of it wait) and refuses a state that cannot be disputed.
   await transitionPayment(deps, tx, paymentId, [openChargebackState]);
   const trx = db(tx);
@@ -112,11 +115,12 @@ export async function winChargeback(deps: CoreDeps, tx: Tx, paymentId: string): 
   // Lock first, then read the stamps the restored state depends on.
   const stamps = await trx
     .selectFrom("payments")
-    .select(["status", "pending_settlement_at", "settled_to_paytami_at", "available_to_merchant_at"])
+    .select(["id", "mode", "status", "pending_settlement_at", "settled_to_paytami_at", "available_to_merchant_at"])
     .where("id", "=", paymentId)
     .forUpdate()
     .executeTakeFirst();
   if (!stamps) throw new DomainError("unknown_payment", "No such payment.");
+  requireSandbox(stamps, "A chargeback by hand");
   const open = await trx
     .selectFrom("chargebacks")
     .select(["id", "merchant_id", "mode", "payment_id", "amount", "currency"])

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { db } from "../db/orm.ts";
-import type { CardOutcome, Processor } from "../processor/processor.ts";
+import { ProcessorCallWithdrawn, type CardOutcome, type Processor } from "../processor/processor.ts";
 import { sandboxProcessor } from "../processor/sandbox.ts";
 import { presentApiKey } from "./api-keys.ts";
 import { merchantCaller, OPERATOR, PUBLIC } from "./caller.ts";
@@ -95,6 +95,38 @@ describe("card attempts with the sandbox test cards", () => {
     expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, none, true)))).toBe("validation_error");
   });
 
+  test("the challenge's outcome is the processor's: confirming a challenge the issuer refuses fails the payment", async () => {
+    const refused = await newPayment();
+    expect((await submit(refused, "4000000000003238")).next).toBe("challenge");
+    expect(await row(refused)).toMatchObject({ status: "processing", challenge_pending: true, challenge_reference: expect.stringMatching(/^sbx_chl_/) });
+    const answer = await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, refused, true));
+    expect(answer).toMatchObject({ next: "redirect_cancel", payment: { status: "failed" } });
+    expect(await row(refused)).toMatchObject({ challenge_pending: false, challenge_reference: null });
+    expect(await eventsOf(refused)).toEqual(["payment.failed"]);
+  });
+
+  test("the core completes the challenge the processor opened, by its reference, and records the processor's answer", async () => {
+    const asked: Array<{ reference: string; confirmed: boolean }> = [];
+    const issuer: CoreDeps = {
+      ...deps,
+      processors: {
+        test: {
+          ...sandboxProcessor(deps.config.sandbox),
+          chargeCard: async () => ({ outcome: "challenge", reference: "issuer-ref-1" }),
+          completeChallenge: async (reference, confirmed) => {
+            asked.push({ reference, confirmed });
+            return { outcome: "declined", reason: "card_declined" };
+          },
+        },
+      },
+    };
+    const id = await newPayment();
+    await submit(id, "4242424242424242", issuer);
+    const answer = await withoutTransaction(issuer, (tx) => completeChallenge(issuer, tx, PUBLIC, id, true));
+    expect(asked).toEqual([{ reference: "issuer-ref-1", confirmed: true }]);
+    expect(answer.payment.status).toBe("failed");
+  });
+
   test("a resolved payment and a bank-transfer payment refuse a card; live mode has no processor yet", async () => {
     const id = await newPayment();
     await submit(id, "4242424242424242");
@@ -153,6 +185,71 @@ describe("one attempt at a time, and no lock held while the processor answers", 
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ code: "payment_not_payable", message: expect.stringContaining("in progress") });
     expect(await row(id)).toMatchObject({ status: "created" });
+  });
+});
+
+describe("the processor's deadline (PROCESSOR_CALL_TIMEOUT)", () => {
+  const withProcessor = (processor: Partial<Processor>): CoreDeps => ({
+    ...deps,
+    config: { ...deps.config, processorCallTimeoutMs: 150 },
+    processors: { test: { ...sandboxProcessor(deps.config.sandbox), ...processor } },
+  });
+  const untilAborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+
+  test("a call withdrawn at its deadline: processor_unavailable at once, nothing charged, the payment payable again", async () => {
+    let calls = 0;
+    const withdrawing = withProcessor({
+      chargeCard: async (_charge, signal) => {
+        calls++;
+        await untilAborted(signal);
+        throw new ProcessorCallWithdrawn();
+      },
+    });
+    const id = await newPayment();
+    const started = Date.now();
+    const refused = await submit(id, "4242424242424242", withdrawing).then(() => undefined, (e: unknown) => e);
+    expect(refused).toMatchObject({ code: "processor_unavailable", message: expect.stringContaining("nothing was charged") });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(calls).toBe(1);
+    expect(await row(id)).toMatchObject({ status: "created", attempt_expires_at: null, authorized_at: null });
+    expect((await submit(id, "4242424242424242")).payment.status).toBe("captured");
+    expect(await eventsOf(id)).toEqual(["payment.succeeded"]);
+  });
+
+  test("a call still running at its deadline: the customer is answered, the payment is held, no second attempt, the late answer is recorded once", async () => {
+    let calls = 0;
+    let answer!: (outcome: CardOutcome) => void;
+    const late = new Promise<CardOutcome>((resolve) => (answer = resolve));
+    let aborted = false;
+    const ignoring = withProcessor({
+      chargeCard: async (_charge, signal) => {
+        calls++;
+        signal.addEventListener("abort", () => (aborted = true));
+        return late;
+      },
+    });
+    const id = await newPayment();
+    const started = Date.now();
+    const refused = await submit(id, "4242424242424242", ignoring).then(() => undefined, (e: unknown) => e);
+    expect(refused).toMatchObject({ code: "processor_unavailable", message: expect.stringContaining("do not pay it again") });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(aborted).toBe(true);
+    // Held: processing (the page waits), leased until the payment's own expiry.
+    const held = await row(id);
+    expect(held).toMatchObject({ status: "processing", challenge_pending: false, card_brand: null });
+    expect(held.attempt_expires_at).toEqual(held.expires_at);
+    // Another submit, the customer's cancel and the merchant's cancel wait for the first call's answer.
+    expect(await codeOf(submit(id, "4242424242424242", ignoring))).toBe("payment_not_payable");
+    expect(await codeOf(withoutTransaction(deps, (tx) => cancelCheckout(deps, tx, PUBLIC, id)))).toBe("payment_not_payable");
+    expect(await codeOf(withoutTransaction(deps, (tx) => cancelPayment(deps, tx, merchantCaller(merchant.merchantId, "test"), { id, idempotencyKey: undefined })))).toBe("payment_not_payable");
+    expect(calls).toBe(1);
+    answer({ outcome: "authorized" });
+    await expect.poll(async () => (await row(id)).status, { timeout: 5_000 }).toBe("captured");
+    expect(await row(id)).toMatchObject({ attempt_expires_at: null, card_brand: "visa", card_last4: "4242" });
+    expect(await eventsOf(id)).toEqual(["payment.succeeded"]);
+    const captures = await sql().selectFrom("ledger_transactions").select("id").where("payment_id", "=", id).where("kind", "=", "capture").execute();
+    expect(captures).toHaveLength(1);
+    expect(calls).toBe(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Currency, Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
+import { answerWithin } from "../processor/deadline.ts";
 import { processorFor, type BeneficiaryAccount } from "../processor/processor.ts";
 import type { PublicCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -62,7 +63,10 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
   }
   const reason = notPayableReason(status);
   // The account is the processor's to say (sandbox: configuration); only a started transfer has a reference.
-  const account = row.bank_reference === null ? null : await processorFor(deps, row.mode as Mode).bankTransferAccount(row.currency as Currency);
+  const account = row.bank_reference === null
+    ? null
+    : await answerWithin(deps.config, { mode: row.mode as Mode, call: "bank_transfer_account" }, (signal) =>
+      processorFor(deps, row.mode as Mode).bankTransferAccount(row.currency as Currency, signal));
   return {
     payment_id: row.id, status, currency: row.currency, amount: String(row.amount), description: row.description,
     merchant_trade_name: row.trade_name, method_type: row.method_type, payable: reason === null, reason,

@@ -17,6 +17,7 @@ export interface LockedPayment {
   currency: string;
   amount: string;
   challenge_pending: boolean;
+  challenge_reference: string | null;
   card_brand: string | null;
   card_last4: string | null;
   bank_reference: string | null;
@@ -38,7 +39,7 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
   let query = db(tx)
     .selectFrom("payments")
     .select([
-      "id", "merchant_id", "mode", "status", "method_type", "currency", "amount", "challenge_pending", "card_brand", "card_last4",
+      "id", "merchant_id", "mode", "status", "method_type", "currency", "amount", "challenge_pending", "challenge_reference", "card_brand", "card_last4",
       "bank_reference", "attempt_expires_at", "expires_at",
     ])
     .where("id", "=", paymentId);

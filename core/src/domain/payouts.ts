@@ -1,6 +1,7 @@
 import { bankFor, type BankOutcome, type BankTransfer } from "../bank/bank.ts";
 import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
+import { answerWithin } from "../processor/deadline.ts";
 import { parseMode } from "./api-keys.ts";
 import { maskAccount } from "./bank-accounts.ts";
 import type { OperatorCaller } from "./caller.ts";
@@ -205,14 +206,18 @@ export async function advancePayout(deps: CoreDeps, payoutId: string, options: {
   const current = await withoutTransaction(deps, (tx) => payouts(tx).select("b.account_number").where("p.id", "=", payoutId).executeTakeFirst());
   if (!current) throw new DomainError("validation_error", `No payout ${payoutId}.`);
   if (current.status === "requested" || current.status === "processing" || current.status === "sent_to_bank") {
-    const bank = bankFor(current.mode as Mode);
+    const mode = current.mode as Mode;
+    const bank = bankFor(mode);
     const transfer: BankTransfer = { payoutId, amount: BigInt(current.amount), currency: current.currency, accountNumber: current.account_number };
     await step(deps, payoutId, "requested", "processing");
+    // Each bank call within PROCESSOR_CALL_TIMEOUT: past it the payout stays at its step and the
+    // recovery job asks again, which the payout id as the bank's idempotency key makes safe.
     if (current.status !== "sent_to_bank") {
-      await bank.submit(transfer);
+      await answerWithin(deps.config, { mode, call: "bank_submit" }, (signal) => bank.submit(transfer, signal));
       await step(deps, payoutId, "processing", "sent_to_bank");
     }
-    await finish(deps, payoutId, await bank.outcome(transfer), options.eventId);
+    const outcome = await answerWithin(deps.config, { mode, call: "bank_outcome" }, (signal) => bank.outcome(transfer, signal));
+    await finish(deps, payoutId, outcome, options.eventId);
   }
   return withoutTransaction(deps, async (tx) => toPayoutView(await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow()));
 }

@@ -5,6 +5,7 @@ import { DomainError } from "./errors.ts";
 import { fundsReceivedEntry, pendingShares, postLedger, releaseEntry, settlementBatchEntry, type LedgerEntry, type PaymentMoney } from "./ledger.ts";
 import { TRANSITIONS, type TransitionStamp } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
+import { requireSandbox } from "./sandbox-only.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
 // Settlement (DESIGN §4 "Payment states"): captured → pending_settlement → settled_to_paytami →
@@ -67,12 +68,14 @@ export async function settleStep(deps: CoreDeps, tx: Tx, step: SettlementStep, d
 
 /**
  * Every settlement step still ahead of one captured payment, now (`paytami simulate payment ID
- * settle`): the job's own statements, on just this payment. A payment never captured is refused.
+ * settle`): the job's own statements, on just this payment. A payment never captured is refused,
+ * and so is a live one: like the job, this settles test payments only.
  */
 export async function settleNow(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<PaymentView>> {
   const thisPayment = () => db(tx).selectFrom("payments").where("id", "=", paymentId);
-  const payment = await thisPayment().select(["status", "captured_at"]).forUpdate().executeTakeFirst();
+  const payment = await thisPayment().select(["id", "mode", "status", "captured_at"]).forUpdate().executeTakeFirst();
   if (!payment) throw new DomainError("unknown_payment", "No such payment.");
+  requireSandbox(payment, "settle");
   if (!payment.captured_at) {
     throw new DomainError("payment_not_payable", `Cannot settle a payment in status ${payment.status}; it must have been captured.`);
   }

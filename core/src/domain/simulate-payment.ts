@@ -5,6 +5,7 @@ import { fail } from "./errors.ts";
 import { authorize, cancel, capture, expire, failPayment, startProcessing } from "./payment-states.ts";
 import { transitionPayment, type TransitionStep } from "./payment-transitions.ts";
 import type { PaymentView } from "./payment-view.ts";
+import { requireSandboxPayment } from "./sandbox-only.ts";
 import { settleNow } from "./settlement.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
@@ -19,12 +20,13 @@ export const SIMULATION_STEPS = {
   expire: [expire],
 } as const satisfies Record<Exclude<SimulationStepName, "settle">, readonly TransitionStep[]>;
 
-/** Sandbox only in spirit, operators only in fact: the caller type says who may drive a payment by hand. */
+/** Operators only (the caller type says so), test mode only (a live payment moves on the live processor's word alone). */
 export async function simulatePayment(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, paymentId: string, step: string): Promise<Changes<PaymentView>> {
-  // Settlement is every step of the settlement table at once, through the same code as the job.
-  if (step === "settle") return settleNow(deps, tx, paymentId);
-  if (!Object.hasOwn(SIMULATION_STEPS, step)) {
+  if (step !== "settle" && !Object.hasOwn(SIMULATION_STEPS, step)) {
     fail("validation_error", `step must be one of ${[...Object.keys(SIMULATION_STEPS), "settle"].join(", ")}.`);
   }
+  await requireSandboxPayment(tx, paymentId, "simulate");
+  // Settlement is every step of the settlement table at once, through the same code as the job.
+  if (step === "settle") return settleNow(deps, tx, paymentId);
   return transitionPayment(deps, tx, paymentId, SIMULATION_STEPS[step as keyof typeof SIMULATION_STEPS]);
 }

@@ -52,7 +52,7 @@ export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
       return toOutcomeMessage(await withoutTransaction(deps, (tx) => submitCard(deps, tx, caller, request.payment_id, card)));
     }),
     completeChallenge: handle("CompleteChallenge", async (request) =>
-      toOutcomeMessage(await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, request.payment_id, request.passed)))),
+      toOutcomeMessage(await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, request.payment_id, request.confirmed)))),
     startBankTransfer: handle("StartBankTransfer", async (request) => {
       const started = await withoutTransaction(deps, (tx) => startBankTransfer(deps, tx, PUBLIC, request.payment_id));
       return { payment: toHostedPaymentMessage(started.payment), bank_transfer: started.bankTransfer };

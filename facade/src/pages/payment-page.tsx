@@ -208,13 +208,13 @@ function ChallengePage({ payment, locale, frame }: PageProps) {
       {payment.card ? <p data-card="">{cardLabel(payment.card, locale)}</p> : null}
       <p>{t.challengeText}</p>
       <form method="post" action={action}>
-        <input type="hidden" name="passed" value="true" />
+        <input type="hidden" name="confirmed" value="true" />
         <button type="submit" class="button" data-busy-text={t.paying}>
           {t.challengeComplete}
         </button>
       </form>
       <form method="post" action={action}>
-        <input type="hidden" name="passed" value="false" />
+        <input type="hidden" name="confirmed" value="false" />
         <button type="submit" class="button secondary">
           {t.challengeFail}
         </button>

@@ -92,7 +92,7 @@ export function sendPage(page: HostedPageRequest, status: number, element: JSX.E
   page.ctx.body = renderDocument(element);
 }
 
-export type MessageKind = "notFound" | "linkExpired" | "unavailable" | "error";
+export type MessageKind = "notFound" | "linkExpired" | "unavailable" | "linkFull" | "error";
 
 export function sendMessage(page: HostedPageRequest, status: number, which: MessageKind): void {
   const t = TEXT[page.locale];
@@ -140,6 +140,8 @@ export function hostedPage(core: CoreClient, kind: PageKind, handler: (page: Hos
     } catch (error) {
       if (error instanceof CoreError && error.code === "unknown_payment") return sendMessage(page, 404, "notFound");
       if (error instanceof CoreError && error.code === "processor_unavailable") return sendMessage(page, 503, "unavailable");
+      // The payment's link has no room left for it (max_payments): refused before any charge.
+      if (error instanceof CoreError && error.code === "payment_link_not_payable") return sendMessage(page, 409, "linkFull");
       (ctx.state as FacadeState).log.error({ err: error }, "hosted page failed");
       sendMessage(page, 500, "error");
     }

@@ -99,10 +99,11 @@ const submitCard = async (page: HostedPageRequest) => {
   });
 };
 
+/** The sandbox issuer's step: the cardholder's answer goes to the processor, whose answer decides the payment. */
 const completeChallenge = async (page: HostedPageRequest) => {
-  const passed = (await formFields(page)).get("passed") === "true";
+  const confirmed = (await formFields(page)).get("confirmed") === "true";
   await orShowCurrent(page, async () => {
-    const outcome = await page.core.checkout.completeChallenge({ payment_id: page.id, passed }, callMeta(page.ctx));
+    const outcome = await page.core.checkout.completeChallenge({ payment_id: page.id, confirmed }, callMeta(page.ctx));
     afterAction(page, outcome.payment && toHostedPayment(outcome.payment), outcome.next);
   });
 };

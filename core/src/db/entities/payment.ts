@@ -43,6 +43,8 @@ export const Payment = defineEntity({
     card_last4: p.text().nullable(),
     // The card asked for a challenge step the customer has not completed yet.
     challenge_pending: p.boolean().default(false),
+    // The processor's reference of that challenge: completing it asks the processor, which alone says how it ended.
+    challenge_reference: p.text().nullable(),
     // While a processor call for this payment is in flight (claimed in one short transaction, recorded in
     // another), no other attempt, cancel or expiry may start: a lease, so a core that died mid-call frees it.
     attempt_expires_at: p.datetime(3).nullable(),
@@ -60,6 +62,8 @@ export const Payment = defineEntity({
       name: "payments_list_status_idx",
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "status" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
     },
+    // A claim on a link's payment counts the link's other attempts in flight (link-capacity.ts); leases are few and short.
+    { name: "payments_link_attempt_idx", properties: "link_id", where: "attempt_expires_at is not null and link_id is not null" },
     // The expiry job scans only payable payments.
     { name: "payments_expiry_idx", properties: "expires_at", where: "status in ('created', 'processing', 'authorized')" },
     // Sandbox jobs: bank transfers waiting for confirmation, and each settlement step's waiting payments.

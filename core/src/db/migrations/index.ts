@@ -7,6 +7,8 @@ import { Migration20261122055455_add_webhook_deliveries } from "./20261122055455
 import { Migration20261122070743_money_after_the_charge } from "./20261122070743-money-after-the-charge.ts";
 import { Migration20261122080000_event_envelope_keeps_key_order } from "./20261122080000-event-envelope-keeps-key-order.ts";
 import { Migration20261125150442_merchant_return_origins } from "./20261125150442-merchant-return-origins.ts";
+import { Migration20261125151348_link_attempts_index } from "./20261125151348-link-attempts-index.ts";
+import { Migration20261125152002_challenge_reference } from "./20261125152002-challenge-reference.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [InitialSchema,
@@ -18,4 +20,6 @@ export const MIGRATIONS = [InitialSchema,
   Migration20261122070743_money_after_the_charge,
   Migration20261122080000_event_envelope_keeps_key_order,
   Migration20261125150442_merchant_return_origins,
+  Migration20261125151348_link_attempts_index,
+  Migration20261125152002_challenge_reference,
 ];

@@ -878,6 +878,10 @@ export const AdminServiceService = {
       Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
   },
+  /**
+   * SimulatePayment runs one step of the payment state table (`paytami simulate
+   * payment`). Test-mode payments only: a live payment is validation_error.
+   */
   simulatePayment: {
     path: "/paytami.v1.AdminService/SimulatePayment" as const,
     requestStream: false as const,
@@ -925,6 +929,10 @@ export interface AdminServiceServer extends UntypedServiceImplementation {
   createMerchant: handleUnaryCall<CreateMerchantRequest, CreateMerchantResponse>;
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
+  /**
+   * SimulatePayment runs one step of the payment state table (`paytami simulate
+   * payment`). Test-mode payments only: a live payment is validation_error.
+   */
   simulatePayment: handleUnaryCall<SimulatePaymentRequest, SimulatePaymentResponse>;
   /**
    * SetEmbedOrigins replaces the https origins allowed to frame the merchant's
@@ -984,6 +992,10 @@ export interface AdminServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * SimulatePayment runs one step of the payment state table (`paytami simulate
+   * payment`). Test-mode payments only: a live payment is validation_error.
+   */
   simulatePayment(
     request: SimulatePaymentRequest,
     callback: (error: ServiceError | null, response: SimulatePaymentResponse) => void,

@@ -158,8 +158,12 @@ export interface SubmitCardResponse {
 
 export interface CompleteChallengeRequest {
   payment_id: string;
-  /** Whether the customer passed the challenge. */
-  passed: boolean;
+  /**
+   * The cardholder's answer in the issuer's step (the sandbox's Confirm / Do not
+   * confirm buttons). Not the outcome: an issuer that refuses the challenge
+   * declines however the cardholder answered.
+   */
+  confirmed: boolean;
 }
 
 export interface CompleteChallengeResponse {
@@ -1016,7 +1020,7 @@ export const SubmitCardResponse: MessageFns<SubmitCardResponse> = {
 };
 
 function createBaseCompleteChallengeRequest(): CompleteChallengeRequest {
-  return { payment_id: "", passed: false };
+  return { payment_id: "", confirmed: false };
 }
 
 export const CompleteChallengeRequest: MessageFns<CompleteChallengeRequest> = {
@@ -1024,8 +1028,8 @@ export const CompleteChallengeRequest: MessageFns<CompleteChallengeRequest> = {
     if (message.payment_id !== "") {
       writer.uint32(10).string(message.payment_id);
     }
-    if (message.passed !== false) {
-      writer.uint32(16).bool(message.passed);
+    if (message.confirmed !== false) {
+      writer.uint32(16).bool(message.confirmed);
     }
     return writer;
   },
@@ -1056,7 +1060,7 @@ export const CompleteChallengeRequest: MessageFns<CompleteChallengeRequest> = {
               break;
             }
 
-            message.passed = reader.bool();
+            message.confirmed = reader.bool();
             continue;
           }
         }
@@ -1527,7 +1531,11 @@ export const CheckoutServiceService = {
     responseSerialize: (value: SubmitCardResponse): Buffer => Buffer.from(SubmitCardResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SubmitCardResponse => SubmitCardResponse.decode(value),
   },
-  /** CompleteChallenge ends the challenge step SubmitCard asked for. */
+  /**
+   * CompleteChallenge ends the challenge step SubmitCard asked for: the core asks
+   * the processor to complete the challenge it opened, and the processor's answer
+   * decides (authorized -> captured, declined -> failed).
+   */
   completeChallenge: {
     path: "/paytami.v1.CheckoutService/CompleteChallenge" as const,
     requestStream: false as const,
@@ -1582,7 +1590,11 @@ export interface CheckoutServiceServer extends UntypedServiceImplementation {
    * `payment_not_payable` while the first is in flight).
    */
   submitCard: handleUnaryCall<SubmitCardRequest, SubmitCardResponse>;
-  /** CompleteChallenge ends the challenge step SubmitCard asked for. */
+  /**
+   * CompleteChallenge ends the challenge step SubmitCard asked for: the core asks
+   * the processor to complete the challenge it opened, and the processor's answer
+   * decides (authorized -> captured, declined -> failed).
+   */
   completeChallenge: handleUnaryCall<CompleteChallengeRequest, CompleteChallengeResponse>;
   /**
    * StartBankTransfer moves a bank-transfer payment to processing and answers the
@@ -1677,7 +1689,11 @@ export interface CheckoutServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SubmitCardResponse) => void,
   ): ClientUnaryCall;
-  /** CompleteChallenge ends the challenge step SubmitCard asked for. */
+  /**
+   * CompleteChallenge ends the challenge step SubmitCard asked for: the core asks
+   * the processor to complete the challenge it opened, and the processor's answer
+   * decides (authorized -> captured, declined -> failed).
+   */
   completeChallenge(
     request: CompleteChallengeRequest,
     callback: (error: ServiceError | null, response: CompleteChallengeResponse) => void,

@@ -1233,7 +1233,8 @@ export type PayoutServiceService = typeof PayoutServiceService;
 export const PayoutServiceService = {
   /**
    * SimulateChargeback opens or wins a chargeback on a payment, as the
-   * processor would report it (`paytami simulate chargeback`).
+   * processor would report it (`paytami simulate chargeback`). Test-mode
+   * payments only: a live payment is validation_error.
    */
   simulateChargeback: {
     path: "/paytami.v1.PayoutService/SimulateChargeback" as const,
@@ -1311,7 +1312,8 @@ export const PayoutServiceService = {
 export interface PayoutServiceServer extends UntypedServiceImplementation {
   /**
    * SimulateChargeback opens or wins a chargeback on a payment, as the
-   * processor would report it (`paytami simulate chargeback`).
+   * processor would report it (`paytami simulate chargeback`). Test-mode
+   * payments only: a live payment is validation_error.
    */
   simulateChargeback: handleUnaryCall<SimulateChargebackRequest, SimulateChargebackResponse>;
   /**
@@ -1334,7 +1336,8 @@ export interface PayoutServiceServer extends UntypedServiceImplementation {
 export interface PayoutServiceClient extends Client {
   /**
    * SimulateChargeback opens or wins a chargeback on a payment, as the
-   * processor would report it (`paytami simulate chargeback`).
+   * processor would report it (`paytami simulate chargeback`). Test-mode
+   * payments only: a live payment is validation_error.
    */
   simulateChargeback(
     request: SimulateChargebackRequest,
