@@ -136,4 +136,48 @@ describe("webhook deliveries", () => {
     expect(disabled.disabled_reason).toBe(`Every delivery attempt has failed since ${new Date(start).toISOString().replace(/\.\d{3}Z$/, "Z")}.`);
     expect((await endpoint(flaky)).enabled).toBe(true);
   });
+
+  test("text a receiver wrote is stored cleaned, whoever sent it: NUL and other controls escaped, cut to 1024 characters", async () => {
+    const ep = await newEndpoint();
+    const [eventId] = await newEvents(1);
+    await record([eventId!]);
+    const [d] = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => c.endpointId === ep);
+    const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
+      { ...outcome(d!.deliveryId, 200), responseExcerpt: "ok\0\x1b[2J" + "x".repeat(2000), error: "odd\0error" },
+    ]));
+    expect(recorded).toEqual({ recorded: 1, rejected: [] });
+    const [attempt] = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select(["response_excerpt", "error", "succeeded"]).where("delivery_id", "=", d!.deliveryId).execute();
+    expect(attempt!.succeeded).toBe(true);
+    expect(attempt!.error).toBe("odd\\u0000error");
+    expect(attempt!.response_excerpt).toBe("ok\\u0000\\u001b[2J" + "x".repeat(1024 - 17));
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "=", ep).execute();
+  });
+
+  test("an outcome that cannot be recorded is rejected alone; the rest of its batch is recorded", async () => {
+    const mine = [await newEndpoint(), await newEndpoint()];
+    await record(await newEvents(2));
+    const claimed = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => mine.includes(c.endpointId));
+    expect(claimed).toHaveLength(4);
+    const [a, b, c, d] = claimed.map((x) => x.deliveryId) as [string, string, string, string];
+    const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
+      outcome(a, 200),
+      // The database refuses this one (latency_ms is an int column): only it is rolled back.
+      { ...outcome(b, 200), latencyMs: 2 ** 31 },
+      outcome(c, 500),
+      { ...outcome(d, 200), attemptedAt: new Date(Number.NaN) },
+    ]));
+    expect(recorded).toEqual({
+      recorded: 2,
+      rejected: [
+        { index: 1, deliveryId: b, reason: "The core could not store this attempt (internal error)." },
+        { index: 3, deliveryId: d, reason: "attempted_at must be an ISO 8601 time." },
+      ],
+    });
+    const rows = await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select(["id", "status", "attempt_count"]).where("id", "in", [a, b, c, d]).execute();
+    const byId = new Map(rows.map((r) => [r.id, [r.status, r.attempt_count]]));
+    expect([a, b, c, d].map((id) => byId.get(id))).toEqual([["succeeded", 1], ["pending", 0], ["pending", 1], ["pending", 0]]);
+    const attempts = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select("delivery_id").where("delivery_id", "in", [a, b, c, d]).execute();
+    expect(attempts.map((x) => x.delivery_id).sort()).toEqual([a, c].sort());
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", mine).execute();
+  });
 });
