@@ -17,7 +17,8 @@ export interface ReceivedRequest {
   eventId: string | undefined;
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string } | "hang";
+/** `body` as bytes is written as is (a receiver sending invalid UTF-8). */
+export type Answer = { status: number; headers?: Record<string, string>; body?: string | Buffer } | "hang";
 
 /** How to answer a request: by default 200. */
 export type Behaviour = (request: ReceivedRequest) => Answer;
