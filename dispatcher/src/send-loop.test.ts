@@ -246,6 +246,39 @@ describe("send loop", () => {
     expect((await loop.watch(300)).ticks).toBeGreaterThan(300 / TICK_MS / 4);
   });
 
+  test("a record call that does not answer stops holding up claims after a poll interval; what it brings late beyond free slots is handed back", async () => {
+    const hanging = await new WebhookReceiver(() => "hang").start();
+    try {
+      let answerStuck: ((value: unknown) => void) | undefined;
+      let claims = 0;
+      const loop = remote({ concurrency: 2, pollIntervalMs: 200, timeoutMs: 5_000 }, (method, request) => {
+        if (method === "claimDueDeliveries") {
+          claims++;
+          if (claims === 1) return { deliveries: [due("dlv_1")] };
+          if (claims === 2) return { deliveries: [due("dlv_2", hanging.url), due("dlv_3", hanging.url)] };
+          return { deliveries: [] };
+        }
+        if (method === "recordAttempts" && request.claim_limit > 0 && !answerStuck) {
+          // This call (which claims too) gets no answer until the test gives one.
+          return new Promise((resolve) => (answerStuck = resolve));
+        }
+        return { deliveries: [], rejected: [] };
+      });
+      await loop.ready();
+      await eventually(async () => (answerStuck ? true : undefined), 10_000, "the record call that hangs");
+      // The loop claims beside it, for every slot: the hanging call no longer keeps them.
+      await hanging.waitFor((requests) => requests.length === 2, 10_000, "both slots used by the loop's own claim");
+      expect(loop.callsOf("claimDueDeliveries").map((c) => c.request.limit)).toEqual([2, 2]);
+      // Its late answer finds no free slot: what it claimed goes back to the core at once.
+      answerStuck!({ deliveries: [due("dlv_4"), due("dlv_5")], rejected: [] });
+      await eventually(async () => (loop.callsOf("releaseDeliveries").length > 0 ? true : undefined), 5_000, "the hand-back");
+      expect(loop.callsOf("releaseDeliveries").map((c) => c.request)).toEqual([{ delivery_ids: ["dlv_4", "dlv_5"] }]);
+      expect(receiver.requests.filter((r) => r.eventId === "evt_dlv_4" || r.eventId === "evt_dlv_5")).toEqual([]);
+    } finally {
+      await hanging.stop();
+    }
+  });
+
   test("an outcome the core rejects is retried alone, then recorded as a failed attempt; the rest of its batch is not held back", async () => {
     const offered: AttemptResult[][] = [];
     let claims = 0;

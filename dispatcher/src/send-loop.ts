@@ -41,6 +41,16 @@ interface Pending {
   standIn: boolean;
 }
 
+/** A claim under way (ClaimDueDeliveries, or RecordAttempts with claim_limit) and the slots kept for it. */
+interface Claim {
+  /** Settles (never rejects) when the call has. */
+  done: Promise<void>;
+  limit: number;
+  since: number;
+  /** Its slots are still counted in #reserved. */
+  reserved: boolean;
+}
+
 interface Waiter {
   wake: () => void;
   /** A poke ends this wait (the poll); a backoff ends only by its timer or by stop. */
@@ -61,8 +71,8 @@ export class SendLoop {
   readonly #recording = new Set<Promise<void>>();
   /** Slots promised to claims under way (a record call claims too), so claims running at once never overfill. */
   #reserved = 0;
-  /** Settles (never rejects) with the claim under way (ClaimDueDeliveries, or RecordAttempts with claim_limit). */
-  #claiming: Promise<void> | undefined;
+  /** The claim the loop waits for instead of claiming itself, if any. */
+  #claiming: Claim | undefined;
   #woken = false;
   readonly #waiters = new Set<Waiter>();
   #stopped = false;
@@ -102,7 +112,8 @@ export class SendLoop {
         continue;
       }
       // One claim at a time (claims cost the core more than records): a record call may be claiming.
-      if (this.#claiming) await this.#claiming;
+      this.#dropStaleClaim();
+      if (this.#claiming) await within(this.#claiming.done, this.#claiming.since + this.#policy.pollIntervalMs);
       else if (this.#free() > 0) await this.#claim();
       if (this.#stopped) break;
       if (this.#woken) {
@@ -134,23 +145,44 @@ export class SendLoop {
     return Math.max(0, this.#policy.concurrency - this.#inFlight.size - this.#reserved);
   }
 
-  /** Makes `call` the claim under way, with `limit` slots reserved for what it brings, until #release. */
-  #hold(call: Promise<unknown>, limit: number): Promise<void> {
-    const held = call.then(() => undefined, () => undefined);
-    this.#claiming = held;
+  /** Makes `call` the claim under way, with `limit` slots kept for what it brings. */
+  #hold(call: Promise<unknown>, limit: number): Claim {
+    const claim: Claim = { done: call.then(() => undefined, () => undefined), limit, since: Date.now(), reserved: true };
     this.#reserved += limit;
-    return held;
+    this.#claiming = claim;
+    return claim;
   }
 
-  #unhold(held: Promise<void>, limit: number): void {
-    this.#reserved -= limit;
-    if (this.#claiming === held) this.#claiming = undefined;
+  #unhold(claim: Claim): void {
+    if (claim.reserved) this.#reserved -= claim.limit;
+    claim.reserved = false;
+    if (this.#claiming === claim) this.#claiming = undefined;
+  }
+
+  /**
+   * A claim under way for longer than a poll interval (a slow or stuck core call) stops holding up
+   * claims and stops keeping its slots; whatever it brings later is sent as far as slots are free
+   * then, and the rest handed back (#take), so DISPATCHER_CONCURRENCY still holds.
+   */
+  #dropStaleClaim(): void {
+    const claim = this.#claiming;
+    if (!claim || Date.now() - claim.since < this.#policy.pollIntervalMs) return;
+    if (claim.reserved) this.#reserved -= claim.limit;
+    claim.reserved = false;
+    this.#claiming = undefined;
+  }
+
+  /** Sends what a claim brought, as far as slots are free; the rest goes back to the core. */
+  async #take(deliveries: DueDelivery[]): Promise<void> {
+    const room = this.#stopped ? 0 : this.#free();
+    for (const delivery of deliveries.slice(0, room)) this.#send(delivery);
+    await this.#release(deliveries.slice(room).map((d) => d.delivery_id));
   }
 
   async #claim(): Promise<void> {
     const limit = this.#free();
     const call = this.#core.claimDueDeliveries({ limit, lease_ms: this.#policy.leaseMs }, this.#meta());
-    const held = this.#hold(call, limit);
+    const claim = this.#hold(call, limit);
     let claimed: DueDelivery[];
     try {
       ({ deliveries: claimed } = await call);
@@ -159,10 +191,9 @@ export class SendLoop {
       this.#coreFailed(err, "could not claim due deliveries");
       return;
     } finally {
-      this.#unhold(held, limit);
+      this.#unhold(claim);
     }
-    if (this.#stopped) await this.#release(claimed.map((d) => d.delivery_id));
-    else for (const delivery of claimed) this.#send(delivery);
+    await this.#take(claimed);
   }
 
   #send(delivery: DueDelivery): void {
@@ -193,10 +224,10 @@ export class SendLoop {
   }
 
   /** The next call's outcomes: a batch, or one that failed before; they take turns so neither waits on the other. */
-  #nextBatch(): Pending[] {
+  #nextBatch(): { batch: Pending[]; alone: boolean } {
     this.#aloneTurn = !this.#aloneTurn;
-    if (this.#alone.length > 0 && (this.#aloneTurn || this.#results.length === 0)) return this.#alone.splice(0, 1);
-    return this.#results.splice(0, BATCH);
+    if (this.#alone.length > 0 && (this.#aloneTurn || this.#results.length === 0)) return { batch: this.#alone.splice(0, 1), alone: true };
+    return { batch: this.#results.splice(0, BATCH), alone: false };
   }
 
   async #record(): Promise<void> {
@@ -208,13 +239,14 @@ export class SendLoop {
         await this.#wait(Math.min(backoff, this.#giveUpAt - now), false);
         continue;
       }
-      const batch = this.#nextBatch();
+      const { batch, alone } = this.#nextBatch();
       if (batch.length === 0) return;
       // The same call claims what is due next (the recorded deliveries' slots are free again),
-      // unless a claim is under way.
-      const limit = this.#stopped || this.#claiming ? 0 : this.#free();
+      // unless a claim is under way, or the call carries an outcome that failed before (it may well
+      // fail or stall again, and would hold the claim meanwhile).
+      const limit = this.#stopped || this.#claiming || alone ? 0 : this.#free();
       const call = this.#core.recordAttempts({ results: batch.map((p) => p.result), claim_limit: limit, lease_ms: this.#policy.leaseMs }, this.#meta());
-      const held = limit > 0 ? this.#hold(call, limit) : undefined;
+      const claim = limit > 0 ? this.#hold(call, limit) : undefined;
       let answer: RecordAttemptsResponse;
       try {
         answer = await call;
@@ -225,14 +257,13 @@ export class SendLoop {
         this.#failed(batch, reasonOf(err));
         continue;
       } finally {
-        if (held) this.#unhold(held, limit);
+        if (claim) this.#unhold(claim);
       }
       for (const rejected of answer.rejected) {
         const pending = batch[rejected.index];
         if (pending?.result.delivery_id === rejected.delivery_id) this.#failed([pending], rejected.reason);
       }
-      if (this.#stopped) await this.#release(answer.deliveries.map((d) => d.delivery_id));
-      else for (const delivery of answer.deliveries) this.#send(delivery);
+      await this.#take(answer.deliveries);
       // A full claim may have left more due; without a claim the loop claims for the freed slots.
       if (limit === 0 || answer.deliveries.length === limit) this.poke();
     }
