@@ -10,6 +10,7 @@ import { createMerchant } from "./merchants.ts";
 import { enqueueEvents } from "./outbox.ts";
 import { inTransaction } from "./unit-of-work.ts";
 import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "./webhook-deliveries.ts";
+import { getDelivery } from "./webhook-delivery-log.ts";
 import { createEndpoint } from "./webhook-endpoints.ts";
 
 let database: MigratedDatabase | undefined;
@@ -179,5 +180,19 @@ describe("webhook deliveries", () => {
     const attempts = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select("delivery_id").where("delivery_id", "in", [a, b, c, d]).execute();
     expect(attempts.map((x) => x.delivery_id).sort()).toEqual([a, c].sort());
     await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", mine).execute();
+  });
+
+  test("attempts stored before excerpts were cleaned are shown cleaned", async () => {
+    const ep = await newEndpoint();
+    const [eventId] = await newEvents(1);
+    await record([eventId!]);
+    const [d] = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => c.endpointId === ep);
+    await db(deps.orm.em.fork()).insertInto("webhook_attempts").values({
+      delivery_id: d!.deliveryId, endpoint_id: ep, attempted_at: clock, succeeded: false, http_status: 500, error: null, latency_ms: 1,
+      response_excerpt: "\x1b]0;owned\x07\u202Eboom",
+    }).execute();
+    const shown = await getDelivery(deps, deps.orm.em.fork(), OPERATOR, d!.deliveryId);
+    expect(shown.attempts.map((a) => a.response_excerpt)).toEqual(["\\u001b]0;owned\\u0007\\u202eboom"]);
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "=", ep).execute();
   });
 });
