@@ -24,6 +24,16 @@ export interface DispatcherConfig {
   shutdownGraceMs: number;
   /** WEBHOOK_ALLOW_LOOPBACK: test-mode deliveries may go to loopback (local development); the core reads the same setting. */
   allowLoopback: boolean;
+  /** SIGTERM: the longest stopping takes, whatever answers or not (the grace, then 5 s to record outcomes). */
+  drainMs: number;
+  /** A core call that failed is tried again after this long, doubling up to `coreRetryMaxMs` while it keeps failing. */
+  coreRetryMinMs: number;
+  coreRetryMaxMs: number;
+  /**
+   * How many times one attempt's outcome is offered to the core before it is recorded as a failed
+   * attempt instead (and that, as many times, before it is given up: the lease returns the delivery).
+   */
+  recordTries: number;
 }
 
 function positiveInt(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -38,6 +48,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherC
     throw new Error("PAYTAMI_DISPATCHER_TOKEN is required: the dispatcher's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the dispatcher's; npm start and the test harness set both)");
   }
   const timeoutMs = parseDuration(source.WEBHOOK_TIMEOUT || "15s");
+  const shutdownGraceMs = parseDuration(source.SHUTDOWN_GRACE || "10s");
+  const coreRetryMinMs = parseDuration(source.DISPATCHER_CORE_RETRY_MIN || "250ms");
+  const coreRetryMaxMs = parseDuration(source.DISPATCHER_CORE_RETRY_MAX || "5s");
+  if (coreRetryMinMs < 1 || coreRetryMaxMs < coreRetryMinMs) {
+    throw new Error("DISPATCHER_CORE_RETRY_MIN must be above 0 and at most DISPATCHER_CORE_RETRY_MAX");
+  }
   return {
     natsUrl: source.NATS_URL || "nats://127.0.0.1:4222",
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
@@ -49,7 +65,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherC
     timeoutMs,
     leaseMs: 2 * timeoutMs + 10_000,
     pollIntervalMs: parseDuration(source.DISPATCHER_POLL_INTERVAL || "250ms"),
-    shutdownGraceMs: parseDuration(source.SHUTDOWN_GRACE || "10s"),
+    shutdownGraceMs,
+    drainMs: shutdownGraceMs + 5_000,
+    coreRetryMinMs,
+    coreRetryMaxMs,
+    recordTries: positiveInt(source, "DISPATCHER_RECORD_TRIES", 3),
     allowLoopback: webhookAllowLoopbackEnv(source),
   };
 }

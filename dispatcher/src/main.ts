@@ -27,7 +27,7 @@ const nc = await connect({ servers: config.natsUrl, name: "paytami-dispatcher", 
 const jsm = await ensureEventConsumer(nc, config.consumer);
 log.info({ nats: config.natsUrl, stream: EVENT_STREAM, consumer: config.consumer }, "consumer ready");
 
-const sender = new SendLoop(core, log, config);
+const sender = new SendLoop(core.deliveries, log, config);
 const intake = new EventIntake(nc, core, log, config.consumer, () => sender.poke());
 sender.start();
 intake.start();
@@ -48,11 +48,17 @@ let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
+  const deadline = Date.now() + config.drainMs;
   log.info({ signal }, "draining");
+  // Whatever the core, NATS or a receiver do meanwhile, the process is gone within DRAIN.
+  setTimeout(() => {
+    log.error({ drain_ms: config.drainMs }, "drain time over; exiting");
+    process.exit(1);
+  }, config.drainMs).unref();
   server.close();
   // Events not yet recorded go back to JetStream; attempts in flight finish or are handed back.
   await intake.stop();
-  await sender.stop(config.shutdownGraceMs);
+  await sender.stop(config.shutdownGraceMs, deadline - 1_000);
   await nc.drain().catch(() => undefined);
   core.close();
   log.info("stopped");

@@ -1,5 +1,8 @@
 // The signed POST against a real loopback receiver: headers, no redirects followed, the deadline,
 // the response excerpt, and the refusal of destinations the rule does not allow (literal or resolved).
+import { once } from "node:events";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WebhookReceiver } from "../../test/support/webhook-receiver.ts";
 import { verifySignature } from "../../proto/webhook-signature.ts";
@@ -18,12 +21,12 @@ const send = (over: Partial<Parameters<typeof sendWebhook>[0]> = {}) =>
 
 describe("sendWebhook", () => {
   test("POSTs the body as given with the spec's headers and one v1 per secret", async () => {
-    answer = { status: 201, body: "é".repeat(600), headers: { "retry-after": "7" } };
+    answer = { status: 201, body: "é".repeat(1100), headers: { "retry-after": "7" } };
     const outcome = await send();
     expect(outcome.httpStatus).toBe(201);
     expect(outcome.retryAfterMs).toBe(7000);
-    expect(Buffer.byteLength(outcome.responseExcerpt)).toBeLessThanOrEqual(1024);
-    expect(outcome.responseExcerpt).toBe("é".repeat(512));
+    // 1024 characters, however many bytes each takes.
+    expect(outcome.responseExcerpt).toBe("é".repeat(1024));
     const req = receiver.requests.at(-1)!;
     expect(req.body.equals(body)).toBe(true);
     expect(req.headers["content-type"]).toBe("application/json");
@@ -68,6 +71,57 @@ describe("sendWebhook", () => {
       expect(refused, url).toMatchObject({ latencyMs: 0, responseExcerpt: "" });
       expect(refused.httpStatus, url).toBeUndefined();
       expect(refused.error, url).toMatch(/is not a public address/);
+    }
+  });
+});
+
+describe("the response excerpt", () => {
+  test("NUL and other control characters are escaped visibly; tab, newline and CR are kept", async () => {
+    answer = { status: 200, body: "ok\0" };
+    expect((await send()).responseExcerpt).toBe("ok\\u0000");
+    answer = { status: 500, body: "\x1b[31mred\x07\tline\r\n\x85\x7f" };
+    const outcome = await send();
+    expect(outcome.httpStatus).toBe(500);
+    expect(outcome.responseExcerpt).toBe("\\u001b[31mred\\u0007\tline\r\n\\u0085\\u007f");
+  });
+
+  test("invalid UTF-8 becomes U+FFFD, a truncated last character included", async () => {
+    answer = { status: 200, body: Buffer.from([0x6f, 0x6b, 0xff, 0x00, 0xc3, 0x28, 0xe2, 0x82]) };
+    expect((await send()).responseExcerpt).toBe("ok\uFFFD\\u0000\uFFFD(\uFFFD");
+  });
+
+  test("of a body that does not end only the excerpt is read, then the connection is closed", async () => {
+    const cap = 64 << 20;
+    let written = 0;
+    let closed = false;
+    const endless = http.createServer((req, res) => {
+      req.resume();
+      res.on("close", () => (closed = true));
+      res.writeHead(200, { "content-type": "text/plain" });
+      const piece = Buffer.alloc(16 * 1024, "a");
+      const more = () => {
+        while (!closed && written < cap) {
+          written += piece.length;
+          if (!res.write(piece)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      more();
+    });
+    endless.listen(0, "127.0.0.1");
+    await once(endless, "listening");
+    try {
+      const outcome = await send({ url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/endless`, timeoutMs: 10_000 });
+      expect(outcome.httpStatus).toBe(200);
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.responseExcerpt).toBe("a".repeat(1024));
+      // The dispatcher hung up instead of draining: the server saw the response closed early.
+      for (let i = 0; i < 50 && !closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(closed).toBe(true);
+      expect(written).toBeLessThan(cap);
+    } finally {
+      endless.closeAllConnections();
+      endless.close();
     }
   });
 });

@@ -7,6 +7,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
 import { destinationLookup, isAllowedDestination, type DestinationRule } from "../../proto/public-address.ts";
+import { EXCERPT_READ_BYTES, responseExcerpt } from "../../proto/response-excerpt.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "../../proto/webhook-signature.ts";
 import { parseRetryAfter } from "../../core/src/domain/webhook-retry.ts";
 
@@ -31,12 +32,10 @@ export interface WebhookOutcome {
   httpStatus?: number;
   error?: string;
   latencyMs: number;
-  /** At most EXCERPT_BYTES of the response body. */
+  /** The start of the response body as safe text (proto/response-excerpt.ts). */
   responseExcerpt: string;
   retryAfterMs?: number;
 }
-
-export const EXCERPT_BYTES = 1024;
 
 // Keep-alive pools, one per destination rule: a socket opened under a looser rule (to loopback)
 // must never carry a delivery of a stricter one. The checked pools only connect through their lookup.
@@ -113,24 +112,25 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
       const status = res.statusCode ?? 0;
       const latencyMs = latency();
       const retryAfterMs = parseRetryAfter(res.headers["retry-after"], Date.now());
+      // Only what an excerpt can hold is read: once that much has arrived the connection is closed
+      // rather than drained, so a receiver's large or endless body costs a few KiB and no more time.
       const chunks: Buffer[] = [];
       let size = 0;
-      const done = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8").replace(/\uFFFD$/, "");
+      const done = (complete: boolean) => {
+        const excerpt = responseExcerpt(Buffer.concat(chunks, Math.min(size, EXCERPT_READ_BYTES)), complete);
         finish({ httpStatus: status, latencyMs, responseExcerpt: excerpt, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       };
       res.on("data", (chunk: Buffer) => {
-        if (size < EXCERPT_BYTES) chunks.push(chunk);
+        chunks.push(chunk);
         size += chunk.length;
-        // More than the excerpt is never read: the connection is dropped instead of draining a large body.
-        if (size > 64 * 1024) {
-          done();
+        if (size >= EXCERPT_READ_BYTES) {
+          done(false);
           res.destroy();
         }
       });
-      res.on("end", done);
-      res.on("error", done);
-      res.on("close", done);
+      res.on("end", () => done(true));
+      res.on("error", () => done(false));
+      res.on("close", () => done(false));
     });
     req.end(request.body);
   });

@@ -17,7 +17,8 @@ export interface ReceivedRequest {
   eventId: string | undefined;
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string } | "hang";
+/** `body` as bytes is written as is (a receiver sending invalid UTF-8); `delayMs` holds the answer back that long. */
+export type Answer = { status: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number } | "hang";
 
 /** How to answer a request: by default 200. */
 export type Behaviour = (request: ReceivedRequest) => Answer;
@@ -67,8 +68,12 @@ export class WebhookReceiver {
           res.on("close", () => this.#hanging.delete(res));
           return;
         }
-        res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
-        res.end(answer.body ?? "");
+        const write = () => {
+          res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
+          res.end(answer.body ?? "");
+        };
+        if (answer.delayMs) setTimeout(write, answer.delayMs);
+        else write();
       });
     });
     server.keepAliveTimeout = 5_000;

@@ -10,6 +10,7 @@ import { createMerchant } from "./merchants.ts";
 import { enqueueEvents } from "./outbox.ts";
 import { inTransaction } from "./unit-of-work.ts";
 import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "./webhook-deliveries.ts";
+import { getDelivery } from "./webhook-delivery-log.ts";
 import { createEndpoint } from "./webhook-endpoints.ts";
 
 let database: MigratedDatabase | undefined;
@@ -135,5 +136,63 @@ describe("webhook deliveries", () => {
     expect(disabled.enabled).toBe(false);
     expect(disabled.disabled_reason).toBe(`Every delivery attempt has failed since ${new Date(start).toISOString().replace(/\.\d{3}Z$/, "Z")}.`);
     expect((await endpoint(flaky)).enabled).toBe(true);
+  });
+
+  test("text a receiver wrote is stored cleaned, whoever sent it: NUL and other controls escaped, cut to 1024 characters", async () => {
+    const ep = await newEndpoint();
+    const [eventId] = await newEvents(1);
+    await record([eventId!]);
+    const [d] = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => c.endpointId === ep);
+    const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
+      { ...outcome(d!.deliveryId, 200), responseExcerpt: "ok\0\x1b[2J" + "x".repeat(2000), error: "odd\0error" },
+    ]));
+    expect(recorded).toEqual({ recorded: 1, rejected: [] });
+    const [attempt] = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select(["response_excerpt", "error", "succeeded"]).where("delivery_id", "=", d!.deliveryId).execute();
+    expect(attempt!.succeeded).toBe(true);
+    expect(attempt!.error).toBe("odd\\u0000error");
+    expect(attempt!.response_excerpt).toBe("ok\\u0000\\u001b[2J" + "x".repeat(1024 - 17));
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "=", ep).execute();
+  });
+
+  test("an outcome that cannot be recorded is rejected alone; the rest of its batch is recorded", async () => {
+    const mine = [await newEndpoint(), await newEndpoint()];
+    await record(await newEvents(2));
+    const claimed = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => mine.includes(c.endpointId));
+    expect(claimed).toHaveLength(4);
+    const [a, b, c, d] = claimed.map((x) => x.deliveryId) as [string, string, string, string];
+    const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
+      outcome(a, 200),
+      // The database refuses this one (latency_ms is an int column): only it is rolled back.
+      { ...outcome(b, 200), latencyMs: 2 ** 31 },
+      outcome(c, 500),
+      { ...outcome(d, 200), attemptedAt: new Date(Number.NaN) },
+    ]));
+    expect(recorded).toEqual({
+      recorded: 2,
+      rejected: [
+        { index: 1, deliveryId: b, reason: "The core could not store this attempt (internal error)." },
+        { index: 3, deliveryId: d, reason: "attempted_at must be an ISO 8601 time." },
+      ],
+    });
+    const rows = await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select(["id", "status", "attempt_count"]).where("id", "in", [a, b, c, d]).execute();
+    const byId = new Map(rows.map((r) => [r.id, [r.status, r.attempt_count]]));
+    expect([a, b, c, d].map((id) => byId.get(id))).toEqual([["succeeded", 1], ["pending", 0], ["pending", 1], ["pending", 0]]);
+    const attempts = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select("delivery_id").where("delivery_id", "in", [a, b, c, d]).execute();
+    expect(attempts.map((x) => x.delivery_id).sort()).toEqual([a, c].sort());
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", mine).execute();
+  });
+
+  test("attempts stored before excerpts were cleaned are shown cleaned", async () => {
+    const ep = await newEndpoint();
+    const [eventId] = await newEvents(1);
+    await record([eventId!]);
+    const [d] = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => c.endpointId === ep);
+    await db(deps.orm.em.fork()).insertInto("webhook_attempts").values({
+      delivery_id: d!.deliveryId, endpoint_id: ep, attempted_at: clock, succeeded: false, http_status: 500, error: null, latency_ms: 1,
+      response_excerpt: "\x1b]0;owned\x07\u202Eboom",
+    }).execute();
+    const shown = await getDelivery(deps, deps.orm.em.fork(), OPERATOR, d!.deliveryId);
+    expect(shown.attempts.map((a) => a.response_excerpt)).toEqual(["\\u001b]0;owned\\u0007\\u202eboom"]);
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "=", ep).execute();
   });
 });

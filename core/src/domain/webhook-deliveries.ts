@@ -3,19 +3,18 @@
 // are claimed from those rows with a lease (core/src/jobs/claim.ts) and their outcomes recorded
 // here, which schedules the next attempt (webhook-retry.ts) or ends the delivery.
 import { sql } from "kysely";
+import { safeText } from "../../../proto/response-excerpt.ts";
 import { claimLeased, type LeasedQueue } from "../jobs/claim.ts";
 import { db } from "../db/orm.ts";
 import type { DeliveryCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
+import { DomainError } from "./errors.ts";
 import { retryDelayMs } from "./webhook-retry.ts";
-import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
+import { atomically, withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
 import { signingSecrets } from "./webhook-endpoints.ts";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "succeeded", "failed"];
-
-/** A response excerpt is cut to this many bytes (UTF-8) before it is stored. */
-export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface RecordedDeliveries {
   created: number;
@@ -156,21 +155,69 @@ export interface AttemptOutcome {
 
 export const isSuccess = (status: number | undefined): boolean => status !== undefined && status >= 200 && status <= 299;
 
-function excerpt(text: string): string {
-  const bytes = Buffer.from(text);
-  if (bytes.length <= RESPONSE_EXCERPT_BYTES) return text;
-  // Cut on a character boundary: drop a trailing partial UTF-8 sequence.
-  return bytes.subarray(0, RESPONSE_EXCERPT_BYTES).toString().replace(/\uFFFD$/, "");
+/** An outcome the core did not record, and why (a safe message: it may end up in an attempt's error). */
+export interface RejectedAttempt {
+  /** Its position in the outcomes given. */
+  index: number;
+  deliveryId: string;
+  reason: string;
+}
+
+export interface RecordedAttempts {
+  /** Outcomes recorded (those of deliveries this core does not hold are dropped silently). */
+  recorded: number;
+  rejected: RejectedAttempt[];
+}
+
+/** Why an outcome cannot be recorded as given, if it cannot. */
+function invalidReason(outcome: AttemptOutcome): string | undefined {
+  const at = outcome.attemptedAt.getTime();
+  if (!(at >= 0 && at < Date.UTC(10_000, 0, 1))) return "attempted_at must be an ISO 8601 time.";
+  if (!Number.isFinite(outcome.latencyMs)) return "latency_ms must be a number.";
+  if (outcome.retryAfterMs !== undefined && !Number.isFinite(outcome.retryAfterMs)) return "retry_after_ms must be a number.";
+  return undefined;
 }
 
 /**
- * Records attempt outcomes: every attempt is kept; a 2xx ends its delivery as succeeded, anything
+ * Records attempt outcomes (see recordOutcomes). A receiver writes the excerpt, so text is cleaned
+ * before it is stored, whoever sent it; and one outcome that cannot be recorded never holds back the
+ * others: the batch is recorded in one savepoint, and if that fails, each outcome in its own, so
+ * only the failing ones are rejected (and reported, for the dispatcher to retry or record as failed).
+ */
+export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, outcomes: readonly AttemptOutcome[]): Promise<Changes<RecordedAttempts>> {
+  const rejected: RejectedAttempt[] = [];
+  const valid: Array<{ index: number; outcome: AttemptOutcome }> = [];
+  outcomes.forEach((outcome, index) => {
+    const reason = invalidReason(outcome);
+    if (reason) rejected.push({ index, deliveryId: outcome.deliveryId, reason });
+    else valid.push({ index, outcome: { ...outcome, error: outcome.error === undefined ? undefined : safeText(outcome.error), responseExcerpt: safeText(outcome.responseExcerpt) } });
+  });
+  let recorded = 0;
+  try {
+    recorded = await atomically(tx, async (batch) => withoutEvents(await recordOutcomes(deps, batch, valid.map((v) => v.outcome))));
+  } catch (err) {
+    if (valid.length > 1) deps.log.warn({ err, attempts: valid.length }, "recording a batch of attempts failed; recording them one by one");
+    for (const { index, outcome } of valid) {
+      try {
+        recorded += await atomically(tx, async (row) => withoutEvents(await recordOutcomes(deps, row, [outcome])));
+      } catch (rowErr) {
+        deps.log.error({ err: rowErr, delivery_id: outcome.deliveryId }, "an attempt could not be recorded; rolled back alone");
+        const reason = rowErr instanceof DomainError ? rowErr.message : "The core could not store this attempt (internal error).";
+        rejected.push({ index, deliveryId: outcome.deliveryId, reason });
+      }
+    }
+  }
+  return withoutEvents({ recorded, rejected: rejected.sort((a, b) => a.index - b.index) });
+}
+
+/**
+ * Records outcomes in one go: every attempt is kept; a 2xx ends its delivery as succeeded, anything
  * else schedules the next attempt from WEBHOOK_RETRY_SCHEDULE or, after the last one, fails the
  * delivery. A delivery already ended (a duplicate attempt after an expired lease) stays as it is.
  * An endpoint whose attempts have only failed for WEBHOOK_DISABLE_AFTER is disabled.
  */
-export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, outcomes: readonly AttemptOutcome[]): Promise<Changes<number>> {
-  if (outcomes.length === 0) return withoutEvents(0);
+async function recordOutcomes(deps: CoreDeps, tx: Tx, outcomes: readonly AttemptOutcome[]): Promise<number> {
+  if (outcomes.length === 0) return 0;
   const now = deps.now();
   const current = await db(tx)
     .selectFrom("webhook_deliveries")
@@ -180,7 +227,7 @@ export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCa
     .execute();
   const byId = new Map(current.map((row) => [row.id, row]));
   const known = outcomes.filter((outcome) => byId.has(outcome.deliveryId));
-  if (known.length === 0) return withoutEvents(0);
+  if (known.length === 0) return 0;
   await db(tx)
     .insertInto("webhook_attempts")
     .values(known.map((outcome) => ({
@@ -191,7 +238,7 @@ export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCa
       http_status: outcome.httpStatus ?? null,
       error: outcome.error ?? null,
       latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
-      response_excerpt: excerpt(outcome.responseExcerpt),
+      response_excerpt: outcome.responseExcerpt,
     })))
     .execute();
 
@@ -228,7 +275,7 @@ export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCa
 
   const failingEndpoints = [...new Set(known.filter((outcome) => !isSuccess(outcome.httpStatus)).map((outcome) => byId.get(outcome.deliveryId)!.endpoint_id))];
   if (failingEndpoints.length > 0) await disableFailingEndpoints(deps, tx, failingEndpoints, now);
-  return withoutEvents(known.length);
+  return known.length;
 }
 
 /** Disables those of `endpointIds` whose every attempt since WEBHOOK_DISABLE_AFTER ago (and since their last success) failed. */

@@ -1,6 +1,7 @@
 // What operators see of webhook deliveries: listing an endpoint's or an event's deliveries, one
 // delivery with every attempt, and replaying (one delivery, or every failed one of an endpoint
 // since a time). Replay makes a delivery due now with a fresh retry schedule; its past attempts stay.
+import { safeText } from "../../../proto/response-excerpt.ts";
 import { db } from "../db/orm.ts";
 import type { OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -93,7 +94,17 @@ export async function getDelivery(_deps: CoreDeps, tx: Tx, _caller: OperatorCall
     .where("delivery_id", "=", id)
     .orderBy("seq")
     .execute();
-  return { delivery: toView(delivery), attempts: attempts.map((a) => ({ ...a, attempted_at: a.attempted_at.toISOString() })) };
+  // Cleaned again on the way out: rows stored before excerpts were cleaned on the way in may hold
+  // control characters a receiver sent (safeText leaves clean text as it is).
+  return {
+    delivery: toView(delivery),
+    attempts: attempts.map((a) => ({
+      ...a,
+      attempted_at: a.attempted_at.toISOString(),
+      error: a.error === null ? null : safeText(a.error),
+      response_excerpt: safeText(a.response_excerpt),
+    })),
+  };
 }
 
 /** Makes one delivery (whatever its status) due now with a fresh retry schedule. */

@@ -60,15 +60,16 @@ export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
         responseExcerpt: r.response_excerpt,
         retryAfterMs: r.retry_after_ms,
       }));
-      await inTransaction(deps, (tx) => recordAttempts(deps, tx, deliverer(ctx), outcomes));
-      if (request.claim_limit <= 0) return { deliveries: [] };
+      const { rejected } = await inTransaction(deps, (tx) => recordAttempts(deps, tx, deliverer(ctx), outcomes));
+      const answered = rejected.map((r) => ({ index: r.index, delivery_id: r.deliveryId, reason: r.reason }));
+      if (request.claim_limit <= 0) return { deliveries: [], rejected: answered };
       // After the record committed (the slots it freed count as free). A failed claim must not fail
       // the call: the dispatcher would record the same attempts again; it claims on its own instead.
       const deliveries = await claimDue(ctx, request.claim_limit, request.lease_ms).catch((err: unknown) => {
         deps.log.warn({ err }, "claim after recording attempts failed");
         return [];
       });
-      return { deliveries };
+      return { deliveries, rejected: answered };
     }),
     releaseDeliveries: handle("ReleaseDeliveries", async (request, ctx) => {
       await inTransaction(deps, (tx) => releaseDeliveries(deps, tx, deliverer(ctx), request.delivery_ids));

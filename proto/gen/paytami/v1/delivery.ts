@@ -67,7 +67,10 @@ export interface AttemptResult {
   http_status?: number | undefined;
   error?: string | undefined;
   latency_ms: number;
-  /** At most 1 KiB of the response body. */
+  /**
+   * The start of the response body, at most 1024 characters, control characters escaped as
+   * \uXXXX and invalid UTF-8 replaced by U+FFFD (proto/response-excerpt.ts; the core cleans it again).
+   */
   response_excerpt: string;
   /** The response's Retry-After in ms, when it had one. */
   retry_after_ms?: number | undefined;
@@ -86,6 +89,19 @@ export interface RecordAttemptsRequest {
 export interface RecordAttemptsResponse {
   /** The deliveries claimed after recording (empty when claim_limit was 0). */
   deliveries: DueDelivery[];
+  /**
+   * The results the core could not record (every other one was recorded, or named a delivery this
+   * core does not hold and was dropped). The caller may send them again, alone.
+   */
+  rejected: RejectedAttempt[];
+}
+
+export interface RejectedAttempt {
+  /** The result's position in RecordAttemptsRequest.results. */
+  index: number;
+  delivery_id: string;
+  /** Why, as a message safe to show (it may end up in an attempt's error). */
+  reason: string;
 }
 
 export interface ReleaseDeliveriesRequest {
@@ -711,13 +727,16 @@ export const RecordAttemptsRequest: MessageFns<RecordAttemptsRequest> = {
 };
 
 function createBaseRecordAttemptsResponse(): RecordAttemptsResponse {
-  return { deliveries: [] };
+  return { deliveries: [], rejected: [] };
 }
 
 export const RecordAttemptsResponse: MessageFns<RecordAttemptsResponse> = {
   encode(message: RecordAttemptsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.deliveries) {
       DueDelivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.rejected) {
+      RejectedAttempt.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -741,6 +760,82 @@ export const RecordAttemptsResponse: MessageFns<RecordAttemptsResponse> = {
             }
 
             message.deliveries.push(DueDelivery.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rejected.push(RejectedAttempt.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRejectedAttempt(): RejectedAttempt {
+  return { index: 0, delivery_id: "", reason: "" };
+}
+
+export const RejectedAttempt: MessageFns<RejectedAttempt> = {
+  encode(message: RejectedAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).int32(message.index);
+    }
+    if (message.delivery_id !== "") {
+      writer.uint32(18).string(message.delivery_id);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RejectedAttempt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRejectedAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.delivery_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
             continue;
           }
         }
@@ -1797,7 +1892,11 @@ export const DeliveryServiceService = {
       Buffer.from(ClaimDueDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClaimDueDeliveriesResponse => ClaimDueDeliveriesResponse.decode(value),
   },
-  /** RecordAttempts records attempt outcomes and schedules the next attempts. */
+  /**
+   * RecordAttempts records attempt outcomes and schedules the next attempts. Each outcome is
+   * recorded on its own: one the core cannot record is answered in `rejected`, never fails the call
+   * or the other outcomes. Text a receiver wrote is stored cleaned (control characters escaped).
+   */
   recordAttempts: {
     path: "/paytami.v1.DeliveryService/RecordAttempts" as const,
     requestStream: false as const,
@@ -1895,7 +1994,11 @@ export interface DeliveryServiceServer extends UntypedServiceImplementation {
    * per-endpoint bound in flight per endpoint) and returns what to send.
    */
   claimDueDeliveries: handleUnaryCall<ClaimDueDeliveriesRequest, ClaimDueDeliveriesResponse>;
-  /** RecordAttempts records attempt outcomes and schedules the next attempts. */
+  /**
+   * RecordAttempts records attempt outcomes and schedules the next attempts. Each outcome is
+   * recorded on its own: one the core cannot record is answered in `rejected`, never fails the call
+   * or the other outcomes. Text a receiver wrote is stored cleaned (control characters escaped).
+   */
   recordAttempts: handleUnaryCall<RecordAttemptsRequest, RecordAttemptsResponse>;
   /** ReleaseDeliveries hands claimed deliveries back without an attempt (a dispatcher stopping). */
   releaseDeliveries: handleUnaryCall<ReleaseDeliveriesRequest, ReleaseDeliveriesResponse>;
@@ -1952,7 +2055,11 @@ export interface DeliveryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClaimDueDeliveriesResponse) => void,
   ): ClientUnaryCall;
-  /** RecordAttempts records attempt outcomes and schedules the next attempts. */
+  /**
+   * RecordAttempts records attempt outcomes and schedules the next attempts. Each outcome is
+   * recorded on its own: one the core cannot record is answered in `rejected`, never fails the call
+   * or the other outcomes. Text a receiver wrote is stored cleaned (control characters escaped).
+   */
   recordAttempts(
     request: RecordAttemptsRequest,
     callback: (error: ServiceError | null, response: RecordAttemptsResponse) => void,
