@@ -5,7 +5,8 @@ import { OwnerKind, type ChargeOwner } from "./owner-kind.ts";
 
 /**
  * The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode).
- * Raw: `||` text concatenation (the builder has no form for it), the text idempotency.ts's merchantScope builds.
+ * One typed fragment: its ':' must be inline SQL (a PreparedStatement binds only its values); idempotency.ts's
+ * merchantScope builds the same text.
  */
 const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => sql<string>`${merchantId} || ':' || ${mode}`.as("scope");
 
