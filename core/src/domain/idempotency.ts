@@ -80,7 +80,7 @@ export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { sco
     .returning("idempotency_keys.scope");
 }
 
-/** The idempotency scope of a merchant's own requests, whichever credential they come with (create-charge.ts builds the same text in SQL). */
+/** The idempotency scope of a merchant's own requests, whichever credential they come with (create-charge/owners.ts builds the same text in SQL). */
 export function merchantScope(caller: { merchantId: string; mode: string }): string {
   return `${caller.merchantId}:${caller.mode}`;
 }
