@@ -62,6 +62,7 @@ export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { sco
     .insertInto("idempotency_keys")
     .columns(["scope", "key", "fingerprint", "resource_id", "response", "created_at", "expires_at"])
     .expression((eb) =>
+      // The timestamps as typed fragments: a bound value in a select list is text unless its type is named.
       eb
         .selectFrom(sql.table(scopes).as("scopes") as unknown as "scopes")
         .select([
@@ -79,7 +80,7 @@ export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { sco
     .returning("idempotency_keys.scope");
 }
 
-/** The idempotency scope of a merchant's own requests, whichever credential they come with (create-charge.ts builds the same text in SQL). */
+/** The idempotency scope of a merchant's own requests, whichever credential they come with (create-charge/owners.ts builds the same text in SQL). */
 export function merchantScope(caller: { merchantId: string; mode: string }): string {
   return `${caller.merchantId}:${caller.mode}`;
 }
@@ -90,6 +91,7 @@ export function merchantScope(caller: { merchantId: string; mode: string }): str
  */
 export async function claimKeyIn(em: EntityManager, scope: string, claim: KeyClaim): Promise<boolean> {
   const claimed = await db(em)
+    // A typed fragment: a bound value in a select list needs its type named.
     .with("scopes", (qc) => qc.selectNoFrom(sql<string>`${scope}::text`.as("scope")))
     .with("claim", (qc) => claimKey(qc, "scopes", claim))
     .selectFrom("claim")

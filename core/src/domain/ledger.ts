@@ -93,6 +93,7 @@ export const LEDGER_TRANSACTIONS_CTE = "ledger_transactions_written";
 
 // Both are CTE bodies (parenthesised: Kysely does not wrap a raw CTE body) that only pass `v`
 // through, so a larger statement can include them and be compiled once (PreparedStatement).
+// Raw: any number of rows from one bound array per column (`unnest(…) as l(…)`), which the builder cannot write.
 
 /** Inserts the transactions; each row names its subject, for the lines to join on. */
 export function ledgerTransactionsInsert(v: LedgerValues) {
@@ -228,7 +229,9 @@ const FUNDS_LOCK = 7_242_100;
  * need no lock. `tx` must be a transaction.
  */
 export async function lockMerchantFunds(tx: Tx, merchantId: string, mode: string, currency: string): Promise<Balance> {
-  await sql`select pg_advisory_xact_lock(${FUNDS_LOCK}, hashtext(${`${merchantId}:${mode}:${currency}`}))`.execute(db(tx));
+  await db(tx)
+    .selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.val(FUNDS_LOCK), eb.fn("hashtext", [eb.val(`${merchantId}:${mode}:${currency}`)])]).as("locked"))
+    .execute();
   const [balance] = await merchantBalances(tx, merchantId, mode, currency);
   return balance ?? { currency, pending: 0n, available: 0n, in_transit: 0n };
 }

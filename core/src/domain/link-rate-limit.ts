@@ -61,6 +61,8 @@ const linkWithMerchant = (v: { link_id: string }) =>
     .select(LINK_COLUMNS)
     .where("links.id", "=", v.link_id);
 
+// The select list of a counter's insert: bound values there need their types named (PostgreSQL
+// cannot infer them in a select list) and the 1 must be inline SQL (a PreparedStatement binds only its values).
 const countOne = (bucket: string, windowStart: Date) => [
   sql<string>`${bucket}::text`.as("bucket"),
   sql<Date>`${windowStart}::timestamptz`.as("window_start"),
@@ -75,6 +77,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
         .insertInto("link_rate_limits")
         .columns(["bucket", "window_start", "attempts"])
         .expression((eb) => eb.selectFrom("link").select(countOne(v.ip_bucket, v.window_start)))
+        // The increment's 1 inline, as in countOne.
         .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ attempts: sql<number>`link_rate_limits.attempts + 1` }))
         .returning("link_rate_limits.attempts"))
     // Reads ip_hit's count, so the client's row is always locked before the link's (no lock cycles).
@@ -86,6 +89,8 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
           eb
             .selectFrom(["link", "ip_hit"])
             .select(countOne(v.link_bucket, v.window_start))
+            // Typed fragments: the bound limit as the counter's int; the link's kind as the text `fits` names it
+            // by, its ':variable'/':fixed' inline (a PreparedStatement binds only its values).
             .where("ip_hit.attempts", "<=", sql<number>`${v.per_ip}::int`)
             .where(sql<boolean>`link.mode || case when link.fixed_amount is null then ':variable' else ':fixed' end = any(${v.fits}::text[])`))
         .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ attempts: sql<number>`link_rate_limits.attempts + 1` }))
@@ -93,7 +98,8 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
     .selectFrom("link")
     .selectAll("link")
     .select((eb) => [
-      // Evaluated during the statement, so it applies to the statement's own commit (and then lapses).
+      // Evaluated during the statement, so it applies to the statement's own commit (and then lapses);
+      // one typed fragment, as its setting name must be inline SQL (a PreparedStatement binds only its values).
       sql<string>`set_config('synchronous_commit', coalesce(${v.synchronous_commit}::text, current_setting('synchronous_commit')), true)`.as("commit_mode"),
       eb.selectFrom("ip_hit").select("ip_hit.attempts").as("ip_attempts"),
       eb.selectFrom("link_hit").select("link_hit.attempts").as("link_counted"),

@@ -57,6 +57,7 @@ export function outboxValues(events: readonly RaisedEvent[]): { envelopes: Event
  * Only passes `v` through, so it can be part of a PreparedStatement.
  */
 export function outboxInsert(v: OutboxValues) {
+  // Raw: rows from one bound array per column, in order (`unnest(…) with ordinality`), which the builder cannot write.
   // Parenthesised here: Kysely does not wrap a raw CTE body.
   return sql<{ id: string }>`(insert into outbox_events (id, merchant_id, mode, type, envelope, created_at)
     select e.id, e.merchant_id, e.mode, e.type, e.envelope::json, e.created_at
@@ -66,7 +67,10 @@ export function outboxInsert(v: OutboxValues) {
     returning outbox_events.id)`;
 }
 
-/** Delivered at commit (never for a rollback): wakes the relays LISTENing instead of their next poll. */
+/**
+ * Delivered at commit (never for a rollback): wakes the relays LISTENing instead of their next poll.
+ * A typed fragment: its channel and payload are inline SQL (a PreparedStatement binds only its values).
+ */
 export const outboxNotify = sql<string>`pg_notify(${sql.lit(OUTBOX_CHANNEL)}, '')`;
 
 /**

@@ -1,5 +1,4 @@
 import { createServer, type Server } from "node:http";
-import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -16,7 +15,7 @@ export interface HealthProbe {
 /** The core's HTTP side: /healthz and /metrics and the tRPC API at /trpc. */
 export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
   const probes: HealthProbe[] = [
-    { name: "database", check: async () => (await sql`select 1 as ok`.execute(db(deps.orm.em.fork()))).rows.length === 1 },
+    { name: "database", check: async () => (await db(deps.orm.em.fork()).selectNoFrom((eb) => eb.lit(1).as("ok")).execute()).length === 1 },
     ...extraProbes,
   ];
   const trpc = trpcHandler(deps);

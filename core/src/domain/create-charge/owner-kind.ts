@@ -1,0 +1,49 @@
+import type { QueryCreator, SelectQueryBuilder } from "kysely";
+import type { DB } from "../../db/orm.ts";
+import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
+import { creationStatement, type CreationRow, type CreationValues } from "./creation-statement.ts";
+
+/** The merchant a new charge belongs to, its mode, what it accepts, and the idempotency scope of the attempt. */
+export interface ChargeOwnerRow {
+  merchant_id: string;
+  mode: string;
+  currencies: string[];
+  methods: string[];
+  scope: string;
+}
+
+/**
+ * A kind of charge owner: one SELECT yielding at most one ChargeOwnerRow from
+ * its own values, used as the first CTE of the creation statement (so
+ * resolving the caller costs no extra round trip) and on its own on the slow
+ * path. An API key, a merchant session, and next a payment link (which adds its
+ * own row lock and scopes idempotency to the link) each define one (owners.ts). Each kind's
+ * statements are built and compiled once (see PreparedStatement), so `select`
+ * must pass its values through untouched.
+ */
+export class OwnerKind<V extends Record<string, unknown>> {
+  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
+  #lookup: PreparedStatement<V, ChargeOwnerRow> | undefined;
+  #creation: PreparedStatement<V & CreationValues, CreationRow> | undefined;
+
+  constructor(select: OwnerKind<V>["select"]) {
+    this.select = select;
+  }
+
+  /** The owner alone (the slow path, to report errors in order). */
+  get lookup(): PreparedStatement<V, ChargeOwnerRow> {
+    return (this.#lookup ??= new PreparedStatement((v: V) => this.select(statementBuilder, v)));
+  }
+
+  get creation(): PreparedStatement<V & CreationValues, CreationRow> {
+    return (this.#creation ??= new PreparedStatement((v: V & CreationValues) => creationStatement(this, v)));
+  }
+}
+
+/** An owner kind with the values of one request. */
+export interface ChargeOwner<V extends Record<string, unknown> = any> {
+  kind: OwnerKind<V>;
+  values: V;
+  /** Names this owner in the process's policy hints (never a secret: a key's digest, a merchant id). */
+  hint: string;
+}

@@ -1,0 +1,80 @@
+import { sql } from "kysely";
+import { db } from "../../db/orm.ts";
+import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
+import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, type LedgerValues } from "../ledger.ts";
+import { outboxInsert, outboxNotify, outboxValues, type OutboxValues } from "../outbox.ts";
+import type { PaymentStatus } from "../payment-states.ts";
+import { transitionColumns } from "../payment-transitions.ts";
+import type { Tx } from "../unit-of-work.ts";
+import type { PlannedRefund } from "./plan.ts";
+
+type RefundWriteValues = {
+  payment_id: string;
+  payment_status: string;
+  payment_status_before_chargeback: string | null;
+  moved_at: Date;
+  refund_id: string;
+  merchant_id: string;
+  mode: string;
+  amount: string;
+  currency: string;
+  reason: string;
+  refund_status: string;
+  created_at: Date;
+  /** The key whose response this refund is (null: none, the update matches nothing). Its row was claimed by an earlier statement. */
+  key_scope: string | null;
+  key: string | null;
+  response: string;
+} & LedgerValues;
+
+/**
+ * Every write of a planned refund, in one statement: the payment's move (the stamp is refunded_at
+ * for both refund moves), the refund row, its ledger transaction and lines, the idempotency key's
+ * response.
+ */
+const refundWrites = (v: RefundWriteValues) => {
+  const move = { status: v.payment_status as PaymentStatus, status_before_chargeback: v.payment_status_before_chargeback as PaymentStatus | null, stamp: "refunded_at", at: v.moved_at, event: null } as const;
+  return statementBuilder
+    .with("payment_moved", (qc) => qc.updateTable("payments").set(transitionColumns(move, v.moved_at)).where("id", "=", v.payment_id).returning("payments.id"))
+    .with("refund_written", (qc) =>
+      qc.insertInto("refunds").values({
+        id: v.refund_id, merchant_id: v.merchant_id, mode: v.mode, payment_id: v.payment_id, amount: v.amount, currency: v.currency, reason: v.reason,
+        status: v.refund_status, created_at: v.created_at, updated_at: v.created_at,
+      }).returning("refunds.id"))
+    .with(LEDGER_TRANSACTIONS_CTE, () => ledgerTransactionsInsert(v))
+    .with("ledger_lines_written", () => ledgerLinesInsert(v))
+    .with("key_answered", (qc) =>
+      qc.updateTable("idempotency_keys").set({ response: v.response }).where("scope", "=", v.key_scope).where("key", "=", v.key).returning("idempotency_keys.key"));
+};
+
+// `1` inline: a PreparedStatement binds only its values.
+const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) => refundWrites(v).selectNoFrom(sql<number>`1`.as("written")));
+
+/** The same, recording the refund's events in the outbox too (createRefund: its transaction is this operation's alone). */
+const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & OutboxValues) =>
+  refundWrites(v).with("events_written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
+
+/** Writes a planned refund in one statement; its event is the caller's to record. */
+export async function writeRefund(tx: Tx, planned: PlannedRefund): Promise<void> {
+  await REFUND_WRITES.run(db(tx), refundWriteValues(planned, undefined));
+}
+
+/** Writes a planned refund, answers its idempotency key (if any) and records its event in the outbox, in one statement. */
+export async function writeRefundRecorded(tx: Tx, planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): Promise<void> {
+  await REFUND_WRITES_RECORDED.run(db(tx), {
+    ...refundWriteValues(planned, answers),
+    ...outboxValues([planned.event]).values,
+  });
+}
+
+function refundWriteValues(planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): RefundWriteValues {
+  const { payment, move, view } = planned;
+  if (move.stamp !== "refunded_at") throw new Error(`a refund move stamps refunded_at, not ${move.stamp}`);
+  return {
+    payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: move.at,
+    refund_id: view.id, merchant_id: payment.merchant_id, mode: payment.mode, amount: view.amount, currency: view.currency, reason: view.reason,
+    refund_status: view.status, created_at: planned.event.at,
+    key_scope: answers?.scope ?? null, key: answers?.key ?? null, response: answers?.response ?? "",
+    ...planned.ledger,
+  };
+}
