@@ -93,7 +93,7 @@ module.exports = {
     parser: "swc",
     moduleSystems: ["es6"],
     doNotFollow: { path: "^node_modules/" },
-    exclude: { path: "^(dist|node_modules|\\.paytami)/" },
+    exclude: { path: "^(dist|\\.paytami)/" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "types", "node", "default"],

@@ -6,9 +6,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { CoreClient } from "../../proto/core-client.ts";
 import { modeCodec } from "../../proto/enums.ts";
 import type { AttemptResult, DueDelivery } from "../../proto/gen/paytami/v1/delivery.ts";
-import type { Logger } from "../../core/src/logger.ts";
+import type { Logger } from "../../proto/runtime/logger.ts";
 import type { DispatcherConfig } from "./config.ts";
-import { sendWebhook, type WebhookOutcome } from "./send-webhook.ts";
+import { sendWebhook, type WebhookOutcome } from "../../proto/send-webhook.ts";
 import { webhookDestinations } from "../../proto/public-address.ts";
 
 type SendPolicy = Pick<DispatcherConfig, "concurrency" | "timeoutMs" | "leaseMs" | "pollIntervalMs" | "allowLoopback">;

@@ -6,9 +6,9 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
-import { destinationLookup, isAllowedDestination, type DestinationRule } from "../../proto/public-address.ts";
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "../../proto/webhook-signature.ts";
-import { parseRetryAfter } from "../../core/src/domain/webhook-retry.ts";
+import { destinationLookup, isAllowedDestination, type DestinationRule } from "./public-address.ts";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "./webhook-signature.ts";
+import { parseRetryAfter } from "./webhook-retry.ts";
 
 export interface WebhookRequest {
   url: string;

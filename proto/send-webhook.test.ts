@@ -1,8 +1,8 @@
 // The signed POST against a real loopback receiver: headers, no redirects followed, the deadline,
 // the response excerpt, and the refusal of destinations the rule does not allow (literal or resolved).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { WebhookReceiver } from "../../test/support/webhook-receiver.ts";
-import { verifySignature } from "../../proto/webhook-signature.ts";
+import { WebhookReceiver } from "../test/support/webhook-receiver.ts";
+import { verifySignature } from "./webhook-signature.ts";
 import { sendWebhook } from "./send-webhook.ts";
 
 let receiver: WebhookReceiver;
