@@ -13,7 +13,8 @@ try {
 }
 
 const TEST = "\\.test\\.tsx?$";
-const TRANSPORT_PACKAGES = "^node_modules/(koa|@koa/router|@types/koa|@types/koa__router|@grpc/grpc-js|@trpc/server)/";
+// Unanchored: a node_modules linked from another checkout resolves to a path outside this one.
+const TRANSPORT_PACKAGES = "(^|/)node_modules/(koa|@koa/router|@types/koa|@types/koa__router|@grpc/grpc-js|@trpc/server)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -92,7 +93,7 @@ module.exports = {
   options: {
     parser: "swc",
     moduleSystems: ["es6"],
-    doNotFollow: { path: "^node_modules/" },
+    doNotFollow: { path: "(^|/)node_modules/" },
     exclude: { path: "^(dist|\\.paytami)/" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
