@@ -14,6 +14,7 @@ export default defineConfig({
       "facade/**/*.test.ts",
       "dispatcher/**/*.test.ts",
       "proto/*.test.ts",
+      "proto/runtime/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.paytami/**"],
     // Builds dist/ once; the harness launches the compiled services (test/support/stack.ts).

@@ -3,7 +3,7 @@
 // with the defaults of DESIGN §3/§4.
 import { randomBytes } from "node:crypto";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
-import type { ServiceName } from "./domain/caller.ts";
+import { isDuration, parseDuration, parseDurationList, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
 
 export type Currency = "GTQ" | "USD";
 export type MethodType = "card" | "bank_transfer";
@@ -122,21 +122,6 @@ export interface SandboxPolicy {
   beneficiary: { bank_name: string; account_name: string; account_number: string };
 }
 
-const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-export function parseDuration(text: string): number {
-  const match = DURATION.exec(text.trim());
-  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 30s, 5m, 24h)`);
-  const unit = match[2] as keyof typeof UNIT_MS;
-  return Number(match[1]) * UNIT_MS[unit];
-}
-
-/** A retry/delay list such as "0,5s,5m"; a bare "0" means no delay. */
-export function parseDurationList(text: string): number[] {
-  return text.split(",").map((part) => (part.trim() === "0" ? 0 : parseDuration(part)));
-}
-
 function env(source: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const value = source[name];
   return value === undefined || value === "" ? fallback : value;
@@ -186,28 +171,14 @@ function embedTokenSecretEnv(source: NodeJS.ProcessEnv): string {
   return secret;
 }
 
-// A process's credential is a bearer secret sent on every call: one short or made of one repeated
-// character is a placeholder or a typo, refused at start rather than guessed later.
-const SERVICE_TOKEN_MIN_LENGTH = 32;
-
-/** The credential in `name`, or undefined when unset; throws (one line, naming the variable) when it is too weak. */
-export function serviceTokenEnv(source: NodeJS.ProcessEnv, name: string): string | undefined {
-  const token = source[name];
-  if (token === undefined || token === "") return undefined;
-  if (token.length < SERVICE_TOKEN_MIN_LENGTH || /^(.)\1*$/su.test(token)) {
-    throw new Error(
-      `${name} is too weak: it must be at least ${SERVICE_TOKEN_MIN_LENGTH} characters and not one character repeated ` +
-        "(generate one with `openssl rand -base64 32`)",
-    );
-  }
-  return token;
-}
-
-export const SERVICE_TOKEN_ENV: Readonly<Record<ServiceName, string>> = {
+/** Paytami's own processes and the variable each one's credential is in (domain/caller.ts names them after it). */
+export const SERVICE_TOKEN_ENV = {
   operator: "PAYTAMI_INTERNAL_TOKEN",
   facade: "PAYTAMI_FACADE_TOKEN",
   dispatcher: "PAYTAMI_DISPATCHER_TOKEN",
-};
+} as const;
+
+type ServiceName = keyof typeof SERVICE_TOKEN_ENV;
 
 /**
  * Every process's credential, as the core knows them. One left unset is a random token nobody
@@ -229,7 +200,7 @@ function serviceTokensEnv(source: NodeJS.ProcessEnv): Record<ServiceName, string
 
 function positiveDurationEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): number {
   const text = env(source, name, fallback);
-  const ms = DURATION.test(text.trim()) ? parseDuration(text) : 0;
+  const ms = isDuration(text) ? parseDuration(text) : 0;
   if (ms <= 0) throw new Error(`${name} must be a duration longer than 0 such as 250ms, 5s or 1m, got "${text}"`);
   return ms;
 }
@@ -279,7 +250,7 @@ function parseWindowLimit<U extends string>(name: string, text: string, units: r
       const n = Number(count[1]);
       if (!Number.isSafeInteger(n) || n < 1) throw bad();
       counts[count[2] as U] = n;
-    } else if (DURATION.test(part)) {
+    } else if (isDuration(part)) {
       windowMs = parseDuration(part);
     } else {
       throw bad();
@@ -312,16 +283,9 @@ export function parseCardSubmitLimit(text: string): CoreConfig["cardSubmitLimit"
 /** PAYOUT_SCHEDULE: a duration such as 30s, 1h or 24h (the default: daily), or "off". */
 export function parsePayoutSchedule(text: string): number | null {
   if (text.trim() === "off") return null;
-  const ms = DURATION.test(text.trim()) ? parseDuration(text) : 0;
+  const ms = isDuration(text) ? parseDuration(text) : 0;
   if (ms <= 0) throw new Error(`PAYOUT_SCHEDULE must be a duration longer than 0 such as 30s, 1h or 24h, or "off", got "${text}"`);
   return ms;
-}
-
-/** WEBHOOK_ALLOW_LOOPBACK: "true" or "false" (the default); anything else is refused at start-up rather than guessed. */
-export function webhookAllowLoopbackEnv(source: NodeJS.ProcessEnv): boolean {
-  const text = env(source, "WEBHOOK_ALLOW_LOOPBACK", "false");
-  if (text !== "true" && text !== "false") throw new Error(`WEBHOOK_ALLOW_LOOPBACK must be "true" or "false", got "${text}"`);
-  return text === "true";
 }
 
 /**

@@ -14,7 +14,7 @@ import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import type { Processors } from "./processor/processor.ts";
 
 const log = createLogger("core");

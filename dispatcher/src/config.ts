@@ -1,6 +1,6 @@
-import { parseDuration, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../core/src/config.ts";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { DISPATCHER_CONSUMER } from "../../proto/event-stream.ts";
+import { parseDuration, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
 
 export interface DispatcherConfig {
   natsUrl: string;

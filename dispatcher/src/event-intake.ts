@@ -7,7 +7,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CoreClient } from "../../proto/core-client.ts";
 import { EVENT_STREAM } from "../../proto/event-stream.ts";
-import type { Logger } from "../../core/src/logger.ts";
+import type { Logger } from "../../proto/runtime/logger.ts";
 import { ensureEventConsumer } from "./event-consumer.ts";
 
 const BATCH = 500;

@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import { connect } from "@nats-io/transport-node";
 import { CoreClient } from "../../proto/core-client.ts";
 import { EVENT_STREAM } from "../../proto/event-stream.ts";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { loadConfig } from "./config.ts";
 import { ensureEventConsumer } from "./event-consumer.ts";
 import { EventIntake } from "./event-intake.ts";

@@ -11,10 +11,10 @@ import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promi
 import { CoreError, type CallMeta, type CoreClient } from "../../proto/core-client.ts";
 import { modeCodec } from "../../proto/enums.ts";
 import type { AttemptResult, DueDelivery, RecordAttemptsResponse } from "../../proto/gen/paytami/v1/delivery.ts";
-import type { Logger } from "../../core/src/logger.ts";
+import type { Logger } from "../../proto/runtime/logger.ts";
 import { Backoff } from "./backoff.ts";
 import type { DispatcherConfig } from "./config.ts";
-import { sendWebhook, type WebhookOutcome } from "./send-webhook.ts";
+import { sendWebhook, type WebhookOutcome } from "../../proto/send-webhook.ts";
 import { webhookDestinations } from "../../proto/public-address.ts";
 
 /** The core calls the send loop makes: the core client's DeliveryService (a fake in unit tests). */

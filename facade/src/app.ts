@@ -1,6 +1,6 @@
 import Router from "@koa/router";
 import Koa from "koa";
-import type { Logger } from "../../core/src/logger.ts";
+import type { Logger } from "../../proto/runtime/logger.ts";
 import { resolveClientIp } from "./client-ip.ts";
 import type { FacadeConfig } from "./config.ts";
 import type { CoreClient } from "../../proto/core-client.ts";

@@ -1,5 +1,5 @@
-import { parseDuration, serviceTokenEnv } from "../../core/src/config.ts";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
+import { isDuration, parseDuration, serviceTokenEnv } from "../../proto/runtime/env.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 
 export interface FacadeConfig {
@@ -37,7 +37,7 @@ export function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLi
   for (const part of parts) {
     const count = /^(\d+)\s*\/\s*ip$/.exec(part);
     if (count) perIp = Number(count[1]);
-    else if (/^\d+(ms|s|m|h|d)$/.test(part)) windowMs = parseDuration(part);
+    else if (isDuration(part)) windowMs = parseDuration(part);
     else throw bad();
   }
   if (perIp === undefined || !Number.isSafeInteger(perIp) || perIp < 1 || windowMs === undefined || windowMs < 1_000) throw bad();

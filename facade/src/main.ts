@@ -1,7 +1,7 @@
 // The public HTTP edge: the /v1 REST contract and the hosted pages, translated
 // to gRPC calls on the core. Stateless: run as many as you like.
 import { createServer } from "node:http";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { CoreClient } from "../../proto/core-client.ts";

@@ -11,7 +11,7 @@
 import { loadConfig } from "../../core/src/config.ts";
 import { migrate, openOrm } from "../../core/src/db/orm.ts";
 import { settleDuePayments } from "../../core/src/jobs/settle-payments.ts";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { createDatabase, dropDatabase, type Stack } from "../support/stack.ts";
 
 const SETTLE_BACKLOG = Number(process.env.BENCH_SETTLE_BACKLOG ?? 100_000);

@@ -14,7 +14,7 @@ import { migrate, openOrm } from "../../core/src/db/orm.ts";
 import { OPERATOR } from "../../core/src/domain/caller.ts";
 import { verifyLedger } from "../../core/src/domain/ledger-verify.ts";
 import { withoutTransaction } from "../../core/src/domain/unit-of-work.ts";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { createDatabase, dropDatabase } from "../support/stack.ts";
 import { fillLedger } from "./ledger-fill.ts";
 

@@ -31,7 +31,7 @@ import type { RaisedEvent } from "../../core/src/domain/outbox.ts";
 import { transitionPayment } from "../../core/src/domain/payment-transitions.ts";
 import { SIMULATION_STEPS } from "../../core/src/domain/simulate-payment.ts";
 import { inTransaction } from "../../core/src/domain/unit-of-work.ts";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
 

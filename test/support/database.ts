@@ -5,7 +5,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { loadConfig } from "../../core/src/config.ts";
 import { migrate, openOrm } from "../../core/src/db/orm.ts";
 import type { CoreDeps } from "../../core/src/domain/deps.ts";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { createDatabase, dropDatabase } from "./stack.ts";
 
 export interface MigratedDatabase {

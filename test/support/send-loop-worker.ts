@@ -6,7 +6,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { CoreError } from "../../proto/core-client.ts";
 import type { ErrorCode } from "../../proto/error-catalog.ts";
 import type { DueDelivery } from "../../proto/gen/paytami/v1/delivery.ts";
-import { createLogger } from "../../core/src/logger.ts";
+import { createLogger } from "../../proto/runtime/logger.ts";
 import { SendLoop, type DeliveryCalls, type SendPolicy } from "../../dispatcher/src/send-loop.ts";
 
 export type CallMethod = keyof DeliveryCalls;

@@ -1,7 +1,3 @@
-import type { Mode } from "../config.ts";
-import { liveBank } from "./live.ts";
-import { sandboxBank } from "./sandbox.ts";
-
 // The bank a payout is sent through, seen from the core. Like the processor (core/src/processor),
 // every call is external I/O made outside any database transaction: the payout's steps are
 // stamped in short transactions of their own around these calls.
@@ -22,9 +18,4 @@ export interface PayoutBank {
   submit(transfer: BankTransfer, signal: AbortSignal): Promise<void>;
   /** How the submitted transfer ended. */
   outcome(transfer: BankTransfer, signal: AbortSignal): Promise<BankOutcome>;
-}
-
-/** The bank of a payout's mode: the sandbox in test mode, the live one (unconfigured today) in live mode. */
-export function bankFor(mode: Mode): PayoutBank {
-  return mode === "test" ? sandboxBank() : liveBank();
 }

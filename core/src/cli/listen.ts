@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
 import { generateWebhookSecret } from "../../../proto/webhook-signature.ts";
-import { sendWebhook } from "../../../dispatcher/src/send-webhook.ts";
+import { sendWebhook } from "../../../proto/send-webhook.ts";
 import type { CommandContext } from "./command.ts";
 
 const POLL_MS = 500;

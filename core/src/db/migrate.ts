@@ -1,6 +1,6 @@
 // `npm run migrate`: applies pending migrations and exits (the core also does
 // this at startup unless MIGRATE_ON_START=false).
-import { createLogger } from "../logger.ts";
+import { createLogger } from "../../../proto/runtime/logger.ts";
 import { migrate, openOrm } from "./orm.ts";
 
 const log = createLogger("migrate");

@@ -1,4 +1,4 @@
-import type { Mode } from "../config.ts";
+import type { Mode, SERVICE_TOKEN_ENV } from "../config.ts";
 
 // Who is asking, as the transport established it. Domain operations take one of
 // these and never see a transport credential (an Authorization header, an
@@ -17,7 +17,7 @@ export interface MerchantCaller {
  * internal tools: every operation), the facade and the dispatcher (only the gRPC methods the
  * allow-list in core/src/grpc/access.ts grants them).
  */
-export type ServiceName = "operator" | "facade" | "dispatcher";
+export type ServiceName = keyof typeof SERVICE_TOKEN_ENV;
 
 export const SERVICE_NAMES: readonly ServiceName[] = ["operator", "facade", "dispatcher"];
 

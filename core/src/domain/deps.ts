@@ -1,6 +1,6 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { CoreConfig } from "../config.ts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../../../proto/runtime/logger.ts";
 import type { Processors } from "../processor/processor.ts";
 
 /** What every domain operation may use. Transports build it once per process. */

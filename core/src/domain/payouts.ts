@@ -1,4 +1,5 @@
-import { bankFor, type BankOutcome, type BankTransfer } from "../bank/bank.ts";
+import type { BankOutcome, BankTransfer } from "../bank/bank.ts";
+import { bankFor } from "../bank/bank-for.ts";
 import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { answerWithin } from "../processor/deadline.ts";

@@ -9,7 +9,8 @@ import type { CoreDeps } from "./deps.ts";
 import { createMerchant } from "./merchants.ts";
 import { enqueueEvents } from "./outbox.ts";
 import { inTransaction } from "./unit-of-work.ts";
-import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "./webhook-deliveries.ts";
+import { claimDueDeliveries } from "../jobs/claim-due-deliveries.ts";
+import { recordAttempts, recordDeliveries, releaseDeliveries } from "./webhook-deliveries.ts";
 import { getDelivery } from "./webhook-delivery-log.ts";
 import { createEndpoint } from "./webhook-endpoints.ts";
 

@@ -1,17 +1,15 @@
 // The webhook delivery model (DESIGN §4 "Webhooks", "Delivery model"): one delivery row per
 // (event, subscribed endpoint), recorded when a dispatcher takes the event from JetStream; attempts
 // are claimed from those rows with a lease (core/src/jobs/claim.ts) and their outcomes recorded
-// here, which schedules the next attempt (webhook-retry.ts) or ends the delivery.
+// here, which schedules the next attempt (proto/webhook-retry.ts) or ends the delivery.
 import { sql } from "kysely";
 import { safeText } from "../../../proto/response-excerpt.ts";
-import { claimLeased, type LeasedQueue } from "../jobs/claim.ts";
 import { db } from "../db/orm.ts";
 import type { DeliveryCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
-import { retryDelayMs } from "./webhook-retry.ts";
+import { retryDelayMs } from "../../../proto/webhook-retry.ts";
 import { atomically, withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
-import { signingSecrets } from "./webhook-endpoints.ts";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "succeeded", "failed"];
@@ -51,95 +49,11 @@ export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: Delivery
 }
 
 /**
- * Pending deliveries that are due, oldest first, taking from each enabled endpoint at most as many
- * as it has free slots (WEBHOOK_ENDPOINT_CONCURRENCY minus its deliveries leased right now), so a
- * hanging endpoint holds only its own slots and the claim never fills up with its backlog. The
- * per-endpoint walk reads webhook_deliveries_due_idx, a few rows per endpoint. The bound is exact
- * for one claimer; two claims racing may each see the same free slot.
- */
-export function dueDeliveries(endpointConcurrency: number): LeasedQueue<"webhook_deliveries", "id", { id: string }> {
-  return {
-    job: "webhook_delivery",
-    table: "webhook_deliveries",
-    key: "id",
-    due: (rows, now) =>
-      rows
-        .select("id")
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .where(sql<boolean>`id in (
-          select d.id from webhook_endpoints e
-          cross join lateral (
-            select d.id from webhook_deliveries d
-            where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= ${now}
-              and (d.claimed_until is null or d.claimed_until <= ${now})
-            order by d.next_attempt_at
-            limit greatest(0, ${endpointConcurrency}::int - (
-              select count(*) from webhook_deliveries f where f.endpoint_id = e.id and f.claimed_until > ${now}))
-          ) d
-          where e.enabled)`)
-        .orderBy("next_attempt_at"),
-  };
-}
-
-export interface DueDelivery {
-  deliveryId: string;
-  eventId: string;
-  endpointId: string;
-  mode: string;
-  url: string;
-  /** The envelope as sent on every attempt. */
-  body: Buffer;
-  /** The current secret, then the previous one while its rotation window lasts. */
-  secrets: string[];
-  /** The number of the attempt about to be made (1 for the first). */
-  attempt: number;
-}
-
-/**
  * The body of every attempt of an event: its outbox envelope serialized once more from the stored
  * jsonb. jsonb keeps one canonical form, so every attempt (and `listen`) sends the same bytes.
  */
 export function eventBody(envelope: unknown): Buffer {
   return Buffer.from(JSON.stringify(envelope));
-}
-
-/**
- * Leases up to `limit` due deliveries for `leaseMs` and returns what a dispatcher needs to send them.
- * A delivery whose event has been purged (retention) is failed here: there is nothing left to send.
- */
-export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: limit, leaseMs });
-  if (claimed.length === 0) return [];
-  const now = deps.now();
-  const rows = await db(deps.orm.em.fork())
-    .selectFrom("webhook_deliveries as d")
-    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
-    .leftJoin("outbox_events as o", "o.id", "d.event_id")
-    .select(["d.id", "d.event_id", "d.endpoint_id", "d.mode", "d.attempt_count", "e.url", "e.secret", "e.previous_secret", "e.previous_secret_expires_at", "o.envelope"])
-    .where("d.id", "in", claimed.map((row) => row.id))
-    .orderBy("d.next_attempt_at")
-    .execute();
-  const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);
-  if (purged.length > 0) {
-    await db(deps.orm.em.fork())
-      .updateTable("webhook_deliveries")
-      .set({ status: "failed", next_attempt_at: null, claimed_until: null, last_error: "The event is no longer kept (EVENT_RETENTION).", updated_at: now })
-      .where("id", "in", purged)
-      .execute();
-  }
-  return rows
-    .filter((row) => row.envelope !== null)
-    .map((row) => ({
-      deliveryId: row.id,
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      mode: row.mode,
-      url: row.url,
-      body: eventBody(row.envelope),
-      secrets: signingSecrets(row, now),
-      attempt: row.attempt_count + 1,
-    }));
 }
 
 export interface AttemptOutcome {

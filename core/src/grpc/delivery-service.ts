@@ -4,8 +4,9 @@ import type { DeliveryCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { serviceAmong } from "../domain/service-credentials.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { claimDueDeliveries, recordAttempts, recordDeliveries, releaseDeliveries } from "../domain/webhook-deliveries.ts";
+import { recordAttempts, recordDeliveries, releaseDeliveries } from "../domain/webhook-deliveries.ts";
 import { getDelivery, listDeliveries, listRecentEvents, replayDelivery, replayFailedDeliveries, type DeliveryView } from "../domain/webhook-delivery-log.ts";
+import { claimDueDeliveries } from "../jobs/claim-due-deliveries.ts";
 import { unary, type CallContext } from "./unary.ts";
 
 function toDeliveryMessage(view: DeliveryView): Delivery {

@@ -5,7 +5,7 @@ import type { OperatorCaller, ServiceCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { serviceAmong, serviceCheck } from "../domain/service-credentials.ts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../../../proto/runtime/logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { callersOf } from "./access.ts";
 import { toServiceError } from "./errors.ts";

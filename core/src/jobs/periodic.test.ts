@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createLogger } from "../logger.ts";
+import { createLogger } from "../../../proto/runtime/logger.ts";
 import { everyInterval } from "./periodic.ts";
 
 const log = createLogger("test");

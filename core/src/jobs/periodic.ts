@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../../../proto/runtime/logger.ts";
 
 export interface PeriodicJob {
   /** Stops scheduling and waits up to `graceMs` for a run in progress (one blocked on a dead dependency must not hold shutdown). */

@@ -1,8 +1,5 @@
 import type { Currency, Mode } from "../config.ts";
-import type { CoreDeps } from "../domain/deps.ts";
 import type { CardDetails } from "./card.ts";
-import { liveProcessor } from "./live.ts";
-import { sandboxProcessor } from "./sandbox.ts";
 
 // The card network and the banks, seen from the core. Every call is external I/O: callers make it
 // outside any database transaction (claim the attempt in one short transaction, call, record the
@@ -61,10 +58,3 @@ export class ProcessorCallWithdrawn extends Error {
 }
 
 export type Processors = Partial<Record<Mode, Processor>>;
-
-/** The processor of a payment's mode: the sandbox in test mode, the live one (unconfigured today) in live mode. */
-export function processorFor(deps: Pick<CoreDeps, "config" | "processors">, mode: Mode): Processor {
-  const override = deps.processors?.[mode];
-  if (override) return override;
-  return mode === "test" ? sandboxProcessor(deps.config.sandbox) : liveProcessor();
-}

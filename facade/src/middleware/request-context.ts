@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Next } from "koa";
-import type { Logger } from "../../../core/src/logger.ts";
+import type { Logger } from "../../../proto/runtime/logger.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

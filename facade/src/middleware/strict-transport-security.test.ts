@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
-import { createLogger } from "../../../core/src/logger.ts";
+import { createLogger } from "../../../proto/runtime/logger.ts";
 import { CoreClient } from "../../../proto/core-client.ts";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";

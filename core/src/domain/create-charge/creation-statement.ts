@@ -1,7 +1,21 @@
-import { sql, type SqlBool } from "kysely";
+import { sql, type QueryCreator, type SelectQueryBuilder, type SqlBool } from "kysely";
+import type { DB } from "../../db/orm.ts";
 import { statementBuilder } from "../../db/prepared.ts";
 import { claimKey } from "../idempotency.ts";
-import type { ChargeOwnerRow, OwnerKind } from "./owner-kind.ts";
+
+/** The merchant a new charge belongs to, its mode, what it accepts, and the idempotency scope of the attempt. */
+export interface ChargeOwnerRow {
+  merchant_id: string;
+  mode: string;
+  currencies: string[];
+  methods: string[];
+  scope: string;
+}
+
+/** What the statement needs of an owner kind (owner-kind.ts): the SELECT that yields the owner. */
+export interface OwnerSelect<V> {
+  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
+}
 
 /** The values of one creation statement besides the owner's. */
 export interface CreationValues {
@@ -38,7 +52,7 @@ export interface CreationRow extends ChargeOwnerRow {
  * insert the payment only where the claim succeeded. Returns the owner (if the
  * credential resolved) and whether the payment was inserted.
  */
-export function creationStatement<V extends Record<string, unknown>>(kind: OwnerKind<V>, v: V & CreationValues) {
+export function creationStatement<V extends Record<string, unknown>>(kind: OwnerSelect<V>, v: V & CreationValues) {
   // Raw casts: bound arrays compared with @>/<@ and bound values in the insert's select list need their types named.
   const policy = { currencies: sql<string[]>`${v.currencies}::text[]`, methods: sql<string[]>`${v.methods}::text[]` };
   return statementBuilder

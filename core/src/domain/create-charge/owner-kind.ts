@@ -1,16 +1,8 @@
 import type { QueryCreator, SelectQueryBuilder } from "kysely";
 import type { DB } from "../../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
-import { creationStatement, type CreationRow, type CreationValues } from "./creation-statement.ts";
+import { creationStatement, type ChargeOwnerRow, type CreationRow, type CreationValues } from "./creation-statement.ts";
 
-/** The merchant a new charge belongs to, its mode, what it accepts, and the idempotency scope of the attempt. */
-export interface ChargeOwnerRow {
-  merchant_id: string;
-  mode: string;
-  currencies: string[];
-  methods: string[];
-  scope: string;
-}
 
 /**
  * A kind of charge owner: one SELECT yielding at most one ChargeOwnerRow from

@@ -4,8 +4,8 @@ import { once } from "node:events";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { WebhookReceiver } from "../../test/support/webhook-receiver.ts";
-import { verifySignature } from "../../proto/webhook-signature.ts";
+import { WebhookReceiver } from "../test/support/webhook-receiver.ts";
+import { verifySignature } from "./webhook-signature.ts";
 import { sendWebhook } from "./send-webhook.ts";
 
 let receiver: WebhookReceiver;

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { luhnValid } from "../../proto/card-checks.ts";
+import { luhnValid } from "../card-checks.ts";
 
 // API keys, tokens and card data must never reach a log line, whatever object a caller hands to
 // the logger and however deep the secret sits in it. pino's `redact` paths name fixed depths

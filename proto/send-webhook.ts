@@ -6,10 +6,10 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
-import { destinationLookup, isAllowedDestination, type DestinationRule } from "../../proto/public-address.ts";
-import { EXCERPT_READ_BYTES, responseExcerpt } from "../../proto/response-excerpt.ts";
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "../../proto/webhook-signature.ts";
-import { parseRetryAfter } from "../../core/src/domain/webhook-retry.ts";
+import { destinationLookup, isAllowedDestination, type DestinationRule } from "./public-address.ts";
+import { EXCERPT_READ_BYTES, responseExcerpt } from "./response-excerpt.ts";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "./webhook-signature.ts";
+import { parseRetryAfter } from "./webhook-retry.ts";
 
 export interface WebhookRequest {
   url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseDurationList } from "../config.ts";
+import { parseDurationList } from "./runtime/env.ts";
 import { parseRetryAfter, retryDelayMs } from "./webhook-retry.ts";
 
 const schedule = parseDurationList("0,5s,5m,30m,2h,5h,10h,10h");
