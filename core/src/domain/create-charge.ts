@@ -9,7 +9,7 @@ import { DomainError } from "./errors.ts";
 import { replayOrConflict, type IdempotentResult } from "./idempotency.ts";
 import type { Tx } from "./unit-of-work.ts";
 
-export type { ChargeOwner, ChargeOwnerRow } from "./create-charge/owner-kind.ts";
+export type { ChargeOwner } from "./create-charge/owner-kind.ts";
 export { apiKeyOwner, linkOwner, merchantOwner } from "./create-charge/owners.ts";
 export type { ChargeRequest, CheckedCharge, PaymentDraft } from "./create-charge/request.ts";
 
