@@ -63,7 +63,7 @@ const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & Out
 
 /** The planner and the statement disagreed on the state table: the error rolls the whole refund back. */
 function requireMoved(rows: readonly unknown[], planned: PlannedRefund): void {
-  if (rows.length === 0) throw new Error(`refund of ${planned.payment.id}: the payment is in no state the state table refunds from; nothing is written`);
+  if (rows.length === 0) throw new Error(`refund of ${planned.payment.id}: the payment is in no state the state table refunds from (the plan and the statement disagree)`);
 }
 
 /** Writes a planned refund in one statement; its event is the caller's to record. */
