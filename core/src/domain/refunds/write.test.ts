@@ -16,8 +16,8 @@ import { transitionPayment } from "../payment-transitions.ts";
 import { SIMULATION_STEPS } from "../simulate-payment.ts";
 import { inTransaction, withoutTransaction, type Tx } from "../unit-of-work.ts";
 import { lockPayment } from "./lock.ts";
-import { planRefund } from "./plan.ts";
-import { writeRefund } from "./write.ts";
+import { planRefund, type PlannedRefund } from "./plan.ts";
+import { writeRefund, writeRefundRecorded } from "./write.ts";
 
 let database: MigratedDatabase | undefined;
 const clock = new Date("2026-11-22T12:00:00.000Z");
@@ -59,19 +59,24 @@ const stored = async () => {
 describe("refund write statement and state table", () => {
   // refundPart: 50.00 of 150.00; refundRest: all of it.
   const moves = [["refundPart", 5000n], ["refundRest", undefined]] as const;
-  const cases = moves.flatMap(([operation, amount]) => PAYMENT_STATUSES.map((status) => [operation, status, amount] as const));
+  // Both forms of the statement: refundPayment's, and createRefund's that records the event too.
+  const writers = { writeRefund, writeRefundRecorded: (tx: Tx, planned: PlannedRefund) => writeRefundRecorded(tx, planned, undefined) };
+  const cases = (Object.keys(writers) as (keyof typeof writers)[]).flatMap((writer) =>
+    moves.flatMap(([operation, amount]) => PAYMENT_STATUSES.map((status) => [operation, status, writer, amount] as const)));
 
-  test.each(cases)("%s written over a payment in %s", async (operation, status, amount) => {
+  test.each(cases)("%s written over a payment in %s (%s)", async (operation, status, writer, amount) => {
     const write = async (tx: Tx) => {
       const planned = await planRefund(deps, tx, (await lockPayment(tx, paymentId))!, amount, "other");
       await db(tx).updateTable("payments").set({ status }).where("id", "=", paymentId).execute();
-      await writeRefund(tx, planned);
+      await writers[writer](tx, planned);
       const after = await db(tx).selectFrom("payments").select(["status", "refunded_at"]).where("id", "=", paymentId).executeTakeFirstOrThrow();
       const refunds = await db(tx).selectFrom("refunds").select("id").where("payment_id", "=", paymentId).execute();
-      return { ...after, refunds: refunds.length };
+      const events = await db(tx).selectFrom("outbox_events").select("id").where("type", "=", "refund.succeeded").execute();
+      return { ...after, refunds: refunds.length, recorded: events.length };
     };
     if (canApply(operation, status)) {
-      expect(await rolledBack(write)).toEqual({ status: TRANSITIONS[operation].to, refunded_at: clock, refunds: 1 });
+      const recorded = writer === "writeRefundRecorded" ? 1 : 0;
+      expect(await rolledBack(write)).toEqual({ status: TRANSITIONS[operation].to, refunded_at: clock, refunds: 1, recorded });
     } else {
       // The statement wrote its other rows; the error rolls them back with the rest (as it does in createRefund's transaction).
       await expect(rolledBack(write)).rejects.toThrow("the payment is in no state the state table refunds from (the plan and the statement disagree)");
