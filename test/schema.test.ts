@@ -8,6 +8,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { openSnapshotOrm } from "../core/src/db/migration-snapshot.ts";
 import { MIGRATIONS } from "../core/src/db/migrations/index.ts";
 import { migrate, openOrm } from "../core/src/db/orm.ts";
+import { PAYMENT_STATUSES } from "../core/src/domain/payment-states.ts";
 import { createDatabase, dropDatabase } from "./support/stack.ts";
 
 const adminUrl = process.env.DATABASE_URL;
@@ -82,5 +83,26 @@ describe("entities are the schema", () => {
     } finally {
       await orm.close();
     }
+  });
+});
+
+describe("payments.status", () => {
+  test("holds only the state table's states, as the other status columns hold only theirs (a CHECK)", async () => {
+    await withDatabase(async (orm) => {
+      await migrate(orm);
+      const connection = orm.em.getConnection();
+      await connection.execute(`insert into merchants (id, name, trade_name, currencies, methods, created_at) values ('mer_x', 'X', 'X', '{GTQ}', '{card}', now())`);
+      const insert = (status: string, before: string | null) => connection.execute(
+        `insert into payments (id, merchant_id, mode, status, status_before_chargeback, currency, method_type, amount, service_fee, net_amount,
+           success_url, cancel_url, created_at, updated_at, expires_at)
+         values (?, 'mer_x', 'test', ?, ?, 'GTQ', 'card', 10000, 350, 9650, 'https://shop.example/ok', 'https://shop.example/back', now(), now(), now())`,
+        [`pay_${status}_${before}`, status, before],
+      );
+      for (const status of PAYMENT_STATUSES) await insert(status, null);
+      await insert("chargeback", "available_to_merchant");
+      await expect(insert("paid", null)).rejects.toThrow(/payments_status_check/);
+      await expect(insert("Captured", null)).rejects.toThrow(/payments_status_check/);
+      await expect(insert("chargeback", "disputed")).rejects.toThrow(/payments_status_before_chargeback_check/);
+    });
   });
 });

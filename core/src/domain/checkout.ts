@@ -57,7 +57,7 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
     .where("payments.id", "=", paymentId)
     .executeTakeFirst();
   if (!row) throw new DomainError("unknown_payment", "No such payment.");
-  let status = row.status as PaymentStatus;
+  let status = row.status;
   if (isPayable(status) && row.expires_at <= deps.now()) {
     // The expiry job may not have run yet; the customer must never pay an expired charge.
     status = (await atomically(tx, (inner) => expireIfPayable(deps, inner, row.id))) ?? status;

@@ -34,7 +34,7 @@ export async function getLinkPayment(deps: CoreDeps, tx: Tx, _caller: PublicCall
     .whereRef("payments.mode", "=", "links.mode")
     .executeTakeFirst();
   if (!row) throw unknownPayment();
-  const stored = row.status as PaymentStatus;
+  const stored = row.status;
   const status: PaymentStatus = isPayable(stored) && row.expires_at <= deps.now() ? "expired" : stored;
   return { payment_id: row.id, status, currency: row.currency, amount: String(row.amount) };
 }

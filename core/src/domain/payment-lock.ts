@@ -47,7 +47,7 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
   const row = await query.forUpdate().executeTakeFirst();
   if (!row) throw unknown;
   const now = deps.now();
-  const status = row.status as PaymentStatus;
+  const status = row.status;
   if (!isPayable(status)) return { value: { payable: false, status }, events: [] };
   // An attempt in flight decides the payment's fate before its TTL does (expireIfPayable waits for it too).
   if (row.attempt_expires_at !== null && row.attempt_expires_at > now) {

@@ -24,7 +24,7 @@ const LEGAL: Record<PaymentOperation, PaymentStatus[]> = {
   winChargeback: ["chargeback"],
 };
 
-const FUNCTIONS: Record<PaymentOperation, (p: states.PaymentStateFields, at?: Date) => states.TransitionResult> = {
+const FUNCTIONS: Record<PaymentOperation, (p: states.PaymentStateFields, at: Date) => states.TransitionResult> = {
   startProcessing: states.startProcessing, authorize: states.authorize, capture: states.capture, fail: states.failPayment,
   cancel: states.cancel, expire: states.expire, batchForSettlement: states.batchForSettlement, receiveFunds: states.receiveFunds,
   releaseFunds: states.releaseFunds, refundPart: states.refundPart, refundRest: states.refundRest,
@@ -62,13 +62,14 @@ describe("payment transition table", () => {
   });
 
   it("captures after authorization and restores the pre-chargeback state when a chargeback is won", () => {
-    const authorized = authorize({ status: "created", status_before_chargeback: null });
+    const at = new Date("2026-11-21T10:00:00.123Z");
+    const authorized = authorize({ status: "created", status_before_chargeback: null }, at);
     expect(authorized.status).toBe("authorized");
-    const captured = capture(authorized);
+    const captured = capture(authorized, at);
     expect(captured).toMatchObject({ status: "captured", event: "payment.succeeded", stamp: "captured_at" });
-    const disputed = openChargeback({ status: "available_to_merchant", status_before_chargeback: null });
+    const disputed = openChargeback({ status: "available_to_merchant", status_before_chargeback: null }, at);
     expect(disputed).toMatchObject({ status: "chargeback", status_before_chargeback: "available_to_merchant" });
-    expect(winChargeback(disputed).status).toBe("available_to_merchant");
+    expect(winChargeback(disputed, at).status).toBe("available_to_merchant");
   });
 
   it.each(PAYMENT_STATUSES)("names the checkout-session reason for %s", (status) => {

@@ -48,6 +48,9 @@ export const TRANSITIONS = {
 
 export type PaymentOperation = keyof typeof TRANSITIONS;
 
+/** The operations that move a payment to a state of their own (all but winChargeback, which restores the one it had). */
+export type DirectOperation = { [K in PaymentOperation]: (typeof TRANSITIONS)[K]["to"] extends PaymentStatus ? K : never }[PaymentOperation];
+
 /** The part of a payment a transition reads and writes. */
 export interface PaymentStateFields {
   status: PaymentStatus;
@@ -60,6 +63,10 @@ export interface TransitionResult {
   stamp: TransitionStamp;
   at: Date;
   event: PaymentEventType | null;
+}
+
+export function isPaymentStatus(text: string): text is PaymentStatus {
+  return (PAYMENT_STATUSES as readonly string[]).includes(text);
 }
 
 export function isPayable(status: PaymentStatus): boolean {
@@ -90,19 +97,20 @@ function apply(operation: PaymentOperation, payment: PaymentStateFields, at: Dat
   };
 }
 
-export const startProcessing = (p: PaymentStateFields, at = new Date()) => apply("startProcessing", p, at);
-export const authorize = (p: PaymentStateFields, at = new Date()) => apply("authorize", p, at);
-export const capture = (p: PaymentStateFields, at = new Date()) => apply("capture", p, at);
-export const failPayment = (p: PaymentStateFields, at = new Date()) => apply("fail", p, at);
-export const cancel = (p: PaymentStateFields, at = new Date()) => apply("cancel", p, at);
-export const expire = (p: PaymentStateFields, at = new Date()) => apply("expire", p, at);
-export const batchForSettlement = (p: PaymentStateFields, at = new Date()) => apply("batchForSettlement", p, at);
-export const receiveFunds = (p: PaymentStateFields, at = new Date()) => apply("receiveFunds", p, at);
-export const releaseFunds = (p: PaymentStateFields, at = new Date()) => apply("releaseFunds", p, at);
-export const refundPart = (p: PaymentStateFields, at = new Date()) => apply("refundPart", p, at);
-export const refundRest = (p: PaymentStateFields, at = new Date()) => apply("refundRest", p, at);
-export const openChargeback = (p: PaymentStateFields, at = new Date()) => apply("openChargeback", p, at);
-export const winChargeback = (p: PaymentStateFields, at = new Date()) => apply("winChargeback", p, at);
+// `at` is the operation's clock (`deps.now()`), never read here: a transition stamps the time it is given.
+export const startProcessing = (p: PaymentStateFields, at: Date) => apply("startProcessing", p, at);
+export const authorize = (p: PaymentStateFields, at: Date) => apply("authorize", p, at);
+export const capture = (p: PaymentStateFields, at: Date) => apply("capture", p, at);
+export const failPayment = (p: PaymentStateFields, at: Date) => apply("fail", p, at);
+export const cancel = (p: PaymentStateFields, at: Date) => apply("cancel", p, at);
+export const expire = (p: PaymentStateFields, at: Date) => apply("expire", p, at);
+export const batchForSettlement = (p: PaymentStateFields, at: Date) => apply("batchForSettlement", p, at);
+export const receiveFunds = (p: PaymentStateFields, at: Date) => apply("receiveFunds", p, at);
+export const releaseFunds = (p: PaymentStateFields, at: Date) => apply("releaseFunds", p, at);
+export const refundPart = (p: PaymentStateFields, at: Date) => apply("refundPart", p, at);
+export const refundRest = (p: PaymentStateFields, at: Date) => apply("refundRest", p, at);
+export const openChargeback = (p: PaymentStateFields, at: Date) => apply("openChargeback", p, at);
+export const winChargeback = (p: PaymentStateFields, at: Date) => apply("winChargeback", p, at);
 
 /** Checkout-session reason for a resolved payment (DESIGN §4). */
 export function notPayableReason(status: PaymentStatus): "failed" | "canceled" | "expired" | "already_paid" | null {

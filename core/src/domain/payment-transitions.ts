@@ -1,9 +1,12 @@
+import { sql, type RawBuilder } from "kysely";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import type { RaisedEvent } from "./outbox.ts";
 import { captureEntry, postLedger } from "./ledger.ts";
-import { expire, type PaymentStateFields, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
+import {
+  expire, TRANSITIONS, type DirectOperation, type PaymentOperation, type PaymentStateFields, type PaymentStatus, type TransitionResult,
+} from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
 
@@ -13,8 +16,10 @@ export type TransitionStep = (payment: PaymentStateFields, at: Date) => Transiti
 /**
  * Applies `steps` to one payment under a row lock held by `tx` (which must be
  * a transaction), and returns the payment afterwards with the events the steps
- * raised, for the caller to record in the same transaction. Nothing else
- * writes a payment's status.
+ * raised, for the caller to record in the same transaction. The only other
+ * writers of a payment's status are statements that must stay one statement
+ * (settlement's batch, a refund's writes): they take their states from the
+ * same table, through `fromStates` and `statusAfter` below.
  */
 export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: string, steps: readonly TransitionStep[]): Promise<Changes<PaymentView>> {
   const trx = db(tx);
@@ -25,7 +30,7 @@ export async function transitionPayment(deps: CoreDeps, tx: Tx, paymentId: strin
     .forUpdate()
     .executeTakeFirst();
   if (!payment) throw new DomainError("unknown_payment", "No such payment.");
-  let state: PaymentStateFields = { status: payment.status as PaymentStatus, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null };
+  let state: PaymentStateFields = { status: payment.status, status_before_chargeback: payment.status_before_chargeback };
   let view = toPaymentView(deps.config, payment);
   const events: RaisedEvent[] = [];
   for (const step of steps) {
@@ -57,6 +62,24 @@ export function transitionColumns(result: TransitionResult, at: Date) {
 }
 
 /**
+ * The states `operation` moves a payment from, as SQL literals: for the WHERE of a statement that
+ * writes the move itself, built once where the statement is (a PreparedStatement binds only its values).
+ */
+export function fromStates(operation: PaymentOperation): RawBuilder<PaymentStatus>[] {
+  return TRANSITIONS[operation].from.map((status) => sql.lit(status));
+}
+
+/**
+ * The status `column` holds after `operation`, as SQL, for a statement that moves a whole batch at
+ * once: the operation's `to` where the status is one of its `from` states, the status unchanged
+ * otherwise (settlement moves a refunded or disputed payment's stamps, not its status).
+ */
+export function statusAfter(operation: DirectOperation, column: string): RawBuilder<PaymentStatus> {
+  const to: PaymentStatus = TRANSITIONS[operation].to;
+  return sql<PaymentStatus>`case when ${sql.ref(column)} in (${sql.join(fromStates(operation))}) then ${sql.lit(to)} else ${sql.ref(column)} end`;
+}
+
+/**
  * A payment of a link succeeds only while the link is under its max_payments: the link's counter is
  * raised under the link's row lock in the capture's transaction, so of two payments captured at
  * once on a link with one payment left, the second waits for the first, sees the limit and is
@@ -85,7 +108,7 @@ export async function expireIfPayable(deps: CoreDeps, tx: Tx, paymentId: string)
   if (attempt?.attempt_expires_at && attempt.attempt_expires_at > deps.now()) return { value: undefined, events: [] };
   try {
     const { value, events } = await transitionPayment(deps, tx, paymentId, [expire]);
-    return { value: value.status as PaymentStatus, events };
+    return { value: value.status, events };
   } catch (error) {
     // The state table refuses before anything is written, so the transaction is still usable.
     if (error instanceof DomainError && error.code === "payment_not_payable") return { value: undefined, events: [] };

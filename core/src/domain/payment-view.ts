@@ -1,9 +1,10 @@
 import type { CoreConfig } from "../config.ts";
+import type { PaymentStatus } from "./payment-states.ts";
 
 /** The stored columns the public Payment object (spec 2.1) is built from. */
 export interface PaymentRow {
   id: string;
-  status: string;
+  status: PaymentStatus;
   currency: string;
   amount: string;
   service_fee: string;
@@ -15,7 +16,7 @@ export interface PaymentRow {
 /** The public Payment object, keys in contract order; also the `data` of payment events. */
 export interface PaymentView {
   id: string;
-  status: string;
+  status: PaymentStatus;
   currency: string;
   amount: string;
   service_fee: string;

@@ -3,7 +3,7 @@ import type { MerchantCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { isId } from "./ids.ts";
-import { PAYMENT_STATUSES, type PaymentStatus } from "./payment-states.ts";
+import { isPaymentStatus, PAYMENT_STATUSES, type PaymentStatus } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Tx } from "./unit-of-work.ts";
 import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
@@ -35,11 +35,8 @@ export interface ListPaymentsQuery extends PageQuery {
 export type PaymentPage = Page<PaymentView>;
 
 function parseStatus(text: string | undefined): PaymentStatus | undefined {
-  if (text === undefined) return undefined;
-  if (!(PAYMENT_STATUSES as readonly string[]).includes(text)) {
-    fail("validation_error", `status must be one of ${PAYMENT_STATUSES.join(", ")}.`);
-  }
-  return text as PaymentStatus;
+  if (text === undefined || isPaymentStatus(text)) return text;
+  return fail("validation_error", `status must be one of ${PAYMENT_STATUSES.join(", ")}.`);
 }
 
 /** GET /v1/payments: newest first, keyset-paginated on (created_at, seq) so inserts never shift pages. */

@@ -1,9 +1,10 @@
-import { sql, type SelectQueryBuilder } from "kysely";
+import type { RawBuilder, SelectQueryBuilder } from "kysely";
 import { db, type DB } from "../db/orm.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { fundsReceivedEntry, pendingShares, postLedger, releaseEntry, settlementBatchEntry, type LedgerEntry, type PaymentMoney } from "./ledger.ts";
-import { TRANSITIONS, type TransitionStamp } from "./payment-states.ts";
+import { TRANSITIONS, type PaymentOperation, type PaymentStatus, type TransitionStamp } from "./payment-states.ts";
+import { statusAfter } from "./payment-transitions.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import { requireSandbox } from "./sandbox-only.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";
@@ -22,12 +23,19 @@ export interface SettlementStep {
   stamp: TransitionStamp;
   /** Index into SETTLEMENT_DELAYS. */
   delay: number;
+  /** The status a payment of the batch ends in (`p` is the statement's payments). */
+  status: RawBuilder<PaymentStatus>;
+}
+
+/** A step as the state table has it: its stamps and its move are the table's, built into SQL once here. */
+function settlementStep(operation: SettlementStep["operation"], after: PaymentOperation, delay: number): SettlementStep {
+  return { operation, since: TRANSITIONS[after].stamp, stamp: TRANSITIONS[operation].stamp, delay, status: statusAfter(operation, "p.status") };
 }
 
 export const SETTLEMENT_STEPS: readonly SettlementStep[] = [
-  { operation: "batchForSettlement", since: "captured_at", stamp: "pending_settlement_at", delay: 0 },
-  { operation: "receiveFunds", since: "pending_settlement_at", stamp: "settled_to_paytami_at", delay: 1 },
-  { operation: "releaseFunds", since: "settled_to_paytami_at", stamp: "available_to_merchant_at", delay: 2 },
+  settlementStep("batchForSettlement", "capture", 0),
+  settlementStep("receiveFunds", "batchForSettlement", 1),
+  settlementStep("releaseFunds", "receiveFunds", 2),
 ];
 
 /** Narrows a select of payments to those `step` applies to (payments_settle_*_idx). */
@@ -41,13 +49,12 @@ export function awaitingStep<O>(rows: SelectQueryBuilder<DB, "payments", O>, ste
  * two round trips. Answers how many moved.
  */
 export async function settleStep(deps: CoreDeps, tx: Tx, step: SettlementStep, due: SelectQueryBuilder<DB, "payments", { id: string }>): Promise<Changes<number>> {
-  const rule = TRANSITIONS[step.operation];
   const at = deps.now();
   const moved: PaymentMoney[] = await db(tx)
     .updateTable("payments as p")
     .from(due.as("due"))
     .set({
-      status: sql<string>`case when p.status in (${sql.join(rule.from)}) then ${rule.to} else p.status end`,
+      status: step.status,
       [step.stamp]: at,
       updated_at: at,
     })

@@ -1,4 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { PAYMENT_STATUSES } from "../../domain/payment-states.ts";
 import { Merchant } from "./merchant.ts";
 
 export const Payment = defineEntity({
@@ -10,8 +11,10 @@ export const Payment = defineEntity({
     seq: p.bigint("string").autoincrement().generated("identity"),
     merchant_id: p.manyToOne(Merchant).fieldName("merchant_id").columnType("text").mapToPk().foreignKeyName("payments_merchant_id_fkey"),
     mode: p.text().check("mode in ('test', 'live')"),
-    status: p.text(),
-    status_before_chargeback: p.text().nullable(),
+    // The states of the transition table (DESIGN §4), each column a text with a CHECK of them; typed, so the
+    // query builder reads a PaymentStatus.
+    status: p.enum(PAYMENT_STATUSES),
+    status_before_chargeback: p.enum(PAYMENT_STATUSES).nullable(),
     currency: p.text(),
     method_type: p.text(),
     amount: p.bigint("string").check("amount >= 0"),

@@ -9,6 +9,7 @@ import { Migration20261122080000_event_envelope_keeps_key_order } from "./202611
 import { Migration20261125150442_merchant_return_origins } from "./20261125150442-merchant-return-origins.ts";
 import { Migration20261125151348_link_attempts_index } from "./20261125151348-link-attempts-index.ts";
 import { Migration20261125152002_challenge_reference } from "./20261125152002-challenge-reference.ts";
+import { Migration20261125155154_payments_status_check } from "./20261125155154-payments-status-check.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [InitialSchema,
@@ -22,4 +23,5 @@ export const MIGRATIONS = [InitialSchema,
   Migration20261125150442_merchant_return_origins,
   Migration20261125151348_link_attempts_index,
   Migration20261125152002_challenge_reference,
+  Migration20261125155154_payments_status_check,
 ];

@@ -2,7 +2,7 @@ import { db } from "../../db/orm.ts";
 import type { MerchantPolicy } from "../charge-policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { newId } from "../ids.ts";
-import { toPaymentView } from "../payment-view.ts";
+import { toPaymentView, type PaymentRow } from "../payment-view.ts";
 import type { Tx } from "../unit-of-work.ts";
 import type { ChargeOwner } from "./owner-kind.ts";
 import type { CheckedCharge } from "./request.ts";
@@ -11,7 +11,7 @@ import type { CheckedCharge } from "./request.ts";
 export async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, idempotencyKey: string, policy: MerchantPolicy, { draft, fingerprint }: CheckedCharge) {
   const now = deps.now();
   const { charge } = draft;
-  const payment = {
+  const payment: PaymentRow = {
     id: newId("pay"),
     status: "created",
     currency: charge.currency,

@@ -4,6 +4,7 @@ import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { isActiveKey, unauthorized } from "../api-keys.ts";
 import type { MerchantCaller, PresentedApiKey } from "../caller.ts";
 import { claimKey, merchantScope, type KeyClaim } from "../idempotency.ts";
+import type { PaymentStatus } from "../payment-states.ts";
 import type { Tx } from "../unit-of-work.ts";
 
 /** What a refund reads of its payment, under the payment's row lock. */
@@ -11,8 +12,8 @@ export interface LockedPayment {
   id: string;
   merchant_id: string;
   mode: string;
-  status: string;
-  status_before_chargeback: string | null;
+  status: PaymentStatus;
+  status_before_chargeback: PaymentStatus | null;
   amount: string;
   currency: string;
   available_to_merchant_at: Date | null;

@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { ledgerValues, lockMerchantFunds, type LedgerLineInput, type LedgerValues } from "../ledger.ts";
 import type { RaisedEvent } from "../outbox.ts";
-import { canApply, refundPart, refundRest, type PaymentStatus, type TransitionResult } from "../payment-states.ts";
+import { canApply, refundPart, refundRest, type TransitionResult } from "../payment-states.ts";
 import type { Tx } from "../unit-of-work.ts";
 import type { LockedPayment } from "./lock.ts";
 import { toRefundView, type RefundReason, type RefundRow, type RefundView } from "./view.ts";
@@ -29,9 +29,8 @@ export interface PlannedRefund {
  * `refundWrites` (which reuses the row lock instead of locking the payment again).
  */
 export async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<PlannedRefund> {
-  const status = payment.status as PaymentStatus;
   // The state table's refusal (payment_not_refundable, naming the status) comes before any amount check.
-  if (!canApply("refundPart", status)) refundPart({ status, status_before_chargeback: null });
+  if (!canApply("refundPart", payment.status)) refundPart(payment, deps.now());
   const refunded = payment.refunded ?? (await REFUNDED_TOTAL.run(db(tx), { payment_id: payment.id })).rows[0]!.total;
   const remainder = BigInt(payment.amount) - BigInt(refunded);
   const amount = asked ?? remainder;
@@ -39,7 +38,7 @@ export async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment,
     fail("refund_amount_exceeds_remaining", `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`);
   }
   const at = deps.now();
-  const move = (amount === remainder ? refundRest : refundPart)({ status, status_before_chargeback: payment.status_before_chargeback as PaymentStatus | null }, at);
+  const move = (amount === remainder ? refundRest : refundPart)(payment, at);
   const row: RefundRow = {
     id: newId("refund"), payment_id: payment.id, amount: amount.toString(), currency: payment.currency, reason, status: "succeeded", created_at: at,
   };

@@ -3,15 +3,15 @@ import { db } from "../../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, type LedgerValues } from "../ledger.ts";
 import { outboxInsert, outboxNotify, outboxValues, type OutboxValues } from "../outbox.ts";
-import type { PaymentStatus } from "../payment-states.ts";
-import { transitionColumns } from "../payment-transitions.ts";
+import { TRANSITIONS, type PaymentStatus } from "../payment-states.ts";
+import { fromStates, transitionColumns } from "../payment-transitions.ts";
 import type { Tx } from "../unit-of-work.ts";
 import type { PlannedRefund } from "./plan.ts";
 
 type RefundWriteValues = {
   payment_id: string;
-  payment_status: string;
-  payment_status_before_chargeback: string | null;
+  payment_status: PaymentStatus;
+  payment_status_before_chargeback: PaymentStatus | null;
   moved_at: Date;
   refund_id: string;
   merchant_id: string;
@@ -27,15 +27,22 @@ type RefundWriteValues = {
   response: string;
 } & LedgerValues;
 
+// Either refund move (refundPart, refundRest: the plan chose by the remainder) is written by the one
+// statement: both leave the same states and stamp the same column (write.test.ts holds the statement
+// to the table for both).
+const REFUND_STAMP = TRANSITIONS.refundPart.stamp;
+
 /**
- * Every write of a planned refund, in one statement: the payment's move (the stamp is refunded_at
- * for both refund moves), the refund row, its ledger transaction and lines, the idempotency key's
- * response.
+ * Every write of a planned refund, in one statement: the payment's move, the refund row, its ledger
+ * transaction and lines, the idempotency key's response. The move is the state table's twice over:
+ * its values are the table's result (planRefund), and it matches the payment only in a state the
+ * table refunds from, so the statement selects a row exactly when the payment moved.
  */
 const refundWrites = (v: RefundWriteValues) => {
-  const move = { status: v.payment_status as PaymentStatus, status_before_chargeback: v.payment_status_before_chargeback as PaymentStatus | null, stamp: "refunded_at", at: v.moved_at, event: null } as const;
+  const move = { status: v.payment_status, status_before_chargeback: v.payment_status_before_chargeback, stamp: REFUND_STAMP, at: v.moved_at, event: null };
   return statementBuilder
-    .with("payment_moved", (qc) => qc.updateTable("payments").set(transitionColumns(move, v.moved_at)).where("id", "=", v.payment_id).returning("payments.id"))
+    .with("payment_moved", (qc) =>
+      qc.updateTable("payments").set(transitionColumns(move, v.moved_at)).where("id", "=", v.payment_id).where("status", "in", fromStates("refundPart")).returning("payments.id"))
     .with("refund_written", (qc) =>
       qc.insertInto("refunds").values({
         id: v.refund_id, merchant_id: v.merchant_id, mode: v.mode, payment_id: v.payment_id, amount: v.amount, currency: v.currency, reason: v.reason,
@@ -48,28 +55,34 @@ const refundWrites = (v: RefundWriteValues) => {
 };
 
 // `1` inline: a PreparedStatement binds only its values.
-const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) => refundWrites(v).selectNoFrom(sql<number>`1`.as("written")));
+const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) => refundWrites(v).selectFrom("payment_moved").select(sql<number>`1`.as("written")));
 
 /** The same, recording the refund's events in the outbox too (createRefund: its transaction is this operation's alone). */
 const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & OutboxValues) =>
-  refundWrites(v).with("events_written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
+  refundWrites(v).with("events_written", () => outboxInsert(v)).selectFrom("payment_moved").select(outboxNotify.as("notified")));
+
+/** The planner and the statement disagreed on the state table: the error rolls the whole refund back. */
+function requireMoved(rows: readonly unknown[], planned: PlannedRefund): void {
+  if (rows.length === 0) throw new Error(`refund of ${planned.payment.id}: the payment is in no state the state table refunds from (the plan and the statement disagree)`);
+}
 
 /** Writes a planned refund in one statement; its event is the caller's to record. */
 export async function writeRefund(tx: Tx, planned: PlannedRefund): Promise<void> {
-  await REFUND_WRITES.run(db(tx), refundWriteValues(planned, undefined));
+  requireMoved((await REFUND_WRITES.run(db(tx), refundWriteValues(planned, undefined))).rows, planned);
 }
 
 /** Writes a planned refund, answers its idempotency key (if any) and records its event in the outbox, in one statement. */
 export async function writeRefundRecorded(tx: Tx, planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): Promise<void> {
-  await REFUND_WRITES_RECORDED.run(db(tx), {
+  const { rows } = await REFUND_WRITES_RECORDED.run(db(tx), {
     ...refundWriteValues(planned, answers),
     ...outboxValues([planned.event]).values,
   });
+  requireMoved(rows, planned);
 }
 
 function refundWriteValues(planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): RefundWriteValues {
   const { payment, move, view } = planned;
-  if (move.stamp !== "refunded_at") throw new Error(`a refund move stamps refunded_at, not ${move.stamp}`);
+  if (move.stamp !== REFUND_STAMP) throw new Error(`a refund move stamps ${REFUND_STAMP}, not ${move.stamp}`);
   return {
     payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: move.at,
     refund_id: view.id, merchant_id: payment.merchant_id, mode: payment.mode, amount: view.amount, currency: view.currency, reason: view.reason,
