@@ -18,7 +18,7 @@ const getStack = useStack({
   dispatcher: true,
   env: { WEBHOOK_RETRY_SCHEDULE: "0,200ms", WEBHOOK_TIMEOUT: "1s", DISPATCHER_POLL_INTERVAL: "100ms", OUTBOX_RELAY_INTERVAL: "50ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let emptyHome: string;
 const receivers: WebhookReceiver[] = [];
 
