@@ -12,7 +12,8 @@ import { modeCodec } from "../proto/enums.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { nodeBinary } from "./support/stack.ts";
-import { eventually, WebhookReceiver } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const getStack = useStack({
   dispatcher: true,
