@@ -17,7 +17,7 @@ import { createOk, CREATED_AT_RE, expectPaymentShape, PAYMENT_ID_RE, randomPayme
 import { nodeBinary, type Merchant } from "./support/stack.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const MERCHANT_ID_RE = /^mer_[0-9a-f]{24}$/;
 const KEY_ID_RE = /^key_[0-9a-f]{24}$/;
 const TEST_KEY_RE = /^sk_test_[0-9A-Za-z]{32}$/;

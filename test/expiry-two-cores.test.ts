@@ -5,10 +5,10 @@
 // so they are constantly claiming the same due rows at the same moments; each
 // core counts what it took in paytami_core_job_items_total{job="expire_payments"}.
 
-import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { HttpClient } from "./support/http.ts";
 import type { Merchant } from "./support/stack.ts";
+import { eventually } from "./support/eventually.ts";
 import { createOk, useStack } from "./support/expect.ts";
 
 const PAYMENTS = 300;
@@ -62,9 +62,18 @@ describe("expiry with two cores on one database", () => {
     expect(rows).toHaveLength(PAYMENTS);
     expect(rows.every((r) => r.status === "expired" && r.late)).toBe(true);
 
-    // Counters move just after the commit; let a few more polls run (they find nothing left to do).
-    await sleep(1_000);
-    const tallies = await Promise.all(cores.map(expiryTally));
+    // A core counts a batch just after committing it, so when the last row reads expired its count may
+    // still be on the way: wait until the counters account for every payment. No claim finds an
+    // expired payment, so nothing is counted after that; a payment taken twice shows below as more
+    // than PAYMENTS.
+    const tallies = await eventually(
+      async () => {
+        const now = await Promise.all(cores.map(expiryTally));
+        return now.reduce((sum, t) => sum + total(t), 0) >= PAYMENTS ? now : undefined;
+      },
+      60_000,
+      "the cores' expiry counters to account for every payment",
+    );
     // Every payment was taken by exactly one core: the items both cores handled add up to the payments, all of them "expired".
     expect(tallies.reduce((sum, t) => sum + total(t), 0), JSON.stringify(tallies)).toBe(PAYMENTS);
     expect(tallies.reduce((sum, t) => sum + (t.expired ?? 0), 0), JSON.stringify(tallies)).toBe(PAYMENTS);

@@ -17,7 +17,7 @@ import { nodeBinary, type Merchant } from "./support/stack.ts";
 
 // Its last test leaves the ledger broken on purpose, so the harness's clean-ledger check after the file is off here.
 const getStack = useStack({ env: { PAYOUT_SCHEDULE: "off" }, ledgerCorruptedOnPurpose: true });
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let home: string;
 let merchant: Merchant;
 /**

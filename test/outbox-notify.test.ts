@@ -3,7 +3,8 @@
 import { afterAll, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { eventually, WebhookReceiver } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const getStack = useStack({ dispatcher: true, env: { OUTBOX_RELAY_INTERVAL: "1h", DISPATCHER_POLL_INTERVAL: "1h" } });
 

@@ -5,7 +5,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -14,6 +13,7 @@ import { freePort } from "../core/src/devstack/free-port.ts";
 import { startChild, type Child } from "../core/src/devstack/processes.ts";
 import { findExecutable } from "../core/src/devstack/system-packages.ts";
 import { EVENT_STREAM, EVENT_STREAM_MAX_AGE_MS, EVENT_SUBJECT_PREFIX } from "../proto/event-stream.ts";
+import { eventually } from "./support/eventually.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import type { HttpClient } from "./support/http.ts";
 
@@ -27,17 +27,18 @@ async function startNats(): Promise<Child> {
   const bin = findExecutable("nats-server", ["/usr/bin", "/usr/sbin", "/usr/local/bin"]);
   if (!bin) throw new Error("nats-server not found");
   const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: path.join(natsHome, "nats.log") });
-  for (let i = 0; i < 300; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = tcpConnect({ host: "127.0.0.1", port: natsPort }, () => resolve(true));
-      socket.once("data", () => socket.destroy());
-      socket.once("connect", () => socket.destroy());
-      socket.once("error", () => resolve(false));
-    });
-    if (up) return child;
-    await sleep(100);
-  }
-  throw new Error("nats-server did not start");
+  await eventually(
+    () =>
+      new Promise<true | undefined>((resolve) => {
+        const socket = tcpConnect({ host: "127.0.0.1", port: natsPort }, () => resolve(true));
+        socket.once("data", () => socket.destroy());
+        socket.once("connect", () => socket.destroy());
+        socket.once("error", () => resolve(undefined));
+      }),
+    30_000,
+    "nats-server to listen",
+  );
+  return child;
 }
 const env: Record<string, string> = { OUTBOX_RELAY_INTERVAL: "100ms", OUTBOX_RELAY_LEASE: "2s" };
 
@@ -92,17 +93,19 @@ async function streamCounts(): Promise<Map<string, number>> {
   });
 }
 
-async function outboxRows(): Promise<Array<{ id: string; published: boolean }>> {
-  return stack().sql("select id, published_at is not null as published from outbox_events order by seq");
+async function outboxRows(): Promise<Array<{ id: string; published: boolean; claimed: boolean }>> {
+  return stack().sql("select id, published_at is not null as published, claimed_until is not null as claimed from outbox_events order by seq");
 }
 
 async function waitUntilAllPublished(expected: number): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const rows = await outboxRows();
-    if (rows.length === expected && rows.every((r) => r.published)) return;
-    await sleep(100);
-  }
-  throw new Error("the outbox was not relayed within 60 s");
+  await eventually(
+    async () => {
+      const rows = await outboxRows();
+      return rows.length === expected && rows.every((r) => r.published) ? true : undefined;
+    },
+    60_000,
+    `the outbox's ${expected} events to be relayed`,
+  );
 }
 
 /** paytami_core_job_items_total{job="outbox_relay",outcome="published"} summed over every core. */
@@ -142,8 +145,13 @@ describe("outbox relay", () => {
     expect(stack().coreHttpUrls()).toHaveLength(2);
     const ids = await capturedPayments([stack().http, second], key, 80);
     await waitUntilAllPublished(ids.length);
+    // A core counts what it published just after marking the rows, so its count may trail them.
+    const published = await eventually(async () => {
+      const n = await publishedByCores();
+      return n >= ids.length ? n : undefined;
+    }, 30_000, "the cores' relay counters to account for every event");
     // Each row was published by exactly one core (no lease ran out, nothing was sent twice)…
-    expect(await publishedByCores()).toBe(ids.length);
+    expect(published).toBe(ids.length);
     // …and the stream holds each event once, under its own id.
     const counts = await streamCounts();
     const rows = await outboxRows();
@@ -159,8 +167,13 @@ describe("outbox relay", () => {
     const waiting = (await outboxRows()).slice(before);
     expect(waiting).toHaveLength(ids.length);
     expect(waiting.every((r) => !r.published)).toBe(true);
-    await sleep(1_000); // a few relay passes fail against the stopped server
-    expect((await outboxRows()).slice(before).every((r) => !r.published)).toBe(true);
+    // A relay pass takes them (leases them) and cannot publish them to the stopped server: they stay
+    // unpublished. Checked once a pass has taken them; before that it would prove nothing.
+    const tried = await eventually(async () => {
+      const rows = (await outboxRows()).slice(before);
+      return rows.every((r) => r.claimed) ? rows : undefined;
+    }, 30_000, "a relay pass to claim the waiting events");
+    expect(tried.every((r) => !r.published)).toBe(true);
 
     nats = await startNats(); // same port and JetStream store
     await waitUntilAllPublished(before + ids.length);

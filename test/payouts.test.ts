@@ -17,7 +17,7 @@ const getStack = useStack({
   dispatcher: true,
   env: { PAYOUT_SCHEDULE: "off", OUTBOX_RELAY_INTERVAL: "50ms", DISPATCHER_POLL_INTERVAL: "100ms", WEBHOOK_RETRY_SCHEDULE: "0,200ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const TEST = modeCodec.fromWire("test");
 const CHARGEBACK_KEYS = ["id", "payment_id", "amount", "currency", "status"];
 const PAYOUT_KEYS = [

@@ -13,7 +13,7 @@ import { createOk, driveToState, useStack } from "./support/expect.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let m: Merchant;
 let paymentId: string;
 const refunds: any[] = [];

@@ -18,7 +18,7 @@ import { WebhookServiceService } from "../proto/gen/paytami/v1/webhook.ts";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { runUntilExit, type Merchant } from "./support/stack.ts";
-import { eventually } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
 
 const stack = useStack();
 const clients: CoreClient[] = [];

@@ -12,7 +12,8 @@ import { coreTlsEnv } from "../proto/core-tls.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { createCa, issue, tlsEnv } from "./support/certificates.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { eventually, WebhookReceiver } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const stack = useStack({
   tls: true,

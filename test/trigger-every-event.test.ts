@@ -18,7 +18,7 @@ const getStack = useStack({
   dispatcher: true,
   env: { PAYOUT_SCHEDULE: "off", OUTBOX_RELAY_INTERVAL: "50ms", DISPATCHER_POLL_INTERVAL: "100ms", WEBHOOK_RETRY_SCHEDULE: "0,200ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const PAYMENT_KEYS = ["id", "status", "currency", "amount", "service_fee", "net_amount", "description", "checkout_url", "created_at"];

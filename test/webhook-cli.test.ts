@@ -12,13 +12,14 @@ import { modeCodec } from "../proto/enums.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { nodeBinary } from "./support/stack.ts";
-import { eventually, WebhookReceiver } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const getStack = useStack({
   dispatcher: true,
   env: { WEBHOOK_RETRY_SCHEDULE: "0,200ms", WEBHOOK_TIMEOUT: "1s", DISPATCHER_POLL_INTERVAL: "100ms", OUTBOX_RELAY_INTERVAL: "50ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let emptyHome: string;
 const receivers: WebhookReceiver[] = [];
 

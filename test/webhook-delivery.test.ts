@@ -6,7 +6,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { eventually, WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
 
 const getStack = useStack({
   dispatcher: true,

@@ -11,7 +11,8 @@ import { CoreError } from "../proto/core-client.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import type { Merchant, Stack } from "./support/stack.ts";
-import { eventually, WebhookReceiver } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const FAST = {
   WEBHOOK_RETRY_SCHEDULE: "0,1h",

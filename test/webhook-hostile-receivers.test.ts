@@ -11,7 +11,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { eventually, WebhookReceiver, type Behaviour } from "./support/webhook-receiver.ts";
+import { eventually } from "./support/eventually.ts";
+import { WebhookReceiver, type Behaviour } from "./support/webhook-receiver.ts";
 
 const SHUTDOWN_GRACE_MS = 2_000;
 /** The dispatcher's drain time: SHUTDOWN_GRACE, then 5 s to record what finished. */

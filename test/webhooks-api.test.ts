@@ -15,7 +15,7 @@ import { CREATED_AT_RE, createOk, expectError, useStack } from "./support/expect
 import { nodeBinary, type Merchant } from "./support/stack.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const ENDPOINT_ID_RE = /^we_[0-9a-f]{24}$/;
 const SECRET_RE = /^whsec_[A-Za-z0-9_-]{43}$/;
 const EVENT_ID_RE = /^evt_[0-9a-f]{24}$/;

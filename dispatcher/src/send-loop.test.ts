@@ -9,7 +9,8 @@ import { modeCodec } from "../../proto/enums.ts";
 import type { ErrorCode } from "../../proto/error-catalog.ts";
 import type { AttemptResult, DueDelivery } from "../../proto/gen/paytami/v1/delivery.ts";
 import { TICK_MS, type CallMethod, type FromWorker, type SendLoopWorkerData, type ToWorker } from "../../test/support/send-loop-worker.ts";
-import { eventually, WebhookReceiver } from "../../test/support/webhook-receiver.ts";
+import { eventually } from "../../test/support/eventually.ts";
+import { WebhookReceiver } from "../../test/support/webhook-receiver.ts";
 import type { SendPolicy } from "./send-loop.ts";
 
 const POLICY: SendPolicy = {

@@ -115,6 +115,17 @@ export function expectError(res: Res, status: number, code: string): void {
   expect(ERROR_CODES as readonly string[]).toContain(res.json.error.code);
 }
 
+/** An HTML page a person can read, with the pages' headers; never a JSON error body. */
+export function expectPage(res: Res, status: number, text: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers["content-type"]).toMatch(/^text\/html/);
+  expect(res.json).toBeUndefined();
+  expect(res.text.startsWith("<!doctype html>")).toBe(true);
+  expect(res.text).toContain(text);
+  expect(res.headers["cache-control"]).toBe("no-store");
+  expect(res.headers["content-security-policy"]).toContain("default-src 'none'");
+}
+
 export interface PaymentShapeOptions {
   publicBaseUrl: string;
   withDescription?: boolean;

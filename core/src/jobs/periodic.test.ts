@@ -25,8 +25,13 @@ describe("everyInterval", () => {
   });
 
   it("stop() does not wait forever for a run stuck on a dead dependency", async () => {
-    const job = everyInterval("stuck", 5, log, () => new Promise(() => {}));
-    await sleep(20);
+    let started = false;
+    const job = everyInterval("stuck", 5, log, () => {
+      started = true;
+      return new Promise(() => {});
+    });
+    // stop() must find the run in progress: wait for it to start, not for a time it may not start in.
+    await vi.waitFor(() => expect(started).toBe(true), { timeout: 20_000, interval: 5 });
     const outcome = await Promise.race([job.stop(50).then(() => "stopped"), sleep(20_000).then(() => "still waiting")]);
     expect(outcome).toBe("stopped");
   });

@@ -1,0 +1,117 @@
+// The `paytami` program: its top-level commands, each loaded only when it is named. A command
+// group's module pulls in the contract's enums and generated codecs (tens of milliseconds), so
+// `paytami --help` lists the commands from the table below and loads none of them; a command named on
+// the command line is registered by its module, in the table's place. program.test.ts checks that
+// the table says what the modules register.
+import { Command } from "commander";
+import type { CommandContext } from "./command.ts";
+
+export type AddCommands = (program: Command, context: CommandContext) => void;
+
+export interface TopLevelCommand {
+  name: string;
+  /** As the program's help lists it: the name, then "[options]" and arguments when it has them. */
+  term: string;
+  description: string;
+  load(): Promise<AddCommands>;
+}
+
+// In the order `paytami --help` lists them.
+export const COMMANDS: readonly TopLevelCommand[] = [
+  {
+    name: "merchants",
+    term: "merchants",
+    description: "merchants and their first API keys",
+    load: async () => (await import("./merchants.ts")).addMerchantCommands,
+  },
+  { name: "keys", term: "keys", description: "API keys", load: async () => (await import("./keys.ts")).addKeyCommands },
+  {
+    name: "simulate",
+    term: "simulate",
+    description: "move sandbox objects through their states",
+    load: async () => (await import("./simulate.ts")).addSimulateCommands,
+  },
+  {
+    name: "webhooks",
+    term: "webhooks",
+    description: "webhook endpoints",
+    load: async () => (await import("./webhooks.ts")).addWebhookCommands,
+  },
+  {
+    name: "deliveries",
+    term: "deliveries",
+    description: "webhook deliveries: one per (event, endpoint), with every attempt",
+    load: async () => (await import("./deliveries.ts")).addDeliveryCommands,
+  },
+  {
+    name: "listen",
+    term: "listen [options]",
+    description:
+      "forward a merchant's new events to a local URL, signed like real deliveries, until interrupted (one line per event; with --json one JSON object per line)",
+    load: async () => (await import("./listen.ts")).addListenCommands,
+  },
+  {
+    name: "trigger",
+    term: "trigger [options] <event-type>",
+    description: "fire a real event for a test-mode merchant: builds the fixtures (a payment for payment.*) and runs the real transitions",
+    load: async () => (await import("./trigger.ts")).addTriggerCommand,
+  },
+  { name: "links", term: "links", description: "payment links", load: async () => (await import("./links.ts")).addLinkCommands },
+  {
+    name: "bank-accounts",
+    term: "bank-accounts",
+    description: "merchants' bank accounts for payouts",
+    load: async () => (await import("./bank-accounts.ts")).addBankAccountCommands,
+  },
+  {
+    name: "payouts",
+    term: "payouts",
+    description: "payouts of merchants' available balances to their bank accounts",
+    load: async () => (await import("./payouts.ts")).addPayoutCommands,
+  },
+  { name: "refunds", term: "refunds", description: "refunds of payments", load: async () => (await import("./refunds.ts")).addRefundCommands },
+  { name: "ledger", term: "ledger", description: "the double-entry ledger", load: async () => (await import("./ledger.ts")).addLedgerCommands },
+  {
+    name: "balances",
+    term: "balances",
+    description: "merchant balances (pending, available, in transit)",
+    load: async () => (await import("./balances.ts")).addBalanceCommands,
+  },
+];
+
+/**
+ * The modules of the commands `argv` names. Commander only ever runs, or shows the help of, a
+ * command whose name is one of the arguments, so loading every command named anywhere in them (an
+ * option's value too: that costs time, not correctness) is enough.
+ */
+export async function loadCommands(argv: readonly string[]): Promise<Map<string, AddCommands>> {
+  const named = COMMANDS.filter((command) => argv.includes(command.name));
+  return new Map(await Promise.all(named.map(async (command) => [command.name, await command.load()] as const)));
+}
+
+export function buildProgram(json: boolean, context: CommandContext, loaded: ReadonlyMap<string, AddCommands>): Command {
+  const program = new Command("paytami")
+    .description(
+      "Paytami operator CLI: a gRPC client of the core at CORE_GRPC_ADDR, authenticated by PAYTAMI_INTERNAL_TOKEN " +
+        "(both default from $PAYTAMI_HOME/dev.json, written by `npm start`).",
+    )
+    .option("--json", 'print exactly one JSON object on stdout: the result, or {"error":{"code","message"}} with exit code 1')
+    // Set before the groups are added: commands made with .command() inherit output and exit handling.
+    .exitOverride()
+    .showHelpAfterError()
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      // In --json mode the one JSON object is the whole output: commander's messages (and the help it
+      // shows after a usage error) are dropped, and main() reports the CommanderError it throws.
+      writeErr: (text) => (json ? true : process.stderr.write(text)),
+      outputError: (text, write) => write(`paytami: validation_error: ${text.replace(/^error: /, "")}`),
+    });
+  for (const command of COMMANDS) {
+    const add = loaded.get(command.name);
+    // A command that is not named is never run, only listed: commander reads the words after its
+    // name as arguments, so the help shows the term as written.
+    if (add) add(program, context);
+    else program.command(command.term).description(command.description);
+  }
+  return program;
+}
