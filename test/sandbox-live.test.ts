@@ -19,7 +19,7 @@ import { createOk, payByCard, useStack } from "./support/expect.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
 
 const stack = useStack({ liveCardNetwork: true, env: { PAYOUT_SCHEDULE: "off" } });
-const CLI = path.join(REPO_ROOT, "core/src/cli/paytami.ts");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const REFUSED = (id: string) => new RegExp(`works in test mode only; ${id} is a live payment`);
 
 let home: string;
