@@ -28,7 +28,7 @@ export const COMMANDS: readonly TopLevelCommand[] = [
   {
     name: "simulate",
     term: "simulate",
-    description: "move sandbox objects through their states",
+    description: "move sandbox objects through their states (test-mode payments only; a live payment is refused)",
     load: async () => (await import("./simulate.ts")).addSimulateCommands,
   },
   {
