@@ -26,7 +26,7 @@ const natsUrl = () => `nats://127.0.0.1:${natsPort}`;
 async function startNats(): Promise<Child> {
   const bin = findExecutable("nats-server", ["/usr/bin", "/usr/sbin", "/usr/local/bin"]);
   if (!bin) throw new Error("nats-server not found");
-  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: path.join(natsHome, "nats.log") });
+  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: { logFile: path.join(natsHome, "nats.log") } });
   for (let i = 0; i < 300; i++) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = tcpConnect({ host: "127.0.0.1", port: natsPort }, () => resolve(true));

@@ -265,7 +265,7 @@ function spawnProc(p: Proc): Child {
   p.stopping = false;
   const { command, args } = launchCommand(p.name, { liveCardNetwork: p.liveCardNetwork ?? false });
   fs.appendFileSync(p.logFile, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n===== $ ${command} ${args.join(" ")}\n`);
-  const child = startChild(p.name, command, args, { env: p.env, cwd: REPO_ROOT, output: p.logFile });
+  const child = startChild(p.name, command, args, { env: p.env, cwd: REPO_ROOT, output: { logFile: p.logFile } });
   liveChildren.add(child);
   p.child = child;
   void child.exited.then(({ code, signal }) => {
