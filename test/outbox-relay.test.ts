@@ -81,7 +81,7 @@ async function streamCounts(): Promise<Map<string, number>> {
       const batch = await consumer.fetch({ max_messages: 500, expires: 2_000 });
       let got = 0;
       for await (const msg of batch) {
-        const id = (msg.json() as { id: string }).id;
+        const id = msg.json<{ id: string }>().id;
         counts.set(id, (counts.get(id) ?? 0) + 1);
         got++;
       }

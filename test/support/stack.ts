@@ -298,7 +298,7 @@ async function startProc(p: Proc, timeoutMs = 60_000): Promise<void> {
   try {
     await waitForHttp(p.healthUrl, child, timeoutMs);
   } catch (error) {
-    throw new Error(`${p.name}: ${(error as Error).message}. Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`);
+    throw new Error(`${p.name}: ${(error as Error).message}. Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`, { cause: error });
   }
 }
 
