@@ -126,7 +126,7 @@ export class CoreClient {
     const calls: Record<string, unknown> = {};
     for (const [name, method] of Object.entries(service) as Array<[string, UnaryDefinition<unknown, unknown> | { responseStream: true }]>) {
       if (method.responseStream) continue;
-      calls[name] = (request: unknown, meta?: CallMeta) => this.#call(method as UnaryDefinition<unknown, unknown>, request, meta ?? {});
+      calls[name] = (request: unknown, meta?: CallMeta) => this.#call(method, request, meta ?? {});
     }
     return calls as UnaryCalls<S>;
   }

@@ -24,6 +24,7 @@ function readPem(name: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
+    // eslint-disable-next-line preserve-caught-error -- a refused setting is one short log line: the cause is its code, in the message
     throw new Error(`${name}=${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
 }

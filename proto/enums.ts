@@ -8,20 +8,21 @@ import { RefundReason, RefundStatus } from "./gen/paytami/v1/refund.ts";
 type ValueName<E> = Exclude<keyof E, "UNRECOGNIZED" | `${string}_UNSPECIFIED`>;
 type Spelled<N, P extends string, Lower extends boolean> = N extends `${P}${infer Rest}` ? (Lower extends true ? Lowercase<Rest> : Rest) : never;
 
+// Functions, not methods: none uses `this`, so each may be passed on alone (`.map(codec.fromWire)`).
 export interface EnumCodec<E extends number, W extends string> {
   /** The wire strings, in proto order. */
   readonly wireNames: readonly W[];
   /** Whether `value` is one of the enum's values (not UNSPECIFIED, UNRECOGNIZED or a number this build does not know). */
-  isKnown(value: number): value is E;
+  readonly isKnown: (value: number) => value is E;
   /** The wire string of a known value; anything else is a bug in whoever built the message. */
-  toWire(value: number): W;
+  readonly toWire: (value: number) => W;
   /** The enum value the wire string names, or UNRECOGNIZED (-1) for any other text. */
-  fromWire(text: string): E;
+  readonly fromWire: (text: string) => E;
   /**
    * A request value as text for the check that rejects unknown text: the wire string, or the
    * number itself when the value is not known (so it is rejected in its place in the check order).
    */
-  requestText(value: number): string;
+  readonly requestText: (value: number) => string;
 }
 
 function enumCodec<const E extends Record<string, number>, const P extends string, const Lower extends boolean>(
@@ -44,7 +45,7 @@ function enumCodec<const E extends Record<string, number>, const P extends strin
   return {
     wireNames: [...toWire.values()],
     isKnown: (value): value is V => toWire.has(value),
-    toWire(value) {
+    toWire: (value) => {
       const wire = toWire.get(value);
       if (wire === undefined) throw new Error(`${prefix}${value} has no wire name`);
       return wire;

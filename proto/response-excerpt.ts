@@ -11,6 +11,7 @@ export const EXCERPT_READ_BYTES = 4 * EXCERPT_CHARS;
 
 // Control characters (C0, DEL, C1) except tab, newline and carriage return, and the bidirectional
 // controls, which reorder what an operator sees around them. All are in the BMP.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
 const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;

@@ -338,7 +338,7 @@ describe("random mutations of a valid body", () => {
       return { list, i: int(list.length) };
     };
     const structural: Array<(members: Members) => void> = [
-      (ms) => { const { list, i } = member(ms); if (list[i]) list[i]![1] = pick(junkValues); }, // wrong type / huge number / nested junk
+      (ms) => { const { list, i } = member(ms); if (list[i]) list[i][1] = pick(junkValues); }, // wrong type / huge number / nested junk
       (ms) => { // an escape inside a string value
         const { list, i } = member(ms);
         const v = list[i]?.[1];
@@ -347,7 +347,7 @@ describe("random mutations of a valid body", () => {
           list[i]![1] = v.slice(0, at) + pick(escapes) + v.slice(at);
         }
       },
-      (ms) => { const { list, i } = member(ms); if (list[i]) list.splice(int(list.length + 1), 0, [list[i]![0], random() < 0.5 ? list[i]![1] : pick(junkValues)]); }, // a key twice
+      (ms) => { const { list, i } = member(ms); if (list[i]) list.splice(int(list.length + 1), 0, [list[i][0], random() < 0.5 ? list[i][1] : pick(junkValues)]); }, // a key twice
       (ms) => { const { list, i } = member(ms); list.splice(i, 1); }, // a field missing
       (ms) => { const { list } = member(ms); list.push([pick(["metadata", "Amount", "amount ", "__proto__", "constructor", "amo\u0000unt", ""]), pick(junkValues)]); },
     ];

@@ -28,7 +28,7 @@ async function eventsFor(subject: string, paymentId: string, want: number, timeo
   const found: JsMsg[] = [];
   while (found.length < want && Date.now() < deadline) {
     for await (const msg of await consumer.fetch({ max_messages: 1_000, expires: 1_000 })) {
-      if ((msg.json() as { data?: { id?: string } }).data?.id === paymentId) found.push(msg);
+      if (msg.json<{ data?: { id?: string } }>().data?.id === paymentId) found.push(msg);
     }
   }
   return found;
@@ -51,7 +51,7 @@ describe("payment events through the outbox and JetStream", () => {
     const [msg, ...rest] = await eventsFor(eventSubject("test", "payment.succeeded"), id, 1);
     expect(rest).toHaveLength(0);
     expect(msg).toBeDefined();
-    const envelope = msg!.json() as { id: string; type: string; created_at: string; data: unknown };
+    const envelope = msg!.json<{ id: string; type: string; created_at: string; data: unknown }>();
     expect(envelope.id).toMatch(/^evt_[0-9a-f]{24}$/);
     expect(envelope.type).toBe("payment.succeeded");
     expect(envelope.created_at).toMatch(CREATED_AT_RE);
@@ -77,7 +77,7 @@ describe("payment events through the outbox and JetStream", () => {
     await stack.admin.simulate(id, step);
     const events = await eventsFor(eventSubject("test", type), id, 1);
     expect(events).toHaveLength(1);
-    expect((events[0]!.json() as { data: { status: string } }).data.status).toBe(status);
+    expect(events[0]!.json<{ data: { status: string } }>().data.status).toBe(status);
   });
 
   test("transitions without an event in the state table (process, authorize, expire, settle) write no outbox row", async () => {

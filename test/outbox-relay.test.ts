@@ -26,7 +26,7 @@ const natsUrl = () => `nats://127.0.0.1:${natsPort}`;
 async function startNats(): Promise<Child> {
   const bin = findExecutable("nats-server", ["/usr/bin", "/usr/sbin", "/usr/local/bin"]);
   if (!bin) throw new Error("nats-server not found");
-  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: path.join(natsHome, "nats.log") });
+  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: { logFile: path.join(natsHome, "nats.log") } });
   await eventually(
     () =>
       new Promise<true | undefined>((resolve) => {
@@ -82,7 +82,7 @@ async function streamCounts(): Promise<Map<string, number>> {
       const batch = await consumer.fetch({ max_messages: 500, expires: 2_000 });
       let got = 0;
       for await (const msg of batch) {
-        const id = (msg.json() as { id: string }).id;
+        const id = msg.json<{ id: string }>().id;
         counts.set(id, (counts.get(id) ?? 0) + 1);
         got++;
       }

@@ -25,7 +25,7 @@ let nats: Child;
 async function startNats(): Promise<Child> {
   const bin = findExecutable("nats-server", ["/usr/bin", "/usr/sbin", "/usr/local/bin"]);
   if (!bin) throw new Error("nats-server not found");
-  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: path.join(natsHome, "nats.log") });
+  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: { logFile: path.join(natsHome, "nats.log") } });
   const nc = await natsConnect({ servers: natsUrl(), maxReconnectAttempts: 100, reconnectTimeWait: 100, waitOnFirstConnect: true });
   await nc.close();
   return child;

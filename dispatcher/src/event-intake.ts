@@ -60,7 +60,7 @@ export class EventIntake {
     try {
       while (this.#pending.length > 0) {
         const batch = this.#pending.splice(0, BATCH);
-        const ids = batch.map((msg) => msg.headers?.get("Nats-Msg-Id") || (msg.json() as { id: string }).id);
+        const ids = batch.map((msg) => msg.headers?.get("Nats-Msg-Id") || msg.json<{ id: string }>().id);
         try {
           const recorded = await this.#core.deliveries.recordDeliveries({ event_ids: ids });
           for (const msg of batch) msg.ack();

@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import { connect } from "@nats-io/transport-node";
 import { CoreClient } from "../../proto/core-client.ts";
 import { EVENT_STREAM } from "../../proto/event-stream.ts";
+import { requestListener } from "../../proto/request-listener.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import { loadConfig } from "./config.ts";
 import { ensureEventConsumer } from "./event-consumer.ts";
@@ -32,7 +33,7 @@ const intake = new EventIntake(nc, core, log, config.consumer, () => sender.poke
 sender.start();
 intake.start();
 
-const server = createServer(async (req, res) => {
+const server = createServer(requestListener(log, async (req, res) => {
   if (req.method === "GET" && req.url === "/healthz") {
     const info = nc.isClosed() ? undefined : await jsm.consumers.info(EVENT_STREAM, config.consumer).catch(() => undefined);
     res.writeHead(info ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
@@ -41,7 +42,7 @@ const server = createServer(async (req, res) => {
   }
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
-});
+}));
 server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency, core_tls: config.coreTls !== null }, "dispatcher ready"));
 
 let stopping = false;

@@ -34,13 +34,12 @@ interface Call {
 }
 
 /** What the fake core throws: a failed call as the core client reports it. */
-class Failure {
+class Failure extends Error {
   readonly code: ErrorCode;
-  readonly message: string;
   readonly fromCore: boolean;
   constructor(code: ErrorCode, message: string, fromCore: boolean) {
+    super(message);
     this.code = code;
-    this.message = message;
     this.fromCore = fromCore;
   }
 }

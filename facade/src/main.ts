@@ -5,6 +5,7 @@ import { createLogger } from "../../proto/runtime/logger.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { CoreClient } from "../../proto/core-client.ts";
+import { requestListener } from "../../proto/request-listener.ts";
 import { coreHealthy } from "./core-health.ts";
 
 const log = createLogger("facade");
@@ -19,7 +20,7 @@ const { config, core } = (() => {
   }
 })();
 const app = createApp({ config, core, log, healthy: coreHealthy(core) });
-const server = createServer(app.callback());
+const server = createServer(requestListener(log, app.callback()));
 server.keepAliveTimeout = 65_000;
 
 let stopping = false;

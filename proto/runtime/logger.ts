@@ -88,10 +88,11 @@ export function redactSecrets<T>(value: T, depth = 0, parentKey?: string): T {
   if (value === null || typeof value !== "object" || isOpaque(value)) return value;
   if (depth >= MAX_DEPTH) return TOO_DEEP as T;
   if (Array.isArray(value)) {
+    const list: readonly unknown[] = value;
     let copy: unknown[] | undefined;
-    value.forEach((item, i) => {
+    list.forEach((item, i) => {
       const redacted = redactSecrets(item, depth + 1, parentKey);
-      if (redacted !== item) (copy ??= [...value])[i] = redacted;
+      if (redacted !== item) (copy ??= [...list])[i] = redacted;
     });
     return (copy ?? value) as T;
   }
@@ -117,7 +118,7 @@ export function redactSecrets<T>(value: T, depth = 0, parentKey?: string): T {
 // own enumerable fields and its cause redacted like any object's.
 function redactError(error: Error, depth: number): Error {
   const changes: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(error)) {
+  for (const [key, item] of Object.entries(error) as [string, unknown][]) {
     const redacted = isSecretKey(key) ? CENSOR : redactSecrets(item, depth + 1, key);
     if (redacted !== item) changes[key] = redacted;
   }
@@ -162,6 +163,7 @@ export function createLogger(name: string, destination?: pino.DestinationStream)
   const logger = destination ? pino(options, destination) : pino(options);
   // pino applies the bindings formatter to the root's bindings only (children reset it), so each
   // child's bindings are redacted on the way in; children inherit this `child` from the root.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with each logger as `this` (children inherit this method)
   const pinoChild: (this: unknown, bindings: pino.Bindings, childOptions?: pino.ChildLoggerOptions) => unknown = logger.child;
   logger.child = function child(this: unknown, bindings: pino.Bindings, childOptions?: pino.ChildLoggerOptions) {
     return pinoChild.call(this, redactSecrets(bindings), childOptions);

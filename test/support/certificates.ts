@@ -28,7 +28,7 @@ function openssl(args: string[], cwd: string): void {
   try {
     execFileSync(binary, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {
-    throw new Error(`openssl ${args[0]} failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+    throw new Error(`openssl ${args[0]} failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}`, { cause: error });
   }
 }
 

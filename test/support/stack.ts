@@ -265,7 +265,7 @@ function spawnProc(p: Proc): Child {
   p.stopping = false;
   const { command, args } = launchCommand(p.name, { liveCardNetwork: p.liveCardNetwork ?? false });
   fs.appendFileSync(p.logFile, `\n===== ${new Date().toISOString()} starting ${p.name} =====\n===== $ ${command} ${args.join(" ")}\n`);
-  const child = startChild(p.name, command, args, { env: p.env, cwd: REPO_ROOT, output: p.logFile });
+  const child = startChild(p.name, command, args, { env: p.env, cwd: REPO_ROOT, output: { logFile: p.logFile } });
   liveChildren.add(child);
   p.child = child;
   void child.exited.then(({ code, signal }) => {
@@ -298,7 +298,7 @@ async function startProc(p: Proc, timeoutMs = 60_000): Promise<void> {
   try {
     await waitForHttp(p.healthUrl, child, timeoutMs);
   } catch (error) {
-    throw new Error(`${p.name}: ${(error as Error).message}. Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`);
+    throw new Error(`${p.name}: ${(error as Error).message}. Log tail (${p.logFile}):\n${tailOf(p.logFile, 60)}`, { cause: error });
   }
 }
 

@@ -5,7 +5,7 @@ import { modeCodec } from "../../../proto/enums.ts";
 import type { Attempt, Delivery } from "../../../proto/gen/paytami/v1/delivery.ts";
 import type { CommandContext } from "./command.ts";
 
-function deliveryJson(delivery: Delivery | undefined): Record<string, unknown> {
+function deliveryJson(delivery: Delivery | undefined) {
   if (!delivery) throw new CoreError("internal_error", "core returned no delivery", true);
   return {
     id: delivery.id,
@@ -32,8 +32,10 @@ const attemptJson = (attempt: Attempt) => ({
   response_excerpt: attempt.response_excerpt,
 });
 
-const outcomeText = (d: Record<string, unknown>) => (d.last_http_status !== null ? String(d.last_http_status) : String(d.last_error ?? "-"));
-const deliveryLine = (d: Record<string, unknown>) =>
+type DeliveryJson = ReturnType<typeof deliveryJson>;
+
+const outcomeText = (d: DeliveryJson) => (d.last_http_status !== null ? String(d.last_http_status) : String(d.last_error ?? "-"));
+const deliveryLine = (d: DeliveryJson) =>
   `${String(d.id)}  ${String(d.event_id)} ${String(d.event_type)} → ${String(d.endpoint_id)}  ${String(d.status)} after ${String(d.attempt_count)} attempt(s) (last: ${outcomeText(d)})`;
 
 function positiveInt(value: string): number {

@@ -14,7 +14,7 @@ function eventList(value: string): string[] {
   return events;
 }
 
-function endpointJson(endpoint: WebhookEndpoint | undefined): Record<string, unknown> {
+function endpointJson(endpoint: WebhookEndpoint | undefined) {
   if (!endpoint) throw new CoreError("internal_error", "core returned no endpoint", true);
   return {
     id: endpoint.id,

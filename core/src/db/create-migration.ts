@@ -4,6 +4,7 @@
 // read. A development command; nothing at run time writes migrations or snapshots.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { registerMigration } from "./migration-index.ts";
 import { MIGRATIONS_DIR, openSnapshotOrm, SNAPSHOT_FILE } from "./migration-snapshot.ts";
 
 const name = process.argv[2];
@@ -25,21 +26,10 @@ try {
   } else {
     const className = /export class (\w+)/.exec(created.code)?.[1];
     if (!className) throw new Error(`cannot find the class in ${created.fileName}`);
-    register(className, created.fileName.replace(/\.ts$/, ""));
+    const indexFile = join(MIGRATIONS_DIR, "index.ts");
+    writeFileSync(indexFile, await registerMigration(readFileSync(indexFile, "utf8"), indexFile, className, created.fileName.replace(/\.ts$/, "")));
     console.log(`created core/src/db/migrations/${created.fileName} and added ${className} to MIGRATIONS:\n\n${created.code}`);
   }
 } finally {
   await orm.close();
-}
-
-/** Appends the migration to the ordered list the core applies at start. */
-function register(className: string, file: string): void {
-  const indexFile = join(MIGRATIONS_DIR, "index.ts");
-  const source = readFileSync(indexFile, "utf8");
-  const list = /export const MIGRATIONS = \[([^\]]*)\];/;
-  if (!list.test(source)) throw new Error(`cannot find MIGRATIONS in ${indexFile}; add ${className} by hand`);
-  const lines = source.replace(list, (_, items: string) => `export const MIGRATIONS = [${items.trim().replace(/,$/, "")},\n  ${className},\n];`).split("\n");
-  const afterImports = lines.findLastIndex((line) => line.startsWith("import ")) + 1;
-  lines.splice(afterImports, 0, `import { ${className} } from "./${file}.ts";`);
-  writeFileSync(indexFile, lines.join("\n"));
 }

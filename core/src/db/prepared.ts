@@ -33,6 +33,7 @@ export class PreparedStatement<Values extends Record<string, unknown>, Row> {
     const compiled = build(values).compile();
     this.#sql = compiled.sql;
     this.#slots = compiled.parameters.map((parameter) => {
+      // eslint-disable-next-line no-control-regex -- the stand-ins are NUL-delimited so no real value can look like one
       const match = typeof parameter === "string" ? /^\u0000slot:(.+)\u0000$/.exec(parameter) : null;
       if (!match) throw new Error(`PreparedStatement: a parameter is not one of the values (${String(parameter)}); pass every value through \`values\``);
       return match[1] as keyof Values & string;

@@ -58,7 +58,7 @@ describe("npm start on a fresh clone", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("paytami    | installing dependencies with npm ci (log: .paytami/install.log)…");
     expect(lines[1]).toBe("paytami    | npm ci failed; trying npm install…");
-    expect(lines[2]).toMatch(/^paytami    \| dependencies installed \(\d+ s\)$/);
+    expect(lines[2]).toMatch(/^paytami {4}\| dependencies installed \(\d+ s\)$/);
     expect(lines[3]).toMatch(/^entry ran: .*start\.ts$/);
     expect(lines).toHaveLength(4);
     expect(run.stderr).toBe("");
@@ -77,7 +77,7 @@ describe("npm start on a fresh clone", () => {
     const err = run.stderr.trimEnd().split("\n");
     expect(err.at(-1)).toBe("paytami    | installing dependencies failed (last lines above, full log: .paytami/install.log); fix the cause and run it again");
     expect(err.at(-2)).toBe("npm        | npm error network request failed: ECONNREFUSED");
-    expect(err[0]).toMatch(/^npm        \| ===== .* \$ npm install --no-audit --no-fund$/);
+    expect(err[0]).toMatch(/^npm {8}\| ===== .* \$ npm install --no-audit --no-fund$/);
     // Only the failed attempt's lines, bounded.
     expect(run.stderr).not.toContain("npm ci [--install-strategy");
     expect(err.length).toBeLessThanOrEqual(41);
@@ -127,8 +127,8 @@ echo "Setting up $*"
     let text = "";
     const out = process.stdout.write.bind(process.stdout);
     const err = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((chunk: string) => ((text += chunk), true)) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string) => ((text += chunk), true)) as typeof process.stderr.write;
+    process.stdout.write = (chunk: string) => ((text += chunk), true);
+    process.stderr.write = (chunk: string) => ((text += chunk), true);
     return { text: () => text, restore: () => ((process.stdout.write = out), (process.stderr.write = err)) };
   }
 
@@ -146,7 +146,7 @@ echo "Setting up $*"
     const lines = output.text().trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`paytami    | PostgreSQL and nats-server not found; installing postgresql, nats-server with apt-get (log: ${join(home, "install.log")})…`);
-    expect(lines[1]).toMatch(/^paytami    \| installed postgresql, nats-server \(\d+ s\)$/);
+    expect(lines[1]).toMatch(/^paytami {4}\| installed postgresql, nats-server \(\d+ s\)$/);
     expect(readFileSync(join(home, "install.log"), "utf8")).toContain("Setting up install -y --no-install-recommends postgresql nats-server");
   });
 

@@ -66,7 +66,7 @@ export async function startNats(home: string): Promise<NatsHandle> {
   const port = await savedOrFreePort(portFile);
   // -sd: JetStream keeps its streams in $PAYTAMI_HOME/nats/jetstream.
   const child = startChild("nats", bin, ["-js", "-sd", dir, "-a", "127.0.0.1", "-p", String(port), "-P", pidFile], {
-    output: logFile,
+    output: { logFile },
   });
   try {
     await waitUntilReady(`nats-server on port ${port} (log: ${logFile})`, child, 30_000, () => probe(port));

@@ -25,9 +25,9 @@ export interface ChildOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   // Where output goes: "prefix" streams lines to our stdout as `name | line` (log lines
-  // human-readable when that is a terminal, see log-lines.ts), a string is a log file path
+  // human-readable when that is a terminal, see log-lines.ts), `logFile` is a file path
   // (appended), "inherit" passes our stdio through.
-  output: "prefix" | "inherit" | string;
+  output: "prefix" | "inherit" | { logFile: string };
 }
 
 // Each line formatted, then every resulting line prefixed (a pretty error spans several lines).
@@ -41,7 +41,7 @@ function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, sink: N
 export function startChild(name: string, command: string, args: string[], options: ChildOptions): Child {
   // A log file is the child's own stdout/stderr: each line is in the file as soon as the child
   // writes it (readers such as the test harness see it at once), and none is lost if we exit first.
-  const logFd = options.output === "prefix" || options.output === "inherit" ? undefined : openSync(options.output, "a");
+  const logFd = typeof options.output === "object" ? openSync(options.output.logFile, "a") : undefined;
   const spawnOptions: SpawnOptions = {
     env: options.env ?? process.env,
     cwd: options.cwd,

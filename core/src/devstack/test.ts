@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   chmodSync(home, 0o755);
   life.onCleanup("test home", async () => removeHome(home));
 
-  let code = 1;
+  let code: number;
   try {
     const infra = await provisionInfra(home);
     life.onCleanup("PostgreSQL and NATS", () => infra.stop());

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { requestListener } from "../../../proto/request-listener.ts";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -20,7 +21,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
   ];
   const trpc = trpcHandler(deps);
   const resolveOperator = operatorCheck(deps.config.serviceTokens.operator);
-  const server = createServer(async (req, res) => {
+  const server = createServer(requestListener(deps.log, async (req, res) => {
     if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
     if (req.method === "GET" && req.url === "/healthz") {
       const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
@@ -45,7 +46,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
     }
     res.writeHead(404, { "content-type": "application/json" });
     res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
-  });
+  }));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     // Same interface as the gRPC listener: loopback in development, all interfaces when CORE_GRPC_ADDR says 0.0.0.0.

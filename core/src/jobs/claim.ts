@@ -18,8 +18,11 @@ import { jobRuns } from "../metrics.ts";
 //    invisible to other claimers until it is completed or the lease runs out,
 //    so a dead core's claims return to the pool.
 
+/** Kysely's row type of a select that has chosen no columns yet. */
+type NoColumns = Record<never, never>;
+
 /** Rows of one table that become due for one job. */
-export interface WorkQueue<T extends keyof DB & string, Row> {
+export interface WorkQueue<T extends keyof DB, Row> {
   /** The `job` label of paytami_core_job_items_total and of log lines. */
   job: string;
   table: T;
@@ -28,11 +31,11 @@ export interface WorkQueue<T extends keyof DB & string, Row> {
    * job needs, in the order to take them. The claim adds the lease check,
    * FOR UPDATE SKIP LOCKED and the batch limit.
    */
-  due(rows: SelectQueryBuilder<DB, T, {}>, now: Date): SelectQueryBuilder<DB, T, Row>;
+  due(rows: SelectQueryBuilder<DB, T, NoColumns>, now: Date): SelectQueryBuilder<DB, T, Row>;
 }
 
 /** Tables with a `claimed_until` lease column. */
-export type LeasedTable = { [T in keyof DB & string]: DB[T] extends { claimed_until: unknown } ? T : never }[keyof DB & string];
+export type LeasedTable = { [T in keyof DB]: DB[T] extends { claimed_until: unknown } ? T : never }[keyof DB];
 
 /** A queue whose rows are leased; `key` is a unique text column (an id) the claim returns in every row. */
 export interface LeasedQueue<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>> extends WorkQueue<T, Row> {
@@ -47,18 +50,21 @@ export type LeasePolicy = Pick<LeasedJobPolicy, "batch" | "leaseMs">;
 export type Tally = Record<string, number>;
 
 /** The select both flavours share: due rows, locked by whoever runs it, skipping rows locked by others (not executed here). */
-function dueLocked<T extends keyof DB & string, Row>(trx: Db, queue: WorkQueue<T, Row>, now: Date, batch: number, leased: boolean) {
-  let rows = trx.selectFrom(queue.table) as unknown as SelectQueryBuilder<DB, T, {}>;
+function dueLocked<T extends keyof DB, Row>(trx: Db, queue: WorkQueue<T, Row>, now: Date, batch: number, leased: boolean) {
+  let rows = trx.selectFrom(queue.table) as unknown as SelectQueryBuilder<DB, T, NoColumns>;
   if (leased) {
     // Loosely typed in here only: LeasedTable guarantees the column exists.
-    const lease = rows as unknown as SelectQueryBuilder<{ t: { claimed_until: Date | null } }, "t", {}>;
+    const lease = rows as unknown as SelectQueryBuilder<{ t: { claimed_until: Date | null } }, "t", NoColumns>;
     rows = lease.where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", now)])) as unknown as typeof rows;
   }
   return queue.due(rows, now).forUpdate().skipLocked().limit(batch);
 }
 
+/** Any table with any columns: what the lease statements see of the database. */
+type LooseDB = Record<string, Record<string, unknown>>;
+
 /** The lease statements name a table chosen by the queue; LeasedQueue has already checked its columns. */
-const anyTable = (trx: Db) => trx as unknown as Kysely<any>;
+const anyTable = (trx: Db) => trx as unknown as Kysely<LooseDB>;
 
 function count(job: string, tally: Tally): void {
   for (const [outcome, n] of Object.entries(tally)) if (n > 0) jobRuns.inc({ job, outcome }, n);
@@ -71,7 +77,7 @@ function count(job: string, tally: Tally): void {
  * batch rolls back and its rows are due again for the next run, on any core.
  * Returns the tally (also counted in paytami_core_job_items_total).
  */
-export async function handleClaimed<T extends keyof DB & string, Row>(
+export async function handleClaimed<T extends keyof DB, Row>(
   deps: CoreDeps,
   queue: WorkQueue<T, Row>,
   policy: ClaimPolicy,
@@ -91,7 +97,7 @@ export async function handleClaimed<T extends keyof DB & string, Row>(
  * (`UPDATE … FROM (due) … RETURNING`), so a batch is one round trip, however large. Its events are
  * recorded in the same transaction; if it throws, the whole batch is due again.
  */
-export async function moveClaimed<T extends keyof DB & string, Row>(
+export async function moveClaimed<T extends keyof DB, Row>(
   deps: CoreDeps,
   queue: WorkQueue<T, Row>,
   policy: ClaimPolicy,
@@ -143,7 +149,7 @@ export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] &
 ): Promise<Row[]> {
   const trx = db(deps.orm.em.fork());
   const now = deps.now();
-  const due = dueLocked(trx, queue, now, policy.batch, true) as unknown as SelectQueryBuilder<any, any, Row>;
+  const due = dueLocked(trx, queue, now, policy.batch, true) as unknown as SelectQueryBuilder<LooseDB, string, Row>;
   return (await anyTable(trx)
     .updateTable(`${queue.table as string} as leased`)
     .from(due.as("due"))

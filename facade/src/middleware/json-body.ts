@@ -88,7 +88,7 @@ function jsonTextFault(text: string): string | undefined {
       while (j < n && text.charCodeAt(j) <= 0x20) j++;
       const isKey = text.charCodeAt(j) === 0x3a; /* : */
       if (!isKey && !escaped) continue;
-      const str: string = escaped ? JSON.parse(text.slice(start, i + 1)) : text.slice(start + 1, i);
+      const str = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
       if (escaped && !str.isWellFormed()) {
         const path = isKey ? pathOf(frames.slice(0, -1)) : pathOf(frames);
         return `${path || "The body"} must be well-formed Unicode: a \\u escape leaves a surrogate unpaired.`;

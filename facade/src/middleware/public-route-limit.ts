@@ -56,7 +56,10 @@ export function publicRouteLimit(limit: Limit, now: () => number = Date.now) {
   const counter = new WindowCounter(limit);
   return async (ctx: Context, next: Next) => {
     const retryAfter = counter.hit(clientKey(ctx.ip), now());
-    if (retryAfter === undefined) return next();
+    if (retryAfter === undefined) {
+      await next();
+      return;
+    }
     if (ctx.accepts("json", "html") !== "html") {
       throw new PublicError("rate_limited", "Too many requests from this address; retry later.", undefined, retryAfter);
     }

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../../proto/runtime/logger.ts";
 import { CoreClient } from "../../../proto/core-client.ts";
+import { requestListener } from "../../../proto/request-listener.ts";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 
@@ -21,8 +22,9 @@ async function facade(publicBaseUrl: string): Promise<string> {
   const config = loadConfig({ PUBLIC_BASE_URL: publicBaseUrl, PAYTAMI_FACADE_TOKEN: "facade-token-0123456789abcdefghijk", CORE_GRPC_ADDR: "127.0.0.1:1", CORE_TIMEOUT_MS: "2000" });
   const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: config.coreTimeoutMs });
   clients.push(core);
-  const app = createApp({ config, core, log: createLogger("facade-test"), healthy: async () => true });
-  const server = createServer(app.callback()).listen(0, "127.0.0.1");
+  const log = createLogger("facade-test");
+  const app = createApp({ config, core, log, healthy: async () => true });
+  const server = createServer(requestListener(log, app.callback())).listen(0, "127.0.0.1");
   servers.push(server);
   await once(server, "listening");
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,3 +1,4 @@
+import type { RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import { h, type JSX } from "preact";
 import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
@@ -115,7 +116,7 @@ export function selfUrl(page: HostedPageRequest): string {
  * every failure as a page (never JSON, never a detail: that goes to the log).
  */
 export function hostedPage(core: CoreClient, kind: PageKind, handler: (page: HostedPageRequest) => Promise<void>) {
-  return async (ctx: Context) => {
+  return async (ctx: RouterContext) => {
     const id = ctx.params.id!;
     const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
     const page: HostedPageRequest = {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type Router from "@koa/router";
+import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import { h, type JSX } from "preact";
 import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
@@ -63,7 +63,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
     ctx.type = "text/html; charset=utf-8";
     ctx.body = renderDocument(page);
   };
-  const getLink = async (ctx: Context) =>
+  const getLink = async (ctx: RouterContext) =>
     toHostedLink(await core.links.getPublicLink({ link_id: ctx.params.id! }, callMeta(ctx)), config.publicBaseUrl);
 
   /** The page of a link as it stands: the form while payable (with what the customer sent, if anything), else why not. */
@@ -74,7 +74,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
         h(LinkPage, { link, locale, form: { ...form, idempotencyKey: randomUUID() } });
 
   /** Runs a page handler; a core failure becomes the matching page. */
-  const page = (handle: (ctx: Context, locale: Locale) => Promise<void>) => async (ctx: Context) => {
+  const page = (handle: (ctx: RouterContext, locale: Locale) => Promise<void>) => async (ctx: RouterContext) => {
     const locale = pickLocale(ctx.get("Accept-Language"));
     // Scripts: the link page's own submit-once script; the form is redirected to the checkout URL.
     setPageHeaders(ctx, locale, { formTargets: [publicOrigin] });
@@ -184,7 +184,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
     }),
   );
 
-  router.get("/l/:id/qr.svg", async (ctx: Context) => {
+  router.get("/l/:id/qr.svg", async (ctx: RouterContext) => {
     let link: HostedLink;
     try {
       link = await getLink(ctx);

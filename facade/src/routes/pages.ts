@@ -1,5 +1,4 @@
-import type Router from "@koa/router";
-import type { Context } from "koa";
+import type { Router, RouterContext } from "@koa/router";
 import { h } from "preact";
 import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
 import { CheckoutNext } from "../../../proto/gen/paytami/v1/checkout.ts";
@@ -127,7 +126,7 @@ const cancel = async (page: HostedPageRequest) => {
  * page goes: the shop's return URL from the payment page, the embed page itself (which tells its parent).
  */
 function statusRoute(core: CoreClient, kind: PageKind) {
-  return async (ctx: Context) => {
+  return async (ctx: RouterContext) => {
     ctx.set("Cache-Control", "no-store");
     const id = ctx.params.id!;
     const token = typeof ctx.query.token === "string" ? ctx.query.token : "";
