@@ -34,12 +34,12 @@ export function priceCharge(
     fail("currency_not_supported", `Currency ${input.currency} is not enabled for this merchant.`);
   }
   const currency = input.currency as Currency;
-  if (!policy!.methods.includes(input.methodType) || !merchant.methods.includes(input.methodType)) {
+  if (!policy.methods.includes(input.methodType) || !merchant.methods.includes(input.methodType)) {
     fail("method_not_supported", `Payment method ${input.methodType} is not available for ${currency}.`);
   }
-  const { min, max } = input.bounds ?? policy!.limits;
+  const { min, max } = input.bounds ?? policy.limits;
   if (input.amount < min) fail("amount_below_minimum", `amount must be at least ${min} (minor units of ${currency}).`);
   if (input.amount > max) fail("amount_above_maximum", `amount must be at most ${max} (minor units of ${currency}).`);
-  const fee = serviceFee(input.amount, policy!.fees[input.methodType]!);
+  const fee = serviceFee(input.amount, policy.fees[input.methodType]!);
   return { currency, methodType: input.methodType, amount: input.amount, serviceFee: fee, netAmount: input.amount - fee };
 }

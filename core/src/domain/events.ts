@@ -62,7 +62,7 @@ export async function listEvents(_deps: CoreDeps, tx: Tx, caller: MerchantCaller
         .where("merchant_id", "=", caller.merchantId)
         .where("mode", "=", caller.mode);
       if (type) q = q.where("type", "=", type);
-      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+      if (after) q = q.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
     },
     view: (row) => row.envelope as unknown as EventEnvelope,

@@ -67,7 +67,11 @@ export function payLinkInputSchema(mode: Mode, amountType: "fixed" | "variable")
 /** A link's mode and amount type: what its pay body's shape depends on. */
 export type LinkKind = `${Mode}:${"fixed" | "variable"}`;
 
-const LINK_KINDS = (Object.keys(PAY_SCHEMAS) as Mode[]).flatMap((mode) => (["fixed", "variable"] as const).map((type) => ({ kind: `${mode}:${type}` as LinkKind, schema: PAY_SCHEMAS[mode][type] })));
+const LINK_KINDS = (Object.keys(PAY_SCHEMAS) as Mode[]).flatMap((mode) =>
+  (["fixed", "variable"] as const).map((type) => {
+    const kind: LinkKind = `${mode}:${type}`;
+    return { kind, schema: PAY_SCHEMAS[mode][type] };
+  }));
 
 /** The kinds of link whose pay body `input` is well-formed for, known before the link is read (the rate limit counts the link by it). */
 export function payLinkKindsFitting(input: unknown): LinkKind[] {

@@ -54,7 +54,7 @@ export async function listPayments(deps: CoreDeps, tx: Tx, caller: MerchantCalle
         .where("merchant_id", "=", caller.merchantId)
         .where("mode", "=", caller.mode);
       if (status) q = q.where("status", "=", status);
-      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+      if (after) q = q.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
     },
     view: (row) => toPaymentView(deps.config, row),

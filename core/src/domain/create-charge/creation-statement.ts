@@ -14,7 +14,7 @@ export interface ChargeOwnerRow {
 
 /** What the statement needs of an owner kind (owner-kind.ts): the SELECT that yields the owner. */
 export interface OwnerSelect<V> {
-  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
+  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, keyof DB, ChargeOwnerRow>;
 }
 
 /** The values of one creation statement besides the owner's. */

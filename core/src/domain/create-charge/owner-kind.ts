@@ -14,7 +14,7 @@ import { creationStatement, type ChargeOwnerRow, type CreationRow, type Creation
  * must pass its values through untouched.
  */
 export class OwnerKind<V extends Record<string, unknown>> {
-  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, any, ChargeOwnerRow>;
+  readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, keyof DB, ChargeOwnerRow>;
   #lookup: PreparedStatement<V, ChargeOwnerRow> | undefined;
   #creation: PreparedStatement<V & CreationValues, CreationRow> | undefined;
 
@@ -33,6 +33,7 @@ export class OwnerKind<V extends Record<string, unknown>> {
 }
 
 /** An owner kind with the values of one request. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a charge owner of any kind: each kind's values type is its own, and OwnerKind is invariant in it
 export interface ChargeOwner<V extends Record<string, unknown> = any> {
   kind: OwnerKind<V>;
   values: V;

@@ -123,7 +123,7 @@ export async function refundedWithoutRefunds(tx: Tx): Promise<LedgerViolation[]>
     .select(["p.id", "p.status"])
     .where((eb) =>
       eb(eb.case().when("p.status", "=", "chargeback").then(eb.ref("p.status_before_chargeback")).else(eb.ref("p.status")).end(), "in", ["refunded", "partially_refunded"]))
-    .where(({ exists, not, selectFrom }) => not(exists(selectFrom("refunds as r").select(({ lit }) => lit(1).as("one")).whereRef("r.payment_id", "=", "p.id"))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("refunds as r").select((s) => s.lit(1).as("one")).whereRef("r.payment_id", "=", "p.id"))))
     .orderBy("p.id")
     .limit(VIOLATIONS_PER_INVARIANT)
     .execute();

@@ -36,8 +36,8 @@ export async function missingMovements(tx: Tx): Promise<LedgerViolation[]> {
       .selectFrom("payments as p")
       .select("p.id")
       .where(`p.${stamp}`, "is not", null)
-      .where(({ exists, not, selectFrom }) =>
-        not(exists(selectFrom("ledger_transactions as t").select(({ lit }) => lit(1).as("one")).whereRef("t.payment_id", "=", "p.id").where("t.kind", "=", kind))))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("ledger_transactions as t").select((s) => s.lit(1).as("one")).whereRef("t.payment_id", "=", "p.id").where("t.kind", "=", kind))))
       .orderBy("p.id")
       .limit(VIOLATIONS_PER_INVARIANT)
       .execute();
@@ -51,8 +51,8 @@ export async function missingMovements(tx: Tx): Promise<LedgerViolation[]> {
       .selectFrom("ledger_transactions as t")
       .select((eb) => [eb.cast<string>("t.id", "text").as("id"), "t.payment_id"])
       .where("t.kind", "=", kind)
-      .where(({ exists, not, selectFrom }) =>
-        not(exists(selectFrom("payments as p").select(({ lit }) => lit(1).as("one")).whereRef("p.id", "=", "t.payment_id").where(`p.${stamp}`, "is not", null))))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("payments as p").select((s) => s.lit(1).as("one")).whereRef("p.id", "=", "t.payment_id").where(`p.${stamp}`, "is not", null))))
       .orderBy("t.id")
       .limit(VIOLATIONS_PER_INVARIANT)
       .execute();

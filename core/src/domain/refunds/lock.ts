@@ -83,7 +83,7 @@ interface OwnerRow {
   scope: string;
 }
 
-const lockStatement = <V extends LockValues>(owner: (qc: QueryCreator<DB>, v: V) => SelectQueryBuilder<DB, any, OwnerRow>) => (v: V) =>
+const lockStatement = <V extends LockValues>(owner: (qc: QueryCreator<DB>, v: V) => SelectQueryBuilder<DB, keyof DB, OwnerRow>) => (v: V) =>
   statementBuilder
     .with("owner", (qc) => owner(qc, v))
     .with("claim", (qc) =>

@@ -41,7 +41,7 @@ export async function listRefunds(_deps: CoreDeps, tx: Tx, caller: MerchantCalle
     fetch: (after, take) => {
       let q = db(tx).selectFrom("refunds").select(REFUND_COLUMNS).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
       if (paymentId !== undefined) q = q.where("payment_id", "=", paymentId);
-      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "seq"), "<", tuple(after.created_at, after.seq)));
+      if (after) q = q.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
     },
     view: toRefundView,
