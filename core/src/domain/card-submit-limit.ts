@@ -6,6 +6,7 @@ import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
 import { DomainError } from "./errors.ts";
 import { isId } from "./ids.ts";
 import type { Tx } from "./unit-of-work.ts";
+import { countAgain, countOne } from "./rate-limit-counter.ts";
 
 // CARD_SUBMIT_LIMIT: the hosted page's card form is the one place a card number reaches the
 // processor, so it is what a card tester walks a list of numbers through, one payment after
@@ -38,12 +39,6 @@ interface AdmitRow {
   payment_attempts: number | null;
 }
 
-const countOne = (bucket: string, windowStart: Date) => [
-  sql<string>`${bucket}::text`.as("bucket"),
-  sql<Date>`${windowStart}::timestamptz`.as("window_start"),
-  sql<number>`1`.as("attempts"),
-];
-
 const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
   statementBuilder
     .with("payment", (qc) => qc.selectFrom("payments").select("payments.id").where("payments.id", "=", v.payment_id))
@@ -52,7 +47,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
         .insertInto("link_rate_limits")
         .columns(["bucket", "window_start", "attempts"])
         .expression((eb) => eb.selectFrom("payment").select(countOne(v.ip_bucket!, v.window_start)).where(sql<boolean>`${v.ip_bucket}::text is not null`))
-        .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ attempts: sql<number>`link_rate_limits.attempts + 1` }))
+        .onConflict(countAgain)
         .returning("link_rate_limits.attempts"))
     // Reads ip_hit, so the client's row is always locked before the payment's (no lock cycles).
     .with("payment_hit", (qc) =>
@@ -64,7 +59,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
             .selectFrom("payment")
             .select(countOne(v.payment_bucket, v.window_start))
             .where(sql<boolean>`coalesce((select attempts from ip_hit), 0) <= ${v.per_ip}::int`))
-        .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ attempts: sql<number>`link_rate_limits.attempts + 1` }))
+        .onConflict(countAgain)
         .returning("link_rate_limits.attempts"))
     .selectNoFrom((eb) => [
       // Evaluated during the statement, so it applies to the statement's own commit (and then lapses).

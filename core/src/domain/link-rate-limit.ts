@@ -8,6 +8,7 @@ import { isId } from "./ids.ts";
 import type { LinkKind } from "./link-input.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-view.ts";
 import type { Tx } from "./unit-of-work.ts";
+import { countAgain, countOne } from "./rate-limit-counter.ts";
 
 // LINK_RATE_LIMIT as fixed windows counted in PostgreSQL, so every facade and core shares them: a
 // pay attempt adds one to its client's bucket and, when it gets that far, its link's bucket for the
@@ -61,14 +62,6 @@ const linkWithMerchant = (v: { link_id: string }) =>
     .select(LINK_COLUMNS)
     .where("links.id", "=", v.link_id);
 
-// The select list of a counter's insert: bound values there need their types named (PostgreSQL
-// cannot infer them in a select list) and the 1 must be inline SQL (a PreparedStatement binds only its values).
-const countOne = (bucket: string, windowStart: Date) => [
-  sql<string>`${bucket}::text`.as("bucket"),
-  sql<Date>`${windowStart}::timestamptz`.as("window_start"),
-  sql<number>`1`.as("attempts"),
-];
-
 const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
   statementBuilder
     .with("link", () => linkWithMerchant(v))
@@ -77,8 +70,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
         .insertInto("link_rate_limits")
         .columns(["bucket", "window_start", "attempts"])
         .expression((eb) => eb.selectFrom("link").select(countOne(v.ip_bucket, v.window_start)))
-        // The increment's 1 inline, as in countOne.
-        .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ attempts: sql<number>`link_rate_limits.attempts + 1` }))
+        .onConflict(countAgain)
         .returning("link_rate_limits.attempts"))
     // Reads ip_hit's count, so the client's row is always locked before the link's (no lock cycles).
     .with("link_hit", (qc) =>
@@ -93,7 +85,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
             // by, its ':variable'/':fixed' inline (a PreparedStatement binds only its values).
             .where("ip_hit.attempts", "<=", sql<number>`${v.per_ip}::int`)
             .where(sql<boolean>`link.mode || case when link.fixed_amount is null then ':variable' else ':fixed' end = any(${v.fits}::text[])`))
-        .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ attempts: sql<number>`link_rate_limits.attempts + 1` }))
+        .onConflict(countAgain)
         .returning("link_rate_limits.attempts"))
     .selectFrom("link")
     .selectAll("link")
