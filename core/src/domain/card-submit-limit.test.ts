@@ -38,7 +38,7 @@ let n = 0;
 async function newPayment(): Promise<string> {
   const input = { amount: "15050", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `card-limit-${n++}`, input }));
-  return JSON.parse(created.response).id as string;
+  return created.value.id;
 }
 
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" });

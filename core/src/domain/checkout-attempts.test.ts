@@ -32,7 +32,7 @@ let n = 0;
 async function newPayment(method: "card" | "bank_transfer" = "card", key = merchant.testApiKey): Promise<string> {
   const input = { amount: "15050", currency: "GTQ", method_type: method, success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(key), { idempotencyKey: `attempt-test-${n++}-${Math.random()}`, input }));
-  return JSON.parse(created.response).id as string;
+  return created.value.id;
 }
 
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" });
@@ -286,8 +286,10 @@ describe("bank transfer and cancel", () => {
     expect(await codeOf(cancelAs(merchantCaller(other.merchantId, "test")))).toBe("unknown_payment");
     const first = await cancelAs(me, "cancel-key-1");
     expect(first.replayed).toBe(false);
-    expect(JSON.parse(first.response)).toMatchObject({ id, status: "canceled" });
-    expect(await cancelAs(me, "cancel-key-1")).toEqual({ response: first.response, replayed: true });
+    expect(first.value).toMatchObject({ id, status: "canceled" });
+    const replay = await cancelAs(me, "cancel-key-1");
+    expect(replay.replayed).toBe(true);
+    expect(JSON.stringify(replay.value)).toBe(JSON.stringify(first.value));
     expect(await codeOf(cancelAs(me))).toBe("payment_not_payable");
     expect(await codeOf(cancelAs(me, "cancel-key-2"))).toBe("payment_not_payable");
     expect(await codeOf(cancelAs(me, "short"))).toBe("idempotency_key_required");

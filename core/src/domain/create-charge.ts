@@ -8,7 +8,7 @@ import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { claimKey, replayOrConflict, type IdempotentResult } from "./idempotency.ts";
 import { newId } from "./ids.ts";
-import { toPaymentView } from "./payment-view.ts";
+import { toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 /** The merchant a new charge belongs to, its mode, what it accepts, and the idempotency scope of the attempt. */
@@ -151,7 +151,7 @@ export interface ChargeRequest {
  * A request that fails a check before authentication takes the slow path,
  * which authenticates first so the errors keep their order.
  */
-export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult> {
+export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult<PaymentView>> {
   const { owner } = request;
   let policy = request.policy ?? policyHints.get(owner.hint) ?? ACCEPTS_EVERYTHING;
   let checked: CheckedCharge;
@@ -169,7 +169,7 @@ export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeReques
   for (;;) {
     const result = await insertOnce(deps, tx, owner, request.idempotencyKey, policy, checked);
     if (!result.owner) throw unauthorized();
-    if (result.created) return { response: result.response, replayed: false };
+    if (result.created) return { value: result.view, replayed: false };
     if (samePolicy(result.owner, policy)) return replayOrConflict(tx, result.owner.scope, request.idempotencyKey, checked.fingerprint);
     // Priced against the wrong policy: price again against the merchant's own; it refuses, or the next pass inserts.
     policy = rememberPolicy(owner.hint, result.owner);
@@ -285,7 +285,8 @@ async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, idempotenc
     description: draft.description,
     created_at: now,
   };
-  const response = JSON.stringify(toPaymentView(deps.config, payment));
+  const view = toPaymentView(deps.config, payment);
+  const response = JSON.stringify(view);
   const { rows } = await owner.kind.creation.run(db(tx), {
     ...owner.values,
     currencies: [...policy.currencies],
@@ -311,5 +312,5 @@ async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, idempotenc
     expires_at: new Date(now.getTime() + deps.config.paymentTtlMs),
   });
   const row = rows[0];
-  return { owner: row, created: row?.created === true, response };
+  return { owner: row, created: row?.created === true, view };
 }

@@ -200,7 +200,7 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
         const merchant = merchants[command.merchant]!;
         const input = { amount: String(command.amount), currency: command.currency, method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
         const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `property-${Math.random()}`, input }));
-        const payment = JSON.parse(created.response) as { id: string; amount: string; net_amount: string };
+        const payment = created.value;
         await inTransaction(deps, (tx) => transitionPayment(deps, tx, payment.id, SIMULATION_STEPS.succeed));
         const net = BigInt(payment.net_amount);
         model.capture({ id: payment.id, group: key(command.merchant, command.currency), amount: BigInt(payment.amount), net, pendingShare: net, released: false, refunded: 0n, openChargeback: null });

@@ -222,7 +222,7 @@ export type RefundInput = z.infer<typeof refundInputSchema>;
 
 export interface CreateRefundCommand {
   /** Required with an API key (REST semantics); optional for an operator acting for a merchant. */
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
   /** The body as the caller sent it ({payment_id, amount?, reason?}); validated here. */
   input: unknown;
   /** Why the transport could not read the request, if it could not. */
@@ -239,7 +239,7 @@ export interface CreateRefundCommand {
  * writes the refund. A refused request rolls the claim back. A request refused before the database
  * (its body) resolves its API key first, so the errors keep their order.
  */
-export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult> {
+export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult<RefundView>> {
   const presented = creator.kind !== "merchant";
   const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
   const apiKey = presented ? readableApiKey(creator) : undefined;
@@ -255,7 +255,7 @@ export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCre
   }
   const fingerprint = requestFingerprint("create_refund", input);
   const owner: RefundOwner = apiKey ? { kind: "api_key", key: apiKey } : { kind: "merchant", caller: creator as MerchantCaller };
-  return atomically(tx, async (inner): Promise<Changes<IdempotentResult>> => {
+  return atomically(tx, async (inner): Promise<Changes<IdempotentResult<RefundView>>> => {
     const now = deps.now();
     const locked = await lockOwnPayment(inner, owner, input.payment_id, key === undefined ? undefined : {
       key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
@@ -269,7 +269,7 @@ export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCre
       ...refundWriteValues(planned, key === undefined ? undefined : { scope: locked.scope, key, response }),
       ...outboxValues([planned.event]).values,
     });
-    return { value: { response, replayed: false }, events: [] };
+    return { value: { value: planned.view, replayed: false }, events: [] };
   });
 }
 

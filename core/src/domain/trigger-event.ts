@@ -50,7 +50,7 @@ async function fixturePayment(deps: CoreDeps, tx: Tx, owner: MerchantCaller, typ
       description: `Fixture for paytami trigger ${type}`,
     },
   });
-  return JSON.parse(result.response) as PaymentView;
+  return result.value;
 }
 
 /** A new fixture payment of the merchant, captured (authorize + capture, as a paid card payment). */

@@ -4,7 +4,7 @@ import type { CoreDeps } from "../domain/deps.ts";
 import { verifyLedger } from "../domain/ledger-verify.ts";
 import { getBalances, getPaymentLedger } from "../domain/ledger-views.ts";
 import { withoutTransaction } from "../domain/unit-of-work.ts";
-import { actingMerchant } from "./caller.ts";
+import { legacyActingMerchant as actingMerchant } from "./caller.ts";
 import { unary, type CallContext } from "./unary.ts";
 
 /** The ledger for operators: verify, a merchant's balances, a payment's transactions. */

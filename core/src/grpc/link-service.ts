@@ -6,9 +6,8 @@ import { getLinkPayment } from "../domain/link-payment.ts";
 import type { LinkView, PublicLink } from "../domain/link-view.ts";
 import { createLink, deactivateLink, getLink, getPublicLink, listLinks } from "../domain/links.ts";
 import { payLink } from "../domain/pay-link.ts";
-import type { PaymentView } from "../domain/payment-view.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { actingMerchant, merchantFromApiKey, presentedApiKey } from "./caller.ts";
+import { legacyActingMerchant as actingMerchant, merchantFromApiKey, presentedApiKey } from "./caller.ts";
 import { toPaymentMessage } from "./payment-service.ts";
 import { unary, type CallContext } from "./unary.ts";
 
@@ -59,7 +58,7 @@ export function linkService(deps: CoreDeps): LinkServiceServer {
         input,
         malformed: malformed_request,
       }));
-      return { link: toLinkMessage(JSON.parse(result.response) as LinkView), replayed: result.replayed };
+      return { link: toLinkMessage(result.value), replayed: result.replayed };
     }),
     listLinks: handle("ListLinks", async (request, ctx) => {
       const caller = request.acting_for ? actingMerchant(ctx, request.acting_for) : await merchantFromApiKey(deps, ctx);
@@ -87,7 +86,7 @@ export function linkService(deps: CoreDeps): LinkServiceServer {
         malformed: malformed_request,
         clientIp: client_ip,
       }));
-      return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
+      return { payment: toPaymentMessage(result.value), replayed: result.replayed };
     }),
     getLinkPayment: handle("GetLinkPayment", async (request) => {
       const payment = await withoutTransaction(deps, (tx) => getLinkPayment(deps, tx, PUBLIC, request.link_id, request.payment_id));

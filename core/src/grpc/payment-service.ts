@@ -34,7 +34,7 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
         input,
         malformed: malformed_request,
       }));
-      return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
+      return { payment: toPaymentMessage(result.value), replayed: result.replayed };
     }),
     getPayment: handle("GetPayment", async (request, ctx) => {
       const caller = await merchantFromApiKey(deps, ctx);
@@ -54,7 +54,7 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
       const caller = await merchantFromApiKey(deps, ctx);
       // Its own short transaction (an expiry found on the way is kept even though the cancel is refused).
       const result = await withoutTransaction(deps, (tx) => cancelPayment(deps, tx, caller, { id: request.id, idempotencyKey: request.idempotency_key }));
-      return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
+      return { payment: toPaymentMessage(result.value), replayed: result.replayed };
     }),
   };
 }

@@ -2,7 +2,7 @@ import { modeCodec } from "../../../proto/enums.ts";
 import type { Event, WebhookEndpoint, WebhookServiceServer } from "../../../proto/gen/paytami/v1/webhook.ts";
 import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
 import type { MerchantCaller } from "../domain/caller.ts";
-import { actingMerchant } from "./caller.ts";
+import { legacyActingMerchant as actingMerchant } from "./caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { getEvent, listEvents } from "../domain/events.ts";
 import { triggerEvent } from "../domain/trigger-event.ts";

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { merchantCaller } from "../domain/caller.ts";
-import type { LinkView } from "../domain/link-view.ts";
 import { createLink, deactivateLink, getLink, listLinks } from "../domain/links.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import { operatorProcedure, router } from "./init.ts";
@@ -17,7 +16,7 @@ export const linksRouter = router({
       const { merchant_id, mode, idempotency_key, ...fields } = input;
       const result = await inTransaction(ctx.deps, (tx) =>
         createLink(ctx.deps, tx, merchantCaller(merchant_id, mode), { idempotencyKey: idempotency_key, input: fields }));
-      return JSON.parse(result.response) as LinkView;
+      return result.value;
     }),
   list: operatorProcedure
     .input(z.strictObject({ ...actingFor, limit: z.number().int().optional(), starting_after: z.string().optional() }))

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { merchantCaller } from "../domain/caller.ts";
 import { getPayment, listPayments } from "../domain/payments.ts";
 import { cancelPayment } from "../domain/cancel-payment.ts";
-import type { PaymentView } from "../domain/payment-view.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
 import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
 import { operatorProcedure, router } from "./init.ts";
@@ -31,7 +30,7 @@ export const paymentsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await withoutTransaction(ctx.deps, (tx) =>
         cancelPayment(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), { id: input.id, idempotencyKey: input.idempotency_key }));
-      return JSON.parse(result.response) as PaymentView;
+      return result.value;
     }),
   simulate: operatorProcedure
     .input(z.strictObject({ payment_id: z.string(), step: z.string() }))

@@ -1,0 +1,12 @@
+// Every operation any transport runs, in one list: the transports' tables may name only these (a
+// start-up check), and operations.test.ts asserts each one's callers and unit of work.
+import type { AnyOperation } from "../operation.ts";
+import { refunds } from "./refunds.ts";
+
+export const OPERATIONS: readonly AnyOperation[] = [...Object.values(refunds)];
+
+const registered = new Set<unknown>(OPERATIONS);
+
+export function isRegistered(operation: unknown): boolean {
+  return registered.has(operation);
+}
