@@ -11,7 +11,7 @@ import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 export interface CancelPaymentCommand {
   id: string;
   /** Optional; when given, the same rules as for creating a payment (scope: the merchant and mode). */
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
 }
 
 /**

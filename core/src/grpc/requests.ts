@@ -10,3 +10,9 @@ export function idempotentCommand<Req extends { idempotency_key?: string | undef
   const { acting_for: _acting, idempotency_key, malformed_request, ...input } = request;
   return { idempotencyKey: idempotency_key === "" ? undefined : idempotency_key, input, malformed: malformed_request };
 }
+
+/** A request that names one object by `id`. */
+export const byId = (request: { id: string }): string => request.id;
+
+/** A request with nothing in it for the operation. */
+export const nothing = (): undefined => undefined;

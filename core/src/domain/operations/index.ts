@@ -1,9 +1,11 @@
 // Every operation any transport runs, in one list: the transports' tables may name only these (a
 // start-up check), and operations.test.ts asserts each one's callers and unit of work.
 import type { AnyOperation } from "../operation.ts";
+import { admin } from "./admin.ts";
+import { payments } from "./payments.ts";
 import { refunds } from "./refunds.ts";
 
-export const OPERATIONS: readonly AnyOperation[] = [...Object.values(refunds)];
+export const OPERATIONS: readonly AnyOperation[] = [payments, admin, refunds].flatMap((area) => Object.values(area));
 
 const registered = new Set<unknown>(OPERATIONS);
 
