@@ -43,7 +43,7 @@ async function newPayment(): Promise<string> {
 
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" });
 const submit = (id: string, number: string, clientIp?: string) =>
-  withoutTransaction(deps, (tx) => submitCard(deps, tx, { ...PUBLIC, clientIp }, id, card(number))).then(
+  withoutTransaction(deps, (tx) => submitCard(deps, tx, { ...PUBLIC, clientIp }, { paymentId: id, card: card(number) })).then(
     (o) => o.payment.status as string,
     (e: unknown) => (e instanceof DomainError ? `${e.code}${e.retryAfterSeconds ? ` ${e.retryAfterSeconds}` : ""}: ${e.message}` : String(e)),
   );

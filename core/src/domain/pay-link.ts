@@ -17,7 +17,7 @@ import type { Tx } from "./unit-of-work.ts";
 
 export interface PayLinkCommand {
   linkId: string;
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
   /** The body as the customer's browser sent it (names of the public API); validated here. */
   input: unknown;
   malformed?: string | undefined;

@@ -35,7 +35,7 @@ async function paid(merchant: CreatedMerchant, amount = "10000"): Promise<string
   const input = { amount, currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `payouts-test-${n++}`, input }));
   const id = created.value.id;
-  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, id, { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" }));
+  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }));
   return id;
 }
 const settle = (id: string) => inTransaction(deps, (tx) => settleNow(deps, tx, id));

@@ -51,7 +51,7 @@ export const operator = processes("operator");
 export const customer: CallerSource<unknown, PublicCaller> = { kinds: ["public"], resolve: () => PUBLIC };
 
 /** A customer's browser at the address the facade saw (what CARD_SUBMIT_LIMIT counts). */
-export function customerAt<Req>(clientIp: (request: Req) => string): CallerSource<Req, PublicCaller> {
+export function customerAt<Req>(clientIp: (request: Req) => string | undefined): CallerSource<Req, PublicCaller> {
   return { kinds: ["public"], resolve: (_context, request) => ({ ...PUBLIC, clientIp: clientIp(request) || undefined }) };
 }
 

@@ -34,7 +34,7 @@ async function newPayment(method: "card" | "bank_transfer", key = merchant.testA
 }
 const paid = async () => {
   const id = await newPayment("card");
-  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, id, { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" }));
+  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }));
   return id;
 };
 const sql = () => db(database!.orm.em.fork());

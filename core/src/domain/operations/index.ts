@@ -2,10 +2,12 @@
 // start-up check), and operations.test.ts asserts each one's callers and unit of work.
 import type { AnyOperation } from "../operation.ts";
 import { admin } from "./admin.ts";
+import { checkout } from "./checkout.ts";
+import { links } from "./links.ts";
 import { payments } from "./payments.ts";
 import { refunds } from "./refunds.ts";
 
-export const OPERATIONS: readonly AnyOperation[] = [payments, admin, refunds].flatMap((area) => Object.values(area));
+export const OPERATIONS: readonly AnyOperation[] = [payments, checkout, admin, links, refunds].flatMap((area) => Object.values(area));
 
 const registered = new Set<unknown>(OPERATIONS);
 
