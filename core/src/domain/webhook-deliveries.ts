@@ -104,15 +104,26 @@ export function eventBody(envelope: unknown): Buffer {
   return Buffer.from(JSON.stringify(envelope));
 }
 
+/** How many due deliveries a dispatcher asks for, and for how long it holds them. */
+export interface DeliveryClaim {
+  limit: number;
+  leaseMs: number;
+}
+
+// A claim's bounds, whatever the dispatcher asks: at most this many deliveries, held at least this long.
+const MAX_CLAIM = 1_000;
+const MIN_LEASE_MS = 1_000;
+
 /**
  * Leases up to `limit` due deliveries for `leaseMs` and returns what a dispatcher needs to send them.
  * A delivery whose event has been purged (retention) is failed here: there is nothing left to send.
  */
-export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: limit, leaseMs });
+export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, { limit, leaseMs }: DeliveryClaim): Promise<DueDelivery[]> {
+  const policy = { batch: Math.max(1, Math.min(limit, MAX_CLAIM)), leaseMs: Math.max(MIN_LEASE_MS, leaseMs) };
+  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), policy, tx);
   if (claimed.length === 0) return [];
   const now = deps.now();
-  const rows = await db(deps.orm.em.fork())
+  const rows = await db(tx)
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
     .leftJoin("outbox_events as o", "o.id", "d.event_id")
@@ -122,7 +133,7 @@ export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller
     .execute();
   const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);
   if (purged.length > 0) {
-    await db(deps.orm.em.fork())
+    await db(tx)
       .updateTable("webhook_deliveries")
       .set({ status: "failed", next_attempt_at: null, claimed_until: null, last_error: "The event is no longer kept (EVENT_RETENTION).", updated_at: now })
       .where("id", "in", purged)
@@ -208,6 +219,27 @@ export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCa
     }
   }
   return withoutEvents({ recorded, rejected: rejected.sort((a, b) => a.index - b.index) });
+}
+
+/**
+ * A dispatcher's report of its attempts, and its next claim in the same call: the outcomes are
+ * recorded in a transaction of their own, then (when `claim.limit` > 0) due deliveries are claimed,
+ * after that commit, so the slots the outcomes freed count as free. A failed claim does not fail
+ * the call: the dispatcher would record the same attempts again; it claims on its own instead.
+ */
+export async function recordAttemptsThenClaim(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: DeliveryCaller,
+  { outcomes, claim }: { outcomes: readonly AttemptOutcome[]; claim: DeliveryClaim },
+): Promise<{ rejected: RejectedAttempt[]; deliveries: DueDelivery[] }> {
+  const { rejected } = await atomically(tx, (inner) => recordAttempts(deps, inner, caller, outcomes));
+  if (claim.limit <= 0) return { rejected, deliveries: [] };
+  const deliveries = await claimDueDeliveries(deps, tx, caller, claim).catch((err: unknown) => {
+    deps.log.warn({ err }, "claim after recording attempts failed");
+    return [];
+  });
+  return { rejected, deliveries };
 }
 
 /**

@@ -4,10 +4,7 @@
 // say, and the runner's to check.
 import { modeCodec } from "../../../proto/enums.ts";
 import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
-import { parseMode, presentApiKey, resolveApiKey } from "../domain/api-keys.ts";
-import type { CoreDeps } from "../domain/deps.ts";
-import { serviceAmong } from "../domain/service-credentials.ts";
-import { withoutTransaction } from "../domain/unit-of-work.ts";
+import { parseMode, presentApiKey } from "../domain/api-keys.ts";
 import { merchantCaller, PUBLIC, type MerchantCaller, type PresentedCredential, type PublicCaller, type ServiceCaller, type ServiceName } from "../domain/caller.ts";
 import { fail } from "../domain/errors.ts";
 import { bearerToken } from "../http/bearer-token.ts";
@@ -86,12 +83,3 @@ export function managing<Req>(acting: (request: Req) => ActingFor | undefined): 
   };
 }
 
-// Until every service is a table (removed with the last one).
-export const presentedApiKey = presentedKey;
-export function merchantFromApiKey(deps: CoreDeps, context: CallContext): Promise<MerchantCaller> {
-  return withoutTransaction(deps, (tx) => resolveApiKey(deps, tx, presentedKey(context)));
-}
-export function legacyActingMerchant(context: CallContext, acting: ActingFor): MerchantCaller {
-  serviceAmong(context.caller, ["operator"]);
-  return actingMerchant(context, acting) as MerchantCaller;
-}

@@ -30,7 +30,7 @@ export interface Method<Req, Res> {
  */
 export function call<Req, Res, C, I, R, M extends TransactionMode>(
   operation: Operation<C, I, R, M>,
-  caller: CallerSource<NoInfer<Req>, CallerFor<C>>,
+  caller: CallerSource<NoInfer<Req>, NoInfer<CallerFor<C>>>,
   input: (request: NoInfer<Req>) => I,
   output: (value: ValueOf<M, R>) => Res,
 ): Method<Req, Res> {

@@ -34,6 +34,9 @@ export const actingFor: ProcedureCaller<{ merchant_id: string; mode: Mode }, Mer
 /** A procedure without input: whatever comes is ignored, as tRPC does when a procedure declares none. */
 export const NO_INPUT = z.unknown();
 
+/** For an operation that takes no input (what the procedure's input names is its caller). */
+export const NO_INPUT_FOR_OPERATION = (): undefined => undefined;
+
 /** The value as the operation answered it. */
 export const asIs = <T>(value: T): T => value;
 
@@ -45,7 +48,7 @@ function checkProcedure(operation: Operation<never, never, unknown, TransactionM
 
 function resolver<S extends z.ZodType, C, I, R, M extends TransactionMode, Out>(
   operation: Operation<C, I, R, M>,
-  caller: ProcedureCaller<z.output<S>, CallerFor<C>>,
+  caller: ProcedureCaller<z.output<S>, NoInfer<CallerFor<C>>>,
   input: (wire: z.output<S>) => I,
   output: (value: ValueOf<M, R>) => Out,
 ) {
@@ -59,7 +62,7 @@ function resolver<S extends z.ZodType, C, I, R, M extends TransactionMode, Out>(
 export function query<S extends z.ZodType, C, I, R, Out>(
   operation: Operation<C, I, R, "read">,
   wire: S,
-  caller: ProcedureCaller<z.output<S>, CallerFor<C>>,
+  caller: ProcedureCaller<z.output<S>, NoInfer<CallerFor<C>>>,
   input: (wire: z.output<S>) => I,
   output: (value: ValueOf<"read", R>) => Out,
 ) {
@@ -70,7 +73,7 @@ export function query<S extends z.ZodType, C, I, R, Out>(
 export function mutation<S extends z.ZodType, C, I, R, M extends Exclude<TransactionMode, "read">, Out>(
   operation: Operation<C, I, R, M>,
   wire: S,
-  caller: ProcedureCaller<z.output<S>, CallerFor<C>>,
+  caller: ProcedureCaller<z.output<S>, NoInfer<CallerFor<C>>>,
   input: (wire: z.output<S>) => I,
   output: (value: ValueOf<M, R>) => Out,
 ) {

@@ -3,11 +3,15 @@
 import type { AnyOperation } from "../operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
+import { deliveries } from "./deliveries.ts";
+import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
 import { payments } from "./payments.ts";
+import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
+import { webhooks } from "./webhooks.ts";
 
-export const OPERATIONS: readonly AnyOperation[] = [payments, checkout, admin, links, refunds].flatMap((area) => Object.values(area));
+export const OPERATIONS: readonly AnyOperation[] = [payments, checkout, admin, links, refunds, webhooks, deliveries, payouts, ledger].flatMap((area) => Object.values(area));
 
 const registered = new Set<unknown>(OPERATIONS);
 
