@@ -23,9 +23,13 @@ export function serviceCommand(name: ServiceName): { command: string; args: stri
   return { command: process.execPath, args: [...SERVICE_V8_FLAGS[name], "--enable-source-maps", join(REPO_ROOT, "dist", name, "src", "main.js")] };
 }
 
-/** Compiles the services into dist/ (about two seconds). */
+/**
+ * Compiles the services into dist/ (about two seconds) with TypeScript 7, installed as
+ * `@typescript/native`: the `typescript` package name is TypeScript 6, kept for typescript-eslint,
+ * which needs the JavaScript compiler API that TypeScript 7.0 does not ship.
+ */
 export function buildServices(): void {
-  execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(REPO_ROOT, "tsconfig.build.json")], {
+  execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "@typescript", "native", "bin", "tsc"), "-p", join(REPO_ROOT, "tsconfig.build.json")], {
     cwd: REPO_ROOT,
     stdio: "inherit",
   });

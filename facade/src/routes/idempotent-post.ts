@@ -32,6 +32,9 @@ export interface IdempotentPost<Req, Res extends { replayed: boolean }> {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** The core request for an unreadable body when the route knows nothing else: the key, and why. */
+export const keyAndReason = (malformed_request: string, idempotency_key: string) => ({ idempotency_key, malformed_request });
+
 /**
  * Registers `path`: the body read (or reported unreadable) with the Idempotency-Key, one core
  * call, 201 with the object, and `Idempotent-Replayed: true` when the core replayed the first answer.

@@ -5,13 +5,13 @@ import { linkJson, publicLinkJson } from "../../../proto/link-json.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { createLinkRequest, listLinksRequest, payLinkRequest } from "../link-request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
-import { idempotentPost, readOr } from "./idempotent-post.ts";
+import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 
 export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimitBytes: number }): void {
   // Merchant API (authenticated): create and list.
   idempotentPost(router, "/v1/payment_links", options.bodyLimitBytes, {
     read: createLinkRequest,
-    malformed: (malformed_request, idempotency_key) => ({ idempotency_key, malformed_request }),
+    malformed: keyAndReason,
     create: (request, meta) => core.links.createLink(request, meta),
     json: (answer) => linkJson(answer.link!),
   });

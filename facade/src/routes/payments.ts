@@ -4,12 +4,12 @@ import type { CoreClient } from "../../../proto/core-client.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { createPaymentRequest, listPaymentsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
-import { idempotentPost, readOr } from "./idempotent-post.ts";
+import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 
 export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: number): void {
   idempotentPost(router, "/v1/payments", bodyLimitBytes, {
     read: createPaymentRequest,
-    malformed: (malformed_request, idempotency_key) => ({ idempotency_key, malformed_request }),
+    malformed: keyAndReason,
     create: (request, meta) => core.payments.createPayment(request, meta),
     json: (answer) => paymentJson(answer.payment!),
   });

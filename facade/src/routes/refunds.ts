@@ -4,12 +4,12 @@ import type { CoreClient } from "../../../proto/core-client.ts";
 import { refundJson } from "../../../proto/refund-json.ts";
 import { createRefundRequest, listRefundsRequest } from "../refund-request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
-import { idempotentPost, readOr } from "./idempotent-post.ts";
+import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 
 export function refundRoutes(router: Router, core: CoreClient, bodyLimitBytes: number): void {
   idempotentPost(router, "/v1/refunds", bodyLimitBytes, {
     read: createRefundRequest,
-    malformed: (malformed_request, idempotency_key) => ({ idempotency_key, malformed_request }),
+    malformed: keyAndReason,
     create: (request, meta) => core.refunds.createRefund(request, meta),
     json: (answer) => refundJson(answer.refund!),
   });
