@@ -7,15 +7,17 @@ import type { Attempt, Delivery } from "../../../proto/gen/paytami/v1/delivery.t
 import type { CommandContext } from "./command.ts";
 
 /** A delivery as the message has it (fields in the proto's order), absent fields null, the mode as text. */
-function deliveryJson(delivery: Delivery | undefined): Record<string, unknown> {
+function deliveryJson(delivery: Delivery | undefined) {
   if (!delivery) throw new CoreError("internal_error", "core returned no delivery", true);
   return { ...absentAsNull(delivery), mode: modeCodec.toWire(delivery.mode) };
 }
 
 const attemptJson = (attempt: Attempt) => absentAsNull(attempt);
 
-const outcomeText = (d: Record<string, unknown>) => (d.last_http_status !== null ? String(d.last_http_status) : String(d.last_error ?? "-"));
-const deliveryLine = (d: Record<string, unknown>) =>
+type DeliveryJson = ReturnType<typeof deliveryJson>;
+
+const outcomeText = (d: DeliveryJson) => (d.last_http_status !== null ? String(d.last_http_status) : String(d.last_error ?? "-"));
+const deliveryLine = (d: DeliveryJson) =>
   `${String(d.id)}  ${String(d.event_id)} ${String(d.event_type)} → ${String(d.endpoint_id)}  ${String(d.status)} after ${String(d.attempt_count)} attempt(s) (last: ${outcomeText(d)})`;
 
 function positiveInt(value: string): number {

@@ -83,8 +83,15 @@ export interface Operation<C = never, I = never, R = unknown, M extends Transact
   readonly admits: Readonly<Record<CallerKind, boolean>>;
 }
 
-/** An operation of any signature (registries, start-up checks). */
-export type AnyOperation = Operation<any, any, any, TransactionMode>;
+/** What registries and checks read of an operation of any signature: its declaration but its input and run. */
+export interface OperationInfo {
+  readonly name: string;
+  readonly callers: readonly CallerKind[];
+  readonly role?: MerchantRole | undefined;
+  readonly apiKey?: "presented" | undefined;
+  readonly transaction: TransactionMode;
+  readonly admits: Readonly<Record<CallerKind, boolean>>;
+}
 
 export function defineOperation<C extends Caller | PresentedCredential, I, M extends TransactionMode, R extends RunResult<M>>(
   declaration: OperationDeclaration<C, I, R, M>,
@@ -124,17 +131,17 @@ const KIND_TEXT: Record<CallerKind, string> = {
   session: "a dashboard session",
 };
 
-function refused(op: AnyOperation, kind: CallerKind): DomainError {
+function refused(op: OperationInfo, kind: CallerKind): DomainError {
   const services = op.callers.filter(isService);
   // A process's credential is answered as gRPC's acting_for check always has been.
   if (isService(kind) && services.length > 0) {
     return new DomainError("unauthorized", `This needs the ${services.join(" or ")}'s credential, not the ${kind}'s.`);
   }
-  return new DomainError("unauthorized", `${op.name} needs ${op.callers.map((k) => KIND_TEXT[k as CallerKind]).join(" or ")}, not ${KIND_TEXT[kind]}.`);
+  return new DomainError("unauthorized", `${op.name} needs ${op.callers.map((k) => KIND_TEXT[k]).join(" or ")}, not ${KIND_TEXT[kind]}.`);
 }
 
 /** Refuses a caller the declaration does not name (and a session below its role), before anything is read. */
-export function admit(op: AnyOperation, caller: Caller | PresentedCredential): void {
+export function admit(op: OperationInfo, caller: Caller | PresentedCredential): void {
   const kind = kindOf(caller);
   if (!op.admits[kind]) throw refused(op, kind);
   if (kind === "session") {
@@ -145,8 +152,8 @@ export function admit(op: AnyOperation, caller: Caller | PresentedCredential): v
   }
 }
 
-function parseInput<I>(op: Operation<never, I, unknown, TransactionMode>, input: unknown): I {
-  const parsed = op.input.safeParse(input);
+function parseInput<I>(schema: z.ZodType<I>, input: unknown): I {
+  const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
@@ -168,7 +175,7 @@ export async function runOperation<C, I, R, M extends TransactionMode>(
 ): Promise<ValueOf<M, R>> {
   const asked = caller as Caller | PresentedCredential;
   admit(op, asked);
-  const checked = parseInput(op as unknown as Operation<never, I, unknown, TransactionMode>, input);
+  const checked = parseInput(op.input, input);
   const tx = deps.orm.em.fork();
   const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
   if (op.transaction === "transaction") {

@@ -5,7 +5,7 @@
 // declare, or whose operation is not registered, stops the core at start-up.
 import type { handleUnaryCall } from "@grpc/grpc-js";
 import type { CoreDeps } from "../domain/deps.ts";
-import { runOperation, type CallerFor, type CallerKind, type Operation, type TransactionMode, type ValueOf } from "../domain/operation.ts";
+import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
 import { isRegistered } from "../domain/operations/index.ts";
 import { unary, type CallContext } from "./unary.ts";
 
@@ -18,7 +18,7 @@ export interface CallerSource<Req, C> {
 
 /** One method of a service, as `call` builds it. */
 export interface Method<Req, Res> {
-  readonly operation: Operation<never, never, unknown, TransactionMode>;
+  readonly operation: OperationInfo;
   readonly kinds: readonly CallerKind[];
   readonly handle: (deps: CoreDeps, request: Req, context: CallContext) => Promise<Res>;
 }
@@ -35,7 +35,7 @@ export function call<Req, Res, C, I, R, M extends TransactionMode>(
   output: (value: ValueOf<M, R>) => Res,
 ): Method<Req, Res> {
   return {
-    operation: operation as unknown as Method<Req, Res>["operation"],
+    operation,
     kinds: caller.kinds,
     handle: async (deps, request, context) => output(await runOperation(deps, operation, caller.resolve(context, request), input(request))),
   };

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Mode } from "../config.ts";
 import { merchantCaller, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
-import { runOperation, type CallerFor, type CallerKind, type Operation, type TransactionMode, type ValueOf } from "../domain/operation.ts";
+import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
 import { isRegistered } from "../domain/operations/index.ts";
 import { operatorProcedure, type TrpcContext } from "./init.ts";
 
@@ -40,7 +40,7 @@ export const NO_INPUT_FOR_OPERATION = (): undefined => undefined;
 /** The value as the operation answered it. */
 export const asIs = <T>(value: T): T => value;
 
-function checkProcedure(operation: Operation<never, never, unknown, TransactionMode>, caller: ProcedureCaller<never, unknown>): void {
+function checkProcedure(operation: OperationInfo, caller: { kinds: readonly CallerKind[] }): void {
   if (!isRegistered(operation)) throw new Error(`tRPC: operation ${operation.name} is not in OPERATIONS (core/src/domain/operations/index.ts)`);
   const undeclared = caller.kinds.filter((kind) => !operation.admits[kind]);
   if (undeclared.length > 0) throw new Error(`tRPC: operation ${operation.name} does not declare the caller(s) ${undeclared.join(", ")} its procedure yields`);
@@ -52,7 +52,7 @@ function resolver<S extends z.ZodType, C, I, R, M extends TransactionMode, Out>(
   input: (wire: z.output<S>) => I,
   output: (value: ValueOf<M, R>) => Out,
 ) {
-  checkProcedure(operation as unknown as Operation<never, never, unknown, TransactionMode>, caller as ProcedureCaller<never, unknown>);
+  checkProcedure(operation, caller);
   // tRPC has parsed the input with `wire` by now (its generic type does not say so).
   return async ({ ctx, input: wire }: { ctx: OperatorContext; input: unknown }): Promise<Out> =>
     output(await runOperation(ctx.deps, operation, caller.resolve(ctx, wire as z.output<S>), input(wire as z.output<S>)));

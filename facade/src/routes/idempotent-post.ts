@@ -1,5 +1,4 @@
-import type Router from "@koa/router";
-import type { Context } from "koa";
+import type { Router, RouterContext } from "@koa/router";
 import type { CallMeta } from "../../../proto/core-client.ts";
 import { readJsonBody } from "../middleware/json-body.ts";
 import { PublicError } from "../public-error.ts";
@@ -22,9 +21,9 @@ export async function readOr<T>(parse: () => T | Promise<T>, malformed: (reason:
 /** One POST that creates something once per Idempotency-Key (a payment, a link, a refund, a link's payment). */
 export interface IdempotentPost<Req, Res extends { replayed: boolean }> {
   /** The core request from the JSON body and the key; throws PublicError when the body is unreadable. */
-  read(body: unknown, idempotencyKey: string, ctx: Context): Req;
+  read(body: unknown, idempotencyKey: string, ctx: RouterContext): Req;
   /** The core request for an unreadable body: the key, what else the route knows, and why. */
-  malformed(malformedRequest: string, idempotencyKey: string, ctx: Context): Req;
+  malformed(malformedRequest: string, idempotencyKey: string, ctx: RouterContext): Req;
   create(request: Req, meta: CallMeta): Promise<Res>;
   /** The public object the core's answer holds. */
   json(answer: Res): unknown;
@@ -41,7 +40,7 @@ export const keyAndReason = (malformed_request: string, idempotency_key: string)
  */
 export function idempotentPost<Req, Res extends { replayed: boolean }>(router: Router, path: string, bodyLimitBytes: number, post: IdempotentPost<Req, Res>): void {
   const headers = Object.entries(post.headers ?? {});
-  router.post(path, async (ctx: Context) => {
+  router.post(path, async (ctx: RouterContext) => {
     const idempotencyKey = ctx.get("Idempotency-Key");
     const request = await readOr(
       async () => post.read(await readJsonBody(ctx, bodyLimitBytes), idempotencyKey, ctx),

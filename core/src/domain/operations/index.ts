@@ -1,6 +1,6 @@
 // Every operation any transport runs, in one list: the transports' tables may name only these (a
 // start-up check), and operations.test.ts asserts each one's callers and unit of work.
-import type { AnyOperation } from "../operation.ts";
+import type { OperationInfo } from "../operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
 import { deliveries } from "./deliveries.ts";
@@ -11,7 +11,9 @@ import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
 import { webhooks } from "./webhooks.ts";
 
-export const OPERATIONS: readonly AnyOperation[] = [payments, checkout, admin, links, refunds, webhooks, deliveries, payouts, ledger].flatMap((area) => Object.values(area));
+const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [payments, checkout, admin, links, refunds, webhooks, deliveries, payouts, ledger];
+
+export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));
 
 const registered = new Set<unknown>(OPERATIONS);
 
