@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CoreClient, CoreError } from "../proto/core-client.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import type { AppRouter } from "../core/src/trpc/router.ts";
-import { OPERATIONS } from "../core/src/domain/operations/index.ts";
+import { OPERATIONS } from "../core/src/operations/index.ts";
 import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import type { Merchant } from "./support/stack.ts";

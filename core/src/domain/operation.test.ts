@@ -12,9 +12,9 @@ import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { createMerchant } from "./merchants.ts";
 import { admit, CALLER_KINDS, defineOperation, kindOf, runOperation, TRANSACTION_MODES, type CallerKind, type TransactionMode } from "./operation.ts";
-import { admin } from "./operations/admin.ts";
-import { deliveries } from "./operations/deliveries.ts";
-import { OPERATIONS } from "./operations/index.ts";
+import { admin } from "../operations/admin.ts";
+import { deliveries } from "../operations/deliveries.ts";
+import { OPERATIONS } from "../operations/index.ts";
 import { inTransaction, type Changes, type Tx } from "./unit-of-work.ts";
 
 let database: MigratedDatabase | undefined;

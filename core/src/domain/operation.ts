@@ -8,7 +8,7 @@ import { resolveApiKey } from "./api-keys.ts";
 import { MERCHANT_ROLES, SERVICE_NAMES, type Caller, type MerchantCaller, type MerchantRole, type PresentedCredential, type PublicCaller, type ServiceCaller, type ServiceName } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
-import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
+import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
 
 /**
  * The unit of work an operation runs in:
@@ -176,7 +176,7 @@ export async function runOperation<C, I, R, M extends TransactionMode>(
   const asked = caller as Caller | PresentedCredential;
   admit(op, asked);
   const checked = parseInput(op.input, input);
-  const tx = deps.orm.em.fork();
+  const tx = unitOfWork(deps);
   const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
   if (op.transaction === "transaction") {
     return atomically(tx, (inner) => op.run(deps, inner, runAs as C, checked) as Promise<Changes<ValueOf<M, R>>>);

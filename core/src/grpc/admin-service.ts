@@ -10,8 +10,8 @@ import {
 import type { IssuedApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { CreatedMerchant } from "../domain/merchants.ts";
-import { admin } from "../domain/operations/admin.ts";
-import { payments } from "../domain/operations/payments.ts";
+import { admin } from "../operations/admin.ts";
+import { payments } from "../operations/payments.ts";
 import { operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
 import { toPaymentMessage } from "./payment-service.ts";

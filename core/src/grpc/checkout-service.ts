@@ -11,7 +11,7 @@ import { currencyCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from ".
 import type { BankTransferStarted, CardInput, CheckoutOutcome } from "../domain/checkout-attempts.ts";
 import type { CheckoutSession, HostedPayment } from "../domain/checkout.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { checkout } from "../domain/operations/checkout.ts";
+import { checkout } from "../operations/checkout.ts";
 import { customer, customerAt } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
 

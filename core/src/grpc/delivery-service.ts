@@ -11,7 +11,7 @@ import {
 } from "../../../proto/gen/paytami/v1/delivery.ts";
 import { nullAsAbsent } from "../../../proto/optional-fields.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { deliveries } from "../domain/operations/deliveries.ts";
+import { deliveries } from "../operations/deliveries.ts";
 import type { DueDelivery, RejectedAttempt } from "../domain/webhook-deliveries.ts";
 import type { AttemptView, DeliveryView } from "../domain/webhook-delivery-log.ts";
 import { operator, processes } from "./caller.ts";

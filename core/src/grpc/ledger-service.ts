@@ -3,7 +3,7 @@ import { LedgerServiceService, type LedgerServiceServer } from "../../../proto/g
 import type { CoreDeps } from "../domain/deps.ts";
 import type { LedgerVerification } from "../domain/ledger-verify.ts";
 import type { BalancesView } from "../domain/ledger-views.ts";
-import { ledger } from "../domain/operations/ledger.ts";
+import { ledger } from "../operations/ledger.ts";
 import { actingFor, operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
 import { nothing } from "./requests.ts";

@@ -14,7 +14,7 @@ import type { IdempotentResult } from "../domain/idempotency.ts";
 import type { Page } from "../domain/keyset-page.ts";
 import type { LinkPayment } from "../domain/link-payment.ts";
 import type { LinkView, PublicLink } from "../domain/link-view.ts";
-import { links } from "../domain/operations/links.ts";
+import { links } from "../operations/links.ts";
 import type { PayLinkCommand } from "../domain/pay-link.ts";
 import { actingForOrApiKey, customer, managing } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { RefundServiceService } from "../../../proto/gen/paytami/v1/refund.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { defineOperation } from "../domain/operation.ts";
-import { refunds } from "../domain/operations/refunds.ts";
+import { refunds } from "../operations/refunds.ts";
 import type { RefundView } from "../domain/refunds.ts";
 import { createLogger } from "../logger.ts";
 import { actingForOrApiKey, customer, managing, processes } from "./caller.ts";

@@ -3,7 +3,7 @@ import { PaymentServiceService, type CancelPaymentRequest, type ListPaymentsRequ
 import type { MerchantCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { IdempotentResult } from "../domain/idempotency.ts";
-import { payments } from "../domain/operations/payments.ts";
+import { payments } from "../operations/payments.ts";
 import type { PaymentPage } from "../domain/payments.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
 import { apiKey } from "./caller.ts";

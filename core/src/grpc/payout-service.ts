@@ -4,7 +4,7 @@ import { PayoutServiceService, type AddBankAccountRequest, type ListPayoutsReque
 import { nullAsAbsent } from "../../../proto/optional-fields.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { Page } from "../domain/keyset-page.ts";
-import { payouts } from "../domain/operations/payouts.ts";
+import { payouts } from "../operations/payouts.ts";
 import type { PayoutView } from "../domain/payouts.ts";
 import { actingFor, operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";

@@ -3,7 +3,7 @@ import { RefundServiceService, type CreateRefundRequest, type ListRefundsRequest
 import type { CoreDeps } from "../domain/deps.ts";
 import type { IdempotentResult } from "../domain/idempotency.ts";
 import type { Page } from "../domain/keyset-page.ts";
-import { refunds } from "../domain/operations/refunds.ts";
+import { refunds } from "../operations/refunds.ts";
 import type { RefundView } from "../domain/refunds.ts";
 import { actingForOrApiKey, managing } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";

@@ -1,5 +1,5 @@
 // Request → input mappings several services share.
-import type { IdempotentCommand } from "../domain/operations/inputs.ts";
+import type { IdempotentCommand } from "../operations/inputs.ts";
 
 /**
  * A create request (payment, link, refund): its Idempotency-Key ("" when absent), why the facade

@@ -10,7 +10,7 @@ import {
 } from "../../../proto/gen/paytami/v1/webhook.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { EventPage } from "../domain/events.ts";
-import { webhooks } from "../domain/operations/webhooks.ts";
+import { webhooks } from "../operations/webhooks.ts";
 import type { EventEnvelope } from "../domain/outbox.ts";
 import type { TriggeredEvent } from "../domain/trigger-event.ts";
 import type { EndpointView, EndpointWithSecret } from "../domain/webhook-endpoints.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deliveries } from "../domain/operations/deliveries.ts";
+import { deliveries } from "../operations/deliveries.ts";
 import { router } from "./init.ts";
 import { asIs, mutation, operator, query } from "./operation-procedure.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { merchantCaller } from "../domain/caller.ts";
-import { ledger } from "../domain/operations/ledger.ts";
+import { ledger } from "../operations/ledger.ts";
 import { router } from "./init.ts";
 import { ACTING_FOR, actingFor, asIs, NO_INPUT, NO_INPUT_FOR_OPERATION, operator, query, type ProcedureCaller } from "./operation-procedure.ts";
 

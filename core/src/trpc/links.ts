@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { links } from "../domain/operations/links.ts";
+import { links } from "../operations/links.ts";
 import { router } from "./init.ts";
 import { pageQuery } from "./inputs.ts";
 import { ACTING_FOR, actingFor, asIs, mutation, query } from "./operation-procedure.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { IssuedApiKey } from "../domain/api-keys.ts";
 import type { CreatedMerchant } from "../domain/merchants.ts";
-import { admin } from "../domain/operations/admin.ts";
+import { admin } from "../operations/admin.ts";
 import { router } from "./init.ts";
 import { asIs, mutation, operator } from "./operation-procedure.ts";
 

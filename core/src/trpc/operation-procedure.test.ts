@@ -4,8 +4,8 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { defineOperation } from "../domain/operation.ts";
-import { payments } from "../domain/operations/payments.ts";
-import { refunds } from "../domain/operations/refunds.ts";
+import { payments } from "../operations/payments.ts";
+import { refunds } from "../operations/refunds.ts";
 import { ACTING_FOR, actingFor, asIs, mutation, query, type ProcedureCaller } from "./operation-procedure.ts";
 
 const byId = z.strictObject({ ...ACTING_FOR, id: z.string() });

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Mode } from "../config.ts";
 import { merchantCaller, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
 import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
-import { isRegistered } from "../domain/operations/index.ts";
+import { isRegistered } from "../operations/index.ts";
 import { operatorProcedure, type TrpcContext } from "./init.ts";
 
 /** What an operator's procedure knows when it runs: the context and the operator its token proved. */
@@ -41,7 +41,7 @@ export const NO_INPUT_FOR_OPERATION = (): undefined => undefined;
 export const asIs = <T>(value: T): T => value;
 
 function checkProcedure(operation: OperationInfo, caller: { kinds: readonly CallerKind[] }): void {
-  if (!isRegistered(operation)) throw new Error(`tRPC: operation ${operation.name} is not in OPERATIONS (core/src/domain/operations/index.ts)`);
+  if (!isRegistered(operation)) throw new Error(`tRPC: operation ${operation.name} is not in OPERATIONS (core/src/operations/index.ts)`);
   const undeclared = caller.kinds.filter((kind) => !operation.admits[kind]);
   if (undeclared.length > 0) throw new Error(`tRPC: operation ${operation.name} does not declare the caller(s) ${undeclared.join(", ")} its procedure yields`);
 }

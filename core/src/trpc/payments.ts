@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { payments } from "../domain/operations/payments.ts";
+import { payments } from "../operations/payments.ts";
 import { router } from "./init.ts";
 import { pageQuery } from "./inputs.ts";
 import { ACTING_FOR, actingFor, asIs, mutation, operator, query } from "./operation-procedure.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { payouts } from "../domain/operations/payouts.ts";
+import { payouts } from "../operations/payouts.ts";
 import { router } from "./init.ts";
 import { pageQuery } from "./inputs.ts";
 import { ACTING_FOR, actingFor, asIs, mutation, operator, query } from "./operation-procedure.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refunds } from "../domain/operations/refunds.ts";
+import { refunds } from "../operations/refunds.ts";
 import { pageQuery } from "./inputs.ts";
 import { ACTING_FOR, actingFor, asIs, query } from "./operation-procedure.ts";
 import { router } from "./init.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { webhooks } from "../domain/operations/webhooks.ts";
+import { webhooks } from "../operations/webhooks.ts";
 import type { EndpointWithSecret } from "../domain/webhook-endpoints.ts";
 import { router } from "./init.ts";
 import { ACTING_FOR, actingFor, asIs, mutation, NO_INPUT_FOR_OPERATION, operator, query } from "./operation-procedure.ts";

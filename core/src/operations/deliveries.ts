@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineOperation } from "../operation.ts";
-import { claimDueDeliveries, recordAttemptsThenClaim, recordDeliveries, releaseDeliveries } from "../webhook-deliveries.ts";
-import { getDelivery, listDeliveries, listRecentEvents, replayDelivery, replayFailedDeliveries } from "../webhook-delivery-log.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { claimDueDeliveries, recordAttemptsThenClaim, recordDeliveries, releaseDeliveries } from "../domain/webhook-deliveries.ts";
+import { getDelivery, listDeliveries, listRecentEvents, replayDelivery, replayFailedDeliveries } from "../domain/webhook-delivery-log.ts";
 import { aNumber, anId } from "./inputs.ts";
 
 const claim = { limit: aNumber, leaseMs: aNumber };

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { authenticate } from "../api-keys.ts";
-import { cancelPayment } from "../cancel-payment.ts";
-import { createPayment } from "../create-payment.ts";
-import { defineOperation } from "../operation.ts";
-import { getPayment, listPayments } from "../payments.ts";
-import { simulatePayment } from "../simulate-payment.ts";
+import { authenticate } from "../domain/api-keys.ts";
+import { cancelPayment } from "../domain/cancel-payment.ts";
+import { createPayment } from "../domain/create-payment.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { getPayment, listPayments } from "../domain/payments.ts";
+import { simulatePayment } from "../domain/simulate-payment.ts";
 import { anId, idempotentCommand, noInput, pageQuery } from "./inputs.ts";
 
 /** Payments (spec 2.1): the merchant's API, the operator acting for a merchant, and the sandbox's steps. */

@@ -1,6 +1,6 @@
-import { defineOperation } from "../operation.ts";
-import { verifyLedger } from "../ledger-verify.ts";
-import { getBalances, getPaymentLedger } from "../ledger-views.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { verifyLedger } from "../domain/ledger-verify.ts";
+import { getBalances, getPaymentLedger } from "../domain/ledger-views.ts";
 import { anId, noInput } from "./inputs.ts";
 
 /** The ledger for operators: verify it, a merchant's balances, a payment's transactions. */

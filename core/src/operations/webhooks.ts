@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { getEvent, listEvents } from "../events.ts";
-import { defineOperation } from "../operation.ts";
-import { triggerEvent } from "../trigger-event.ts";
-import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from "../webhook-endpoints.ts";
+import { getEvent, listEvents } from "../domain/events.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { triggerEvent } from "../domain/trigger-event.ts";
+import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from "../domain/webhook-endpoints.ts";
 import { anId, noInput, pageQuery } from "./inputs.ts";
 
 /** Webhook endpoints (the operator, for a merchant; an endpoint id names its merchant by itself), and events. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { checkEmbedToken, getCheckoutSession, getHostedPayment, resolveCheckout } from "../checkout.ts";
-import { cancelCheckout, completeChallenge, startBankTransfer, submitCard } from "../checkout-attempts.ts";
-import { defineOperation } from "../operation.ts";
+import { checkEmbedToken, getCheckoutSession, getHostedPayment, resolveCheckout } from "../domain/checkout.ts";
+import { cancelCheckout, completeChallenge, startBankTransfer, submitCard } from "../domain/checkout-attempts.ts";
+import { defineOperation } from "../domain/operation.ts";
 import { anId } from "./inputs.ts";
 
 // The hosted pages (a customer's browser, through the facade). Each read may expire an overdue

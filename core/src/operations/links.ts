@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { getLinkPayment } from "../link-payment.ts";
-import { createLink, deactivateLink, getLink, getPublicLink, listLinks } from "../links.ts";
-import { defineOperation } from "../operation.ts";
-import { payLink, type PayLinkCommand } from "../pay-link.ts";
+import { getLinkPayment } from "../domain/link-payment.ts";
+import { createLink, deactivateLink, getLink, getPublicLink, listLinks } from "../domain/links.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { payLink, type PayLinkCommand } from "../domain/pay-link.ts";
 import { anId, idempotentCommand, idempotentCommandWith, pageQuery } from "./inputs.ts";
 
 /** Payment links (spec 2.2): the merchant's (its API key, or the operator acting for it) and the customer's. */

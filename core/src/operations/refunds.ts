@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineOperation } from "../operation.ts";
-import { createRefund, getRefund, listRefunds } from "../refunds.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { createRefund, getRefund, listRefunds } from "../domain/refunds.ts";
 import { anId, idempotentCommand, pageQuery } from "./inputs.ts";
 
 /** Refunds (spec 2.4): POST /v1/refunds and the operator acting for a merchant; reads for both. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { createApiKey, revokeApiKey } from "../api-keys.ts";
-import { setEmbedOrigins, setReturnOrigins } from "../merchant-origins.ts";
-import { createMerchant } from "../merchants.ts";
-import { defineOperation } from "../operation.ts";
+import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
+import { setEmbedOrigins, setReturnOrigins } from "../domain/merchant-origins.ts";
+import { createMerchant } from "../domain/merchants.ts";
+import { defineOperation } from "../domain/operation.ts";
 import { anId } from "./inputs.ts";
 
 /** Merchants, their keys and their origins: the operator's alone. */

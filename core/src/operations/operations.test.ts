@@ -2,7 +2,7 @@
 // explicitly: a new operation, or a change to who may call one or how it runs, is a decision made
 // here in sight (core/README.md, "Layering").
 import { describe, expect, test } from "vitest";
-import { OPERATIONS } from "./operations/index.ts";
+import { OPERATIONS } from "./index.ts";
 
 /** "unit of work: callers", and "(key as presented)" where the operation resolves a merchant's API key itself. */
 const DECLARED: Record<string, string> = {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { addBankAccount, listBankAccounts } from "../bank-accounts.ts";
-import { openChargeback, simulateChargeback, winChargeback } from "../chargebacks.ts";
-import { defineOperation } from "../operation.ts";
-import { getPayout, listPayouts, payOutNow } from "../payouts.ts";
+import { addBankAccount, listBankAccounts } from "../domain/bank-accounts.ts";
+import { openChargeback, simulateChargeback, winChargeback } from "../domain/chargebacks.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { getPayout, listPayouts, payOutNow } from "../domain/payouts.ts";
 import { anId, pageQuery } from "./inputs.ts";
 
 /** Chargebacks (sandbox-made), bank accounts and payouts: the operator's. */
