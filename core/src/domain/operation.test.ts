@@ -2,6 +2,7 @@
 // reads and changes nothing), checks the input's shape, resolves a presented API key unless the
 // operation does, and opens a transaction for "transaction" alone, writing its events there.
 import type { MikroORM } from "@mikro-orm/postgresql";
+import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
@@ -16,6 +17,7 @@ import { admin } from "../operations/admin.ts";
 import { deliveries } from "../operations/deliveries.ts";
 import { OPERATIONS } from "../operations/index.ts";
 import { inTransaction, type Changes, type Tx } from "./unit-of-work.ts";
+import { payments } from "../operations/payments.ts";
 
 let database: MigratedDatabase | undefined;
 let orm: MikroORM;
@@ -161,6 +163,36 @@ describe("the unit of work", () => {
 
   test.each(TRANSACTION_MODES)("%s: a transaction around the run for 'transaction' only (no BEGIN/COMMIT otherwise)", async (mode) => {
     expect(await runOperation(deps, inTransactionWhen(mode) as never, OPERATOR, undefined)).toBe(mode === "transaction");
+  });
+
+  test("payment creation through the runner stays one statement, in no transaction", async () => {
+    const merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Una vuelta", currencies: [], methods: [] }));
+    // Every statement run through a unit of work the runner made, counted as its result comes back.
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++;
+        return args.result;
+      },
+    };
+    const counted = {
+      ...deps,
+      orm: {
+        em: {
+          fork: () => {
+            const em = orm.em.fork();
+            const withCounter = em.getKysely().withPlugin(counting);
+            em.getKysely = (() => withCounter) as typeof em.getKysely;
+            return em;
+          },
+        },
+      },
+    } as unknown as CoreDeps;
+    const input = { amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
+    const created = await runOperation(counted, payments.create, presentApiKey(merchant.testApiKey), { idempotencyKey: "one-round-trip-1", input });
+    expect(created.replayed).toBe(false);
+    expect(statements).toBe(1);
   });
 
   test("a transaction's events are written in it: kept when it commits, gone when the run fails after raising them", async () => {
