@@ -1,4 +1,4 @@
-import type Router from "@koa/router";
+import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import type { Event } from "../../../proto/gen/paytami/v1/webhook.ts";
@@ -19,7 +19,7 @@ export function eventRoutes(router: Router, core: CoreClient): void {
     ctx.body = { data: page.data.map(eventJson), has_more: page.has_more };
   });
 
-  router.get("/v1/events/:id", async (ctx: Context) => {
+  router.get("/v1/events/:id", async (ctx: RouterContext) => {
     const { event } = await core.webhooks.getEvent({ id: ctx.params.id! }, callMeta(ctx));
     // The catalog has no unknown_event: not found reads like an unknown route (README).
     if (!event) throw new PublicError("validation_error", "No such event.", 404);

@@ -1,4 +1,4 @@
-import type Router from "@koa/router";
+import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { linkJson, publicLinkJson } from "../../../proto/link-json.ts";
@@ -23,7 +23,7 @@ export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimi
   });
 
   // Public (the customer's browser): read and pay. The link id is the credential.
-  router.get("/v1/payment_links/:id", async (ctx: Context) => {
+  router.get("/v1/payment_links/:id", async (ctx: RouterContext) => {
     const link = await core.links.getPublicLink({ link_id: ctx.params.id! }, callMeta(ctx));
     ctx.set("Cache-Control", "no-store");
     ctx.body = publicLinkJson(link);

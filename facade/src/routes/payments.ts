@@ -1,4 +1,4 @@
-import type Router from "@koa/router";
+import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
@@ -21,14 +21,14 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   });
 
   // No body is defined for it; the optional Idempotency-Key makes a retried cancel replay its answer.
-  router.post("/v1/payments/:id/cancel", async (ctx: Context) => {
+  router.post("/v1/payments/:id/cancel", async (ctx: RouterContext) => {
     const idempotencyKey = ctx.get("Idempotency-Key");
     const result = await core.payments.cancelPayment({ id: ctx.params.id!, idempotency_key: idempotencyKey === "" ? undefined : idempotencyKey }, callMeta(ctx));
     if (result.replayed) ctx.set("Idempotent-Replayed", "true");
     ctx.body = paymentJson(result.payment!);
   });
 
-  router.get("/v1/payments/:id", async (ctx: Context) => {
+  router.get("/v1/payments/:id", async (ctx: RouterContext) => {
     const { payment } = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
     ctx.body = paymentJson(payment!);
   });

@@ -1,4 +1,4 @@
-import type Router from "@koa/router";
+import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { refundJson } from "../../../proto/refund-json.ts";
@@ -20,7 +20,7 @@ export function refundRoutes(router: Router, core: CoreClient, bodyLimitBytes: n
     ctx.body = { data: page.data.map(refundJson), has_more: page.has_more };
   });
 
-  router.get("/v1/refunds/:id", async (ctx: Context) => {
+  router.get("/v1/refunds/:id", async (ctx: RouterContext) => {
     const { refund } = await core.refunds.getRefund({ id: ctx.params.id! }, callMeta(ctx));
     ctx.body = refundJson(refund!);
   });
