@@ -1,24 +1,12 @@
 import type { BankAccount, Chargeback, Payout } from "./gen/paytami/v1/payout.ts";
+import { absentAsNull } from "./optional-fields.ts";
 
 // The public objects of spec 2.5 and 2.6 (and the operator's masked bank account) built from their
 // gRPC messages, keys in contract order, absent optional fields as null: the CLI prints these.
 
+/** The Payout: its message's fields in the proto's order (the contract's), each absent one null. */
 export function payoutJson(payout: Payout) {
-  return {
-    id: payout.id,
-    currency: payout.currency,
-    amount: payout.amount,
-    status: payout.status,
-    bank_account_id: payout.bank_account_id,
-    bank_account_masked: payout.bank_account_masked,
-    requested_at: payout.requested_at,
-    processing_at: payout.processing_at ?? null,
-    sent_to_bank_at: payout.sent_to_bank_at ?? null,
-    completed_at: payout.completed_at ?? null,
-    failed_at: payout.failed_at ?? null,
-    canceled_at: payout.canceled_at ?? null,
-    failure_reason: payout.failure_reason ?? null,
-  };
+  return absentAsNull(payout);
 }
 
 export function chargebackJson(chargeback: Chargeback) {

@@ -16,9 +16,9 @@ import { PayoutServiceService } from "../proto/gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "../proto/gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "../proto/gen/paytami/v1/webhook.ts";
 import type { AppRouter } from "../core/src/trpc/router.ts";
+import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { runUntilExit, type Merchant } from "./support/stack.ts";
-import { eventually } from "./support/eventually.ts";
 
 const stack = useStack();
 const clients: CoreClient[] = [];
@@ -80,22 +80,7 @@ async function failureOf(promise: Promise<unknown>): Promise<CoreError | undefin
 
 const refusedByAllowList = (error: CoreError | undefined) => error?.code === "unauthorized" && /credential may not call/.test(error.message);
 
-/**
- * Every row of every table, as text (outbox rows without the relay's bookkeeping columns, which
- * move on their own): equal snapshots mean no call changed anything.
- */
-async function snapshot(): Promise<Record<string, string>> {
-  const s = stack();
-  await eventually(async () => ((await s.sql("select 1 from outbox_events where published_at is null")).length === 0 ? true : undefined), 20_000, "the outbox to drain");
-  const tables = await s.sql<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'");
-  const out: Record<string, string> = {};
-  for (const { name } of tables) {
-    const rows = name === "outbox_events" ? "(select id, type, envelope::text from outbox_events)" : `"${name}"`;
-    const [row] = await s.sql<{ digest: string | null }>(`select md5(string_agg(t::text, ',' order by t::text)) as digest from ${rows} t`);
-    out[name] = row?.digest ?? "";
-  }
-  return out;
-}
+const snapshot = () => databaseSnapshot(stack());
 
 let m: Merchant;
 let paymentId: string;

@@ -2,35 +2,17 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { CoreError } from "../../../proto/core-client.ts";
 import { modeCodec } from "../../../proto/enums.ts";
+import { absentAsNull } from "../../../proto/optional-fields.ts";
 import type { Attempt, Delivery } from "../../../proto/gen/paytami/v1/delivery.ts";
 import type { CommandContext } from "./command.ts";
 
+/** A delivery as the message has it (fields in the proto's order), absent fields null, the mode as text. */
 function deliveryJson(delivery: Delivery | undefined) {
   if (!delivery) throw new CoreError("internal_error", "core returned no delivery", true);
-  return {
-    id: delivery.id,
-    event_id: delivery.event_id,
-    event_type: delivery.event_type,
-    endpoint_id: delivery.endpoint_id,
-    merchant_id: delivery.merchant_id,
-    mode: modeCodec.toWire(delivery.mode),
-    status: delivery.status,
-    attempt_count: delivery.attempt_count,
-    next_attempt_at: delivery.next_attempt_at ?? null,
-    last_http_status: delivery.last_http_status ?? null,
-    last_error: delivery.last_error ?? null,
-    last_attempt_at: delivery.last_attempt_at ?? null,
-    created_at: delivery.created_at,
-  };
+  return { ...absentAsNull(delivery), mode: modeCodec.toWire(delivery.mode) };
 }
 
-const attemptJson = (attempt: Attempt) => ({
-  attempted_at: attempt.attempted_at,
-  http_status: attempt.http_status ?? null,
-  error: attempt.error ?? null,
-  latency_ms: attempt.latency_ms,
-  response_excerpt: attempt.response_excerpt,
-});
+const attemptJson = (attempt: Attempt) => absentAsNull(attempt);
 
 type DeliveryJson = ReturnType<typeof deliveryJson>;
 

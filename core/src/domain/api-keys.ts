@@ -58,6 +58,11 @@ export async function resolveApiKey(deps: CoreDeps, tx: Tx, credential: Presente
   return merchantCaller(row.merchant_id, row.mode as Mode);
 }
 
+/** Whom a presented key acts for, and nothing else (AuthenticateRequest): the runner has resolved the key by now. */
+export async function authenticate(_deps: CoreDeps, _tx: Tx, caller: MerchantCaller): Promise<MerchantCaller> {
+  return caller;
+}
+
 export interface IssuedApiKey {
   id: string;
   apiKey: string;

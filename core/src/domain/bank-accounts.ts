@@ -116,7 +116,12 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
 }
 
 /** A merchant's bank accounts, newest first; in one mode when given. */
-export async function listBankAccounts(_deps: CoreDeps, tx: Tx, _caller: OperatorCaller, merchantId: string, mode?: string): Promise<BankAccountView[]> {
+export async function listBankAccounts(
+  _deps: CoreDeps,
+  tx: Tx,
+  _caller: OperatorCaller,
+  { merchantId, mode }: { merchantId: string; mode?: string | undefined },
+): Promise<BankAccountView[]> {
   let query = db(tx).selectFrom("bank_accounts").select(VIEW_COLUMNS).where("merchant_id", "=", merchantId);
   if (mode !== undefined) query = query.where("mode", "=", parseMode(mode));
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();

@@ -5,12 +5,24 @@ import type { Mode, SERVICE_TOKEN_ENV } from "../config.ts";
 // internal token, a dashboard session cookie): the transport turns those into a
 // caller, and an operation's parameter type says which callers may ask for it.
 
-/** A merchant acting in one mode: an API key's owner, or (later) a dashboard session. */
+/**
+ * A merchant acting in one mode, and who speaks for it: the merchant's own API key, one of
+ * Paytami's processes acting for it (the operator through `acting_for`), or (with the dashboard) a
+ * user's session with its role. An operation's declared callers name who may (operation.ts).
+ */
 export interface MerchantCaller {
   kind: "merchant";
   merchantId: string;
   mode: Mode;
+  via: "api_key" | ServiceName | "session";
+  /** A session's role in the merchant (DESIGN §5); absent for every other `via`. */
+  role?: MerchantRole | undefined;
 }
+
+/** A dashboard user's role in a merchant, least first (DESIGN §5): each may do all the one before may. */
+export type MerchantRole = "viewer" | "developer" | "admin" | "owner";
+
+export const MERCHANT_ROLES: readonly MerchantRole[] = ["viewer", "developer", "admin", "owner"];
 
 /**
  * Paytami's own processes, each with a credential of its own: the operator (the CLI, tRPC and
@@ -68,6 +80,7 @@ export type PresentedCredential = PresentedApiKey | UnreadableCredential;
 export const OPERATOR: OperatorCaller = { kind: "service", name: "operator" };
 export const PUBLIC: PublicCaller = { kind: "public" };
 
-export function merchantCaller(merchantId: string, mode: Mode): MerchantCaller {
-  return { kind: "merchant", merchantId, mode };
+/** A merchant caller; `via` says who speaks for the merchant (its own API key unless told). */
+export function merchantCaller(merchantId: string, mode: Mode, via: MerchantCaller["via"] = "api_key"): MerchantCaller {
+  return { kind: "merchant", merchantId, mode, via };
 }

@@ -5,12 +5,13 @@ import { checkIdempotencyKeyShape, claimKeyIn, earlierAnswer, merchantScope, rep
 import { lockPayable, notPayable } from "./payment-lock.ts";
 import { cancel, type PaymentStatus } from "./payment-states.ts";
 import { transitionPayment } from "./payment-transitions.ts";
+import type { PaymentView } from "./payment-view.ts";
 import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 
 export interface CancelPaymentCommand {
   id: string;
   /** Optional; when given, the same rules as for creating a payment (scope: the merchant and mode). */
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -20,15 +21,15 @@ export interface CancelPaymentCommand {
  * (even though the payment is no longer payable by then) and the key used for another request is
  * idempotency_key_reused. Runs its own transaction: an expiry it finds on the way is kept.
  */
-export async function cancelPayment(deps: CoreDeps, tx: Tx, caller: MerchantCaller, command: CancelPaymentCommand): Promise<IdempotentResult> {
+export async function cancelPayment(deps: CoreDeps, tx: Tx, caller: MerchantCaller, command: CancelPaymentCommand): Promise<IdempotentResult<PaymentView>> {
   const key = command.idempotencyKey === undefined ? undefined : requireIdempotencyKey(command.idempotencyKey);
   if (key !== undefined) checkIdempotencyKeyShape(key);
   const scope = merchantScope(caller);
   const fingerprint = requestFingerprint("cancel_payment", { id: command.id });
-  const result = await atomically(tx, async (inner): Promise<Changes<IdempotentResult | { refused: PaymentStatus }>> => {
+  const result = await atomically(tx, async (inner): Promise<Changes<IdempotentResult<PaymentView> | { refused: PaymentStatus }>> => {
     const now = deps.now();
     if (key !== undefined) {
-      const earlier = await earlierAnswer(inner, scope, key, fingerprint, now);
+      const earlier = await earlierAnswer<PaymentView>(inner, scope, key, fingerprint, now);
       if (earlier) return { value: earlier, events: [] };
     }
     const locked = await lockPayable(deps, inner, command.id, { merchantId: caller.merchantId, mode: caller.mode });
@@ -43,7 +44,7 @@ export async function cancelPayment(deps: CoreDeps, tx: Tx, caller: MerchantCall
     const changes = await transitionPayment(deps, inner, command.id, [cancel]);
     const response = JSON.stringify(changes.value);
     if (key !== undefined) await db(inner).updateTable("idempotency_keys").set({ response }).where("scope", "=", scope).where("key", "=", key).execute();
-    return { value: { response, replayed: false }, events: changes.events };
+    return { value: { value: changes.value, replayed: false }, events: changes.events };
   });
   if ("refused" in result) return notPayable(result.refused);
   return result;

@@ -38,12 +38,12 @@ let n = 0;
 async function newPayment(): Promise<string> {
   const input = { amount: "15050", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `card-limit-${n++}`, input }));
-  return JSON.parse(created.response).id as string;
+  return created.value.id;
 }
 
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" });
 const submit = (id: string, number: string, clientIp?: string) =>
-  withoutTransaction(deps, (tx) => submitCard(deps, tx, { ...PUBLIC, clientIp }, id, card(number))).then(
+  withoutTransaction(deps, (tx) => submitCard(deps, tx, { ...PUBLIC, clientIp }, { paymentId: id, card: card(number) })).then(
     (o) => o.payment.status as string,
     (e: unknown) => (e instanceof DomainError ? `${e.code}${e.retryAfterSeconds ? ` ${e.retryAfterSeconds}` : ""}: ${e.message}` : String(e)),
   );

@@ -64,7 +64,12 @@ function chargebackEntry(kind: "chargeback_opened" | "chargeback_won", row: Char
  * partially_refunded), for what its refunds left of it: the payment moves to `chargeback`, the
  * merchant's available balance is debited, and `chargeback.opened` is raised.
  */
-export async function openChargeback(deps: CoreDeps, tx: Tx, paymentId: string, reason?: string): Promise<Changes<ChargebackView>> {
+export async function openChargeback(
+  deps: CoreDeps,
+  tx: Tx,
+  _caller: OperatorCaller,
+  { paymentId, reason }: { paymentId: string; reason?: string | undefined },
+): Promise<Changes<ChargebackView>> {
   await requireSandboxPayment(tx, paymentId, "A chargeback by hand");
   // Locks the payment (so refunds and other chargebacks of it wait) and refuses a state that cannot be disputed.
   await transitionPayment(deps, tx, paymentId, [openChargebackState]);
@@ -110,7 +115,7 @@ function settledState(stamps: SettlementStamps): PaymentStatus {
  * it had before (a settlement state as far as settlement has come since), the merchant's available
  * balance is credited back, and `chargeback.won` is raised.
  */
-export async function winChargeback(deps: CoreDeps, tx: Tx, paymentId: string): Promise<Changes<ChargebackView>> {
+export async function winChargeback(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, { paymentId }: { paymentId: string }): Promise<Changes<ChargebackView>> {
   const trx = db(tx);
   // Lock first, then read the stamps the restored state depends on.
   const stamps = await trx
@@ -145,8 +150,13 @@ export async function winChargeback(deps: CoreDeps, tx: Tx, paymentId: string): 
 }
 
 /** `paytami simulate chargeback PAY_ID open|win`: the processor's report, made by hand (operators only). */
-export function simulateChargeback(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, paymentId: string, action: string): Promise<Changes<ChargebackView>> {
-  if (action === "open") return openChargeback(deps, tx, paymentId, "simulated");
-  if (action === "win") return winChargeback(deps, tx, paymentId);
+export function simulateChargeback(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: OperatorCaller,
+  { paymentId, action }: { paymentId: string; action: string },
+): Promise<Changes<ChargebackView>> {
+  if (action === "open") return openChargeback(deps, tx, caller, { paymentId, reason: "simulated" });
+  if (action === "win") return winChargeback(deps, tx, caller, { paymentId });
   throw new DomainError("validation_error", "action must be open or win.");
 }

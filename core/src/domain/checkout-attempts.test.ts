@@ -32,7 +32,7 @@ let n = 0;
 async function newPayment(method: "card" | "bank_transfer" = "card", key = merchant.testApiKey): Promise<string> {
   const input = { amount: "15050", currency: "GTQ", method_type: method, success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(key), { idempotencyKey: `attempt-test-${n++}-${Math.random()}`, input }));
-  return JSON.parse(created.response).id as string;
+  return created.value.id;
 }
 
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" });
@@ -40,7 +40,7 @@ const sql = () => db(database!.orm.em.fork());
 const row = (id: string) => sql().selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const eventsOf = async (id: string) =>
   (await sql().selectFrom("outbox_events").select(["type", "envelope"]).execute()).filter((e) => (e.envelope as { data: { id: string } }).data.id === id).map((e) => e.type);
-const submit = (id: string, number: string, d: CoreDeps = deps) => withoutTransaction(d, (tx) => submitCard(d, tx, PUBLIC, id, card(number)));
+const submit = (id: string, number: string, d: CoreDeps = deps) => withoutTransaction(d, (tx) => submitCard(d, tx, PUBLIC, { paymentId: id, card: card(number) }));
 const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (e: unknown) => (e instanceof DomainError ? e.code : `unexpected: ${String(e)}`));
 
 describe("card attempts with the sandbox test cards", () => {
@@ -69,12 +69,12 @@ describe("card attempts with the sandbox test cards", () => {
 
   test("a bad card is refused before the processor, without its number in the message", async () => {
     const id = await newPayment();
-    const error = await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, id, card("4242424242424241"))).catch((e: unknown) => e as DomainError);
+    const error = await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: card("4242424242424241") })).catch((e: unknown) => e as DomainError);
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe("validation_error");
     expect((error as DomainError).message).not.toContain("4242424242424241");
     const expired = { ...card("4242424242424242"), exp_month: 10, exp_year: 2026 };
-    expect(await codeOf(withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, id, expired)))).toBe("validation_error");
+    expect(await codeOf(withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: expired })))).toBe("validation_error");
     expect((await row(id)).status).toBe("created");
   });
 
@@ -82,24 +82,24 @@ describe("card attempts with the sandbox test cards", () => {
     const passed = await newPayment();
     await submit(passed, "4000000000003220");
     expect((await row(passed)).challenge_pending).toBe(true);
-    const ok = await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, passed, true));
+    const ok = await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: passed, confirmed: true }));
     expect(ok).toMatchObject({ next: "redirect_success", payment: { status: "captured", challenge_pending: false } });
     expect(await eventsOf(passed)).toEqual(["payment.succeeded"]);
 
     const failed = await newPayment();
     await submit(failed, "4000000000003220");
-    expect((await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, failed, false))).payment.status).toBe("failed");
-    expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, failed, true)))).toBe("payment_not_payable");
+    expect((await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: failed, confirmed: false }))).payment.status).toBe("failed");
+    expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: failed, confirmed: true })))).toBe("payment_not_payable");
 
     const none = await newPayment();
-    expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, none, true)))).toBe("validation_error");
+    expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: none, confirmed: true })))).toBe("validation_error");
   });
 
   test("the challenge's outcome is the processor's: confirming a challenge the issuer refuses fails the payment", async () => {
     const refused = await newPayment();
     expect((await submit(refused, "4000000000003238")).next).toBe("challenge");
     expect(await row(refused)).toMatchObject({ status: "processing", challenge_pending: true, challenge_reference: expect.stringMatching(/^sbx_chl_/) });
-    const answer = await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, refused, true));
+    const answer = await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: refused, confirmed: true }));
     expect(answer).toMatchObject({ next: "redirect_cancel", payment: { status: "failed" } });
     expect(await row(refused)).toMatchObject({ challenge_pending: false, challenge_reference: null });
     expect(await eventsOf(refused)).toEqual(["payment.failed"]);
@@ -122,7 +122,7 @@ describe("card attempts with the sandbox test cards", () => {
     };
     const id = await newPayment();
     await submit(id, "4242424242424242", issuer);
-    const answer = await withoutTransaction(issuer, (tx) => completeChallenge(issuer, tx, PUBLIC, id, true));
+    const answer = await withoutTransaction(issuer, (tx) => completeChallenge(issuer, tx, PUBLIC, { paymentId: id, confirmed: true }));
     expect(asked).toEqual([{ reference: "issuer-ref-1", confirmed: true }]);
     expect(answer.payment.status).toBe("failed");
   });
@@ -286,8 +286,10 @@ describe("bank transfer and cancel", () => {
     expect(await codeOf(cancelAs(merchantCaller(other.merchantId, "test")))).toBe("unknown_payment");
     const first = await cancelAs(me, "cancel-key-1");
     expect(first.replayed).toBe(false);
-    expect(JSON.parse(first.response)).toMatchObject({ id, status: "canceled" });
-    expect(await cancelAs(me, "cancel-key-1")).toEqual({ response: first.response, replayed: true });
+    expect(first.value).toMatchObject({ id, status: "canceled" });
+    const replay = await cancelAs(me, "cancel-key-1");
+    expect(replay.replayed).toBe(true);
+    expect(JSON.stringify(replay.value)).toBe(JSON.stringify(first.value));
     expect(await codeOf(cancelAs(me))).toBe("payment_not_payable");
     expect(await codeOf(cancelAs(me, "cancel-key-2"))).toBe("payment_not_payable");
     expect(await codeOf(cancelAs(me, "short"))).toBe("idempotency_key_required");

@@ -178,7 +178,7 @@ async function outcome(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: 
 }
 
 /** The card form's submit. Declined → failed; the challenge card → processing, waiting for `completeChallenge`. */
-export async function submitCard(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string, input: CardInput): Promise<CheckoutOutcome> {
+export async function submitCard(deps: CoreDeps, tx: Tx, caller: PublicCaller, { paymentId, card: input }: { paymentId: string; card: CardInput }): Promise<CheckoutOutcome> {
   requireNoTransaction(tx);
   await admitCardSubmit(deps.config, tx, paymentId, caller.clientIp, deps.now());
   const card = readCard(input, deps.now());
@@ -198,7 +198,12 @@ export async function submitCard(deps: CoreDeps, tx: Tx, caller: PublicCaller, p
  * decides (authorized → captured, declined → failed). `cardholderConfirmed` is only the cardholder's
  * answer in the issuer's step, which the processor weighs; it cannot make a refused challenge pass.
  */
-export async function completeChallenge(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: string, cardholderConfirmed: boolean): Promise<CheckoutOutcome> {
+export async function completeChallenge(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: PublicCaller,
+  { paymentId, confirmed: cardholderConfirmed }: { paymentId: string; confirmed: boolean },
+): Promise<CheckoutOutcome> {
   requireNoTransaction(tx);
   const payment = await claimAttempt(deps, tx, paymentId, (p) => {
     if (!p.challenge_pending) fail("validation_error", "This payment has no challenge step pending.");

@@ -28,7 +28,7 @@ async function overduePayment(): Promise<string> {
     createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: `overdue-${clock.getTime()}-${Math.random()}`, input }));
   // Past PAYMENT_TTL, with no expiry job running in this process.
   clock = new Date(clock.getTime() + deps.config.paymentTtlMs + 1_000);
-  return JSON.parse(created.response).id as string;
+  return created.value.id;
 }
 
 const statusOf = async (id: string) =>

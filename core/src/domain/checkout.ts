@@ -105,6 +105,7 @@ export async function getCheckoutSession(deps: CoreDeps, tx: Tx, caller: PublicC
   return { payment_id: payment.payment_id, payable: true, checkout_url: `${deps.config.embedBaseUrl}/embed/${payment.payment_id}?token=${token}` };
 }
 
-export function checkEmbedToken(deps: CoreDeps, paymentId: string, token: string): boolean {
+/** Whether `token` is a live embed token of the payment (the embed page's check; no database). */
+export async function checkEmbedToken(deps: CoreDeps, _tx: Tx, _caller: PublicCaller, { paymentId, token }: { paymentId: string; token: string }): Promise<boolean> {
   return verifyEmbedToken(embedSecret(deps), paymentId, token, deps.now());
 }

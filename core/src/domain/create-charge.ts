@@ -7,6 +7,7 @@ import type { ChargeRequest, CheckedCharge } from "./create-charge/request.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { replayOrConflict, type IdempotentResult } from "./idempotency.ts";
+import type { PaymentView } from "./payment-view.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 export type { ChargeOwner } from "./create-charge/owner-kind.ts";
@@ -31,7 +32,7 @@ export type { ChargeRequest, CheckedCharge, PaymentDraft } from "./create-charge
  * A request that fails a check before authentication takes the slow path,
  * which authenticates first so the errors keep their order.
  */
-export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult> {
+export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeRequest): Promise<IdempotentResult<PaymentView>> {
   const { owner } = request;
   let policy = request.policy ?? policyHint(owner.hint) ?? ACCEPTS_EVERYTHING;
   let checked: CheckedCharge;
@@ -49,7 +50,7 @@ export async function createCharge(deps: CoreDeps, tx: Tx, request: ChargeReques
   for (;;) {
     const result = await insertOnce(deps, tx, owner, request.idempotencyKey, policy, checked);
     if (!result.owner) throw unauthorized();
-    if (result.created) return { response: result.response, replayed: false };
+    if (result.created) return { value: result.view, replayed: false };
     if (samePolicy(result.owner, policy)) return replayOrConflict(tx, result.owner.scope, request.idempotencyKey, checked.fingerprint);
     // Priced against the wrong policy: price again against the merchant's own; it refuses, or the next pass inserts.
     policy = rememberPolicy(owner.hint, result.owner);

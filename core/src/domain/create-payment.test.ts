@@ -39,21 +39,22 @@ describe("createPayment for a resolved merchant (dashboard session)", () => {
     const caller = merchantCaller(m.merchantId, "test");
     const first = await withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "dash-key-0001", input: input() }));
     expect(first.replayed).toBe(false);
-    const payment = JSON.parse(first.response);
+    const payment = first.value;
     expect(payment).toMatchObject({ status: "created", amount: "15000", currency: "GTQ", service_fee: "725" });
     const row = await db(orm.em.fork()).selectFrom("payments").select(["merchant_id", "mode"]).where("id", "=", payment.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ merchant_id: m.merchantId, mode: "test" });
 
     // The same key through the merchant's API key replays the dashboard's payment: one scope per merchant and mode.
     const viaKey = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input() }));
-    expect(viaKey).toEqual({ response: first.response, replayed: true });
+    expect(viaKey.replayed).toBe(true);
+    expect(JSON.stringify(viaKey.value)).toBe(JSON.stringify(first.value));
     expect(await codeOf(withoutTransaction(deps, (tx) =>
       createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input({ amount: "15001" }) })))).toBe("idempotency_key_reused");
     // ...but not across modes.
     const live = await withoutTransaction(deps, (tx) =>
       createPayment(deps, tx, merchantCaller(m.merchantId, "live"), { idempotencyKey: "dash-key-0001", input: input() }));
     expect(live.replayed).toBe(false);
-    expect(JSON.parse(live.response).id).not.toBe(payment.id);
+    expect(live.value.id).not.toBe(payment.id);
   });
 
   test("a merchant with a narrower policy is priced again against its own: refusals in DESIGN's order, nothing written", async () => {

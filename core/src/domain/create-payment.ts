@@ -6,10 +6,11 @@ import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { checkIdempotencyKeyShape, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
 import { parsePaymentInput } from "./payment-input.ts";
+import type { PaymentView } from "./payment-view.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 export interface CreatePaymentCommand {
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
   /** The request fields as the caller sent them (names of the public API); validated here. */
   input: unknown;
   /** Why the transport could not read the request, if it could not. */
@@ -22,7 +23,7 @@ export interface CreatePaymentCommand {
  * Idempotency-Key, credential, body shape, currency, method, amount limits.
  * The idempotency scope is the merchant and mode.
  */
-export async function createPayment(deps: CoreDeps, tx: Tx, payer: PresentedCredential | MerchantCaller, command: CreatePaymentCommand): Promise<IdempotentResult> {
+export async function createPayment(deps: CoreDeps, tx: Tx, payer: PresentedCredential | MerchantCaller, command: CreatePaymentCommand): Promise<IdempotentResult<PaymentView>> {
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
   const resolved = payer.kind === "merchant" ? payer : readableApiKey(payer);
   const mode = resolved.mode;

@@ -31,9 +31,12 @@ export function requestFingerprint(operation: string, body: unknown): string {
   return createHash("sha256").update(canonicalJson({ operation, body })).digest("hex");
 }
 
-export interface IdempotentResult {
-  /** The original response body, verbatim on a replay. */
-  response: string;
+/**
+ * An idempotent operation's answer: what this request made, or on a replay what the first request
+ * answered (its stored response, parsed here and nowhere else, so a replay is byte-identical).
+ */
+export interface IdempotentResult<T> {
+  value: T;
   replayed: boolean;
 }
 
@@ -100,26 +103,31 @@ export async function claimKeyIn(em: EntityManager, scope: string, claim: KeyCla
   return claimed.length > 0;
 }
 
-function answer(existing: { fingerprint: string; response: string }, fingerprint: string): IdempotentResult {
+/**
+ * The stored answer to the request that holds the key, or idempotency_key_reused. `T` is what that
+ * request's operation answers: the fingerprint names the operation, so a key's stored response was
+ * made by the same one.
+ */
+function answer<T>(existing: { fingerprint: string; response: string }, fingerprint: string): IdempotentResult<T> {
   if (existing.fingerprint !== fingerprint) {
     fail("idempotency_key_reused", "This Idempotency-Key was already used for a different request.");
   }
-  return { response: existing.response, replayed: true };
+  return { value: JSON.parse(existing.response) as T, replayed: true };
 }
 
 /** The key was taken by an earlier request: replay its response, or refuse a different request. */
-export async function replayOrConflict(em: EntityManager, scope: string, key: string, fingerprint: string): Promise<IdempotentResult> {
+export async function replayOrConflict<T>(em: EntityManager, scope: string, key: string, fingerprint: string): Promise<IdempotentResult<T>> {
   const existing = await db(em)
     .selectFrom("idempotency_keys")
     .select(["fingerprint", "response"])
     .where("scope", "=", scope)
     .where("key", "=", key)
     .executeTakeFirstOrThrow();
-  return answer(existing, fingerprint);
+  return answer<T>(existing, fingerprint);
 }
 
 /** The answer to an earlier request that still holds this key, if one does (its replay, or idempotency_key_reused). */
-export async function earlierAnswer(em: EntityManager, scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotentResult | undefined> {
+export async function earlierAnswer<T>(em: EntityManager, scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotentResult<T> | undefined> {
   const existing = await db(em)
     .selectFrom("idempotency_keys")
     .select(["fingerprint", "response"])
@@ -127,5 +135,5 @@ export async function earlierAnswer(em: EntityManager, scope: string, key: strin
     .where("key", "=", key)
     .where("expires_at", ">", now)
     .executeTakeFirst();
-  return existing ? answer(existing, fingerprint) : undefined;
+  return existing ? answer<T>(existing, fingerprint) : undefined;
 }

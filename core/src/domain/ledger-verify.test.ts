@@ -40,7 +40,7 @@ let n = 0;
 async function capturedPayment(amount: string, currency: string): Promise<string> {
   const input = { amount, currency, method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `ledger-verify-${n++}-${Math.random()}`, input }));
-  const id = JSON.parse(created.response).id as string;
+  const id = created.value.id;
   await inTransaction(deps, (tx) => transitionPayment(deps, tx, id, SIMULATION_STEPS.succeed));
   return id;
 }

@@ -200,7 +200,7 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
         const merchant = merchants[command.merchant]!;
         const input = { amount: String(command.amount), currency: command.currency, method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
         const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `property-${Math.random()}`, input }));
-        const payment = JSON.parse(created.response) as { id: string; amount: string; net_amount: string };
+        const payment = created.value;
         await inTransaction(deps, (tx) => transitionPayment(deps, tx, payment.id, SIMULATION_STEPS.succeed));
         const net = BigInt(payment.net_amount);
         model.capture({ id: payment.id, group: key(command.merchant, command.currency), amount: BigInt(payment.amount), net, pendingShare: net, released: false, refunded: 0n, openChargeback: null });
@@ -241,7 +241,7 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
         if (command.action === "open") {
           const allowed = model.refundable(p);
           const opened = await codeOf(inTransaction(deps, async (tx) => {
-            const changes = await openChargeback(deps, tx, p.id);
+            const changes = await openChargeback(deps, tx, OPERATOR, { paymentId: p.id });
             expect(changes.value.amount).toBe(String(p.amount - p.refunded));
             return changes;
           }));
@@ -250,7 +250,7 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
           if (opened === "ok") model.openChargeback(p);
         } else {
           const allowed = p.openChargeback !== null;
-          const won = await codeOf(inTransaction(deps, (tx) => winChargeback(deps, tx, p.id)));
+          const won = await codeOf(inTransaction(deps, (tx) => winChargeback(deps, tx, OPERATOR, { paymentId: p.id })));
           expect(won === "ok", `win the chargeback of ${p.id}: ${won}`).toBe(allowed);
           if (won === "ok") model.winChargeback(p);
         }
@@ -259,11 +259,11 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
       case "payout": {
         const merchant = merchants[command.merchant]!;
         const groupKey = key(command.merchant, command.currency);
-        const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, merchant.merchantId, "test", command.currency));
+        const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: command.currency }));
         const expected = model.requestPayout(groupKey);
         expect(payout?.amount ?? null, `payout of ${groupKey}`).toBe(expected === null ? null : String(expected));
         if (!payout) break;
-        const ended = await advancePayout(deps, payout.id);
+        const ended = await advancePayout(deps, deps.orm.em.fork(), payout.id);
         expect(["completed", "failed"]).toContain(ended.status);
         model.finishPayout(groupKey, expected!, ended.status === "completed");
         break;

@@ -22,7 +22,12 @@ const unknownPayment = () => new DomainError("unknown_payment", "No such payment
  * id all answer unknown_payment alike. A payable payment past its TTL is reported expired (what
  * the payment page would make it on its next read), without writing anything here.
  */
-export async function getLinkPayment(deps: CoreDeps, tx: Tx, _caller: PublicCaller, linkId: string, paymentId: string): Promise<LinkPayment> {
+export async function getLinkPayment(
+  deps: CoreDeps,
+  tx: Tx,
+  _caller: PublicCaller,
+  { linkId, paymentId }: { linkId: string; paymentId: string },
+): Promise<LinkPayment> {
   if (!isId("link", linkId) || !isId("pay", paymentId)) throw unknownPayment();
   const row = await db(tx)
     .selectFrom("payments")

@@ -25,11 +25,11 @@ beforeAll(async () => {
   ({ deps } = database);
   const merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Tienda", currencies: [], methods: [] }));
   const created = await inTransaction(deps, (tx) =>
-    createLink(deps, tx, { kind: "merchant", merchantId: merchant.merchantId, mode: "test" }, {
+    createLink(deps, tx, { kind: "merchant", merchantId: merchant.merchantId, mode: "test", via: "api_key" }, {
       idempotencyKey: undefined,
       input: { title: "Camisa típica", currency: "GTQ", fixed_amount_minor: "15000" },
     }));
-  linkId = (JSON.parse(created.response) as { id: string }).id;
+  linkId = created.value.id;
 });
 
 afterAll(() => database?.close());

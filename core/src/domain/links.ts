@@ -29,7 +29,7 @@ export async function findLink(tx: Tx, id: string, owner?: MerchantCaller, forUp
 
 export interface CreateLinkCommand {
   /** Required with an API key (REST semantics); optional for an operator acting for a merchant. */
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
   /** The fields as the caller sent them (names of the link object); validated here. */
   input: unknown;
   malformed?: string | undefined;
@@ -40,7 +40,7 @@ export interface CreateLinkCommand {
  * keep DESIGN's order), or an operator acting for a merchant (CLI, tRPC). Check order: key, credential,
  * body shape, currency, amount limits. Idempotency as for payments: scope (merchant, mode).
  */
-export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateLinkCommand): Promise<Changes<IdempotentResult>> {
+export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateLinkCommand): Promise<Changes<IdempotentResult<LinkView>>> {
   const presented = creator.kind !== "merchant";
   const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
   const caller = presented ? await resolveApiKey(deps, tx, creator) : creator;
@@ -86,7 +86,8 @@ export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCrede
     currencies: merchant!.currencies,
     methods: merchant!.methods,
   };
-  const response = JSON.stringify(toLinkView(deps.config, row, now));
+  const view = toLinkView(deps.config, row, now);
+  const response = JSON.stringify(view);
   if (key !== undefined) {
     const scope = merchantScope(caller);
     const fingerprint = requestFingerprint("create_link", input);
@@ -98,7 +99,7 @@ export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCrede
   }
   const { trade_name: _t, currencies: _c, methods: _m, ...columns } = row;
   await db(tx).insertInto("links").values({ ...columns, updated_at: now }).execute();
-  return withoutEvents({ response, replayed: false });
+  return withoutEvents({ value: view, replayed: false });
 }
 
 /** A merchant's own link, or any link for an operator; another merchant's or mode's answers like a missing one. */

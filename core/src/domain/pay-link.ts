@@ -12,11 +12,12 @@ import { linkNotPayableReason, linkPageUrl, type LinkRow } from "./link-view.ts"
 import { unknownLink } from "./links.ts";
 import type { Mode } from "../config.ts";
 import { parseOrFail } from "./payment-input.ts";
+import type { PaymentView } from "./payment-view.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 export interface PayLinkCommand {
   linkId: string;
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
   /** The body as the customer's browser sent it (names of the public API); validated here. */
   input: unknown;
   malformed?: string | undefined;
@@ -32,7 +33,7 @@ export interface PayLinkCommand {
  * being payable since), the link is payable (inactive → expired → exhausted), amount required,
  * currency, method, the link's amount bounds.
  */
-export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, command: PayLinkCommand): Promise<IdempotentResult> {
+export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, command: PayLinkCommand): Promise<IdempotentResult<PaymentView>> {
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
   // A malformed request still counts against its client, but never against the link's customers.
   const wellFormed = command.malformed === undefined && isIdempotencyKeyShapeValid(idempotencyKey);
@@ -47,7 +48,7 @@ export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, com
   const fingerprint = requestFingerprint("pay_link", input);
   const reason = linkNotPayableReason(link, deps.now());
   if (reason !== null) {
-    const earlier = await earlierAnswer(tx, link.id, idempotencyKey, fingerprint, deps.now());
+    const earlier = await earlierAnswer<PaymentView>(tx, link.id, idempotencyKey, fingerprint, deps.now());
     if (earlier) return earlier;
     throw new DomainError("payment_link_not_payable", `This payment link is not payable (${reason}).`);
   }

@@ -34,8 +34,8 @@ let n = 0;
 async function paid(merchant: CreatedMerchant, amount = "10000"): Promise<string> {
   const input = { amount, currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `payouts-test-${n++}`, input }));
-  const id = JSON.parse(created.response).id as string;
-  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, id, { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" }));
+  const id = created.value.id;
+  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }));
   return id;
 }
 const settle = (id: string) => inTransaction(deps, (tx) => settleNow(deps, tx, id));
@@ -49,18 +49,18 @@ describe("chargebacks", () => {
   test("opened while captured, settled while disputed, won: the payment comes back as far as settlement got", async () => {
     const merchant = await newMerchant();
     const id = await paid(merchant);
-    const opened = await inTransaction(deps, (tx) => openChargeback(deps, tx, id, "fraudulent"));
+    const opened = await inTransaction(deps, (tx) => openChargeback(deps, tx, OPERATOR, { paymentId: id, reason: "fraudulent" }));
     expect(opened).toEqual({ id: opened.id, payment_id: id, amount: "10000", currency: "GTQ", status: "opened" });
     expect(await status(id)).toBe("chargeback");
     await settle(id);
     expect(await status(id)).toBe("chargeback");
     // Net 9450 released to available, less the 10000 disputed.
     expect(await balance(merchant.merchantId)).toMatchObject({ pending: 0n, available: 9_450n - 10_000n });
-    const won = await inTransaction(deps, (tx) => winChargeback(deps, tx, id));
+    const won = await inTransaction(deps, (tx) => winChargeback(deps, tx, OPERATOR, { paymentId: id }));
     expect(won).toEqual({ ...opened, status: "won" });
     expect(await status(id)).toBe("available_to_merchant");
     expect(await balance(merchant.merchantId)).toMatchObject({ available: 9_450n });
-    expect(await codeOf(inTransaction(deps, (tx) => winChargeback(deps, tx, id)))).toMatch(/^payment_not_payable: .*available_to_merchant/);
+    expect(await codeOf(inTransaction(deps, (tx) => winChargeback(deps, tx, OPERATOR, { paymentId: id })))).toMatch(/^payment_not_payable: .*available_to_merchant/);
   });
 });
 
@@ -69,12 +69,12 @@ describe("payouts", () => {
     const merchant = await newMerchant();
     await addAccount(merchant.merchantId, "000111222333");
     for (let i = 0; i < 3; i++) await settle(await paid(merchant));
-    const requests = await Promise.all([0, 1, 2, 3].map(() => inTransaction(deps, (tx) => requestPayout(deps, tx, merchant.merchantId, "test", "GTQ"))));
+    const requests = await Promise.all([0, 1, 2, 3].map(() => inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" }))));
     const made = requests.filter((p) => p !== null);
     expect(made).toHaveLength(1);
     expect(made[0]!.amount).toBe(String(3 * 9_450));
     expect(await balance(merchant.merchantId)).toMatchObject({ available: 0n, in_transit: 28_350n });
-    expect((await advancePayout(deps, made[0]!.id)).status).toBe("completed");
+    expect((await advancePayout(deps, deps.orm.em.fork(), made[0]!.id)).status).toBe("completed");
     expect(await balance(merchant.merchantId)).toMatchObject({ pending: 0n, available: 0n, in_transit: 0n });
   });
 
@@ -88,17 +88,17 @@ describe("payouts", () => {
         lines: [{ account: "merchant_pending", amount: -1_000n }, { account: "platform_cash", amount: 1_000n }] }]);
       return { value: undefined, events: [] };
     });
-    const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, merchant.merchantId, "test", "GTQ"));
+    const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" }));
     expect(payout!.amount).toBe("8450");
     expect(await balance(merchant.merchantId)).toMatchObject({ pending: 0n, available: 0n, in_transit: 8_450n });
-    expect((await advancePayout(deps, payout!.id)).status).toBe("completed");
+    expect((await advancePayout(deps, deps.orm.em.fork(), payout!.id)).status).toBe("completed");
   });
 
   test("a payout left half-way by a dead core is finished by the recovery job once its lease runs out", async () => {
     const merchant = await newMerchant();
     await addAccount(merchant.merchantId, "99990002");
     await settle(await paid(merchant));
-    const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, merchant.merchantId, "test", "GTQ"));
+    const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" }));
     const policy = { batch: 10, leaseMs: deps.config.jobs.recoverPayouts.leaseMs };
     // Its requester's lease still holds: nobody else touches it.
     expect(await recoverPayouts(deps, policy)).toEqual({});
@@ -108,7 +108,7 @@ describe("payouts", () => {
     expect(row).toMatchObject({ status: "failed", failure_reason: "account_closed", completed_at: null });
     // Back in available, once.
     expect(await balance(merchant.merchantId)).toMatchObject({ available: 9_450n, in_transit: 0n });
-    expect((await advancePayout(deps, payout!.id)).status).toBe("failed");
+    expect((await advancePayout(deps, deps.orm.em.fork(), payout!.id)).status).toBe("failed");
     expect(await balance(merchant.merchantId)).toMatchObject({ available: 9_450n, in_transit: 0n });
   });
 
@@ -142,13 +142,13 @@ describe("bank accounts", () => {
     expect(await codeOf(addAccount(merchant.merchantId, "12a4"))).toMatch(/^validation_error/);
     expect(await codeOf(addAccount(merchant.merchantId, "123"))).toMatch(/^validation_error/);
     expect(await codeOf(addAccount(merchant.merchantId, "1".repeat(35)))).toMatch(/^validation_error/);
-    expect(await codeOf(inTransaction(deps, (tx) => requestPayout(deps, tx, merchant.merchantId, "test", "GTQ")))).toBe("validation_error: no bank account for GTQ");
+    expect(await codeOf(inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" })))).toBe("validation_error: no bank account for GTQ");
     const first = await addAccount(merchant.merchantId, "5555666677778888");
     tick(1);
     const second = await addAccount(merchant.merchantId, "111122223333");
     expect(Object.keys(second)).toEqual(["id", "currency", "bank_name", "holder_name", "masked", "active", "created_at"]);
     expect(second.masked).toBe("****3333");
-    const listed = await withoutTransaction(deps, (tx) => listBankAccounts(deps, tx, OPERATOR, merchant.merchantId, "test"));
+    const listed = await withoutTransaction(deps, (tx) => listBankAccounts(deps, tx, OPERATOR, { merchantId: merchant.merchantId, mode: "test" }));
     expect(listed.map((a) => [a.id, a.active])).toEqual([[second.id, true], [first.id, false]]);
     expect(JSON.stringify(listed)).not.toContain("111122223333");
   });

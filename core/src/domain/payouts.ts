@@ -3,15 +3,14 @@ import { bankFor } from "../bank/bank-for.ts";
 import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { answerWithin } from "../processor/deadline.ts";
-import { parseMode } from "./api-keys.ts";
 import { maskAccount } from "./bank-accounts.ts";
-import type { OperatorCaller } from "./caller.ts";
+import type { MerchantCaller, OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
 import { isId, newId } from "./ids.ts";
 import { keysetPage, parseLimit, type Page, type PageQuery } from "./keyset-page.ts";
 import { lockMerchantFunds, postLedger, type LedgerEntry } from "./ledger.ts";
-import { inTransaction, withoutEvents, withoutTransaction, type Changes, type Tx } from "./unit-of-work.ts";
+import { atomically, withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
 
 // Payouts (spec 2.6, DESIGN §4): a merchant's available balance in one currency, swept to its
 // active bank account of that currency, through requested → processing → sent_to_bank → completed
@@ -93,6 +92,9 @@ function payoutEntry(kind: "payout_requested" | "payout_completed" | "payout_fai
   return { kind, merchantId: p.merchant_id, mode: p.mode, currency: p.currency, payoutId: p.id, at, lines };
 }
 
+/** The merchant and mode a payout is for (an operator acting for it, or the payout schedule). */
+export type PayoutOwner = Pick<MerchantCaller, "merchantId" | "mode">;
+
 /**
  * Requests a payout of the merchant's available balance in `currency` to its active bank account
  * of that currency, under the merchant's funds lock. What the merchant owes in pending (refunds
@@ -103,12 +105,17 @@ function payoutEntry(kind: "payout_requested" | "payout_completed" | "payout_fai
 export async function requestPayout(
   deps: CoreDeps,
   tx: Tx,
-  merchantId: string,
-  mode: "test" | "live",
-  currency: string,
-  /** Another of the merchant's accounts in that currency than its active one (paytami trigger's fixture account). */
-  bankAccountId?: string,
+  owner: PayoutOwner,
+  {
+    currency,
+    bankAccountId,
+  }: {
+    currency: string;
+    /** Another of the merchant's accounts in that currency than its active one (paytami trigger's fixture account). */
+    bankAccountId?: string | undefined;
+  },
 ): Promise<Changes<PayoutView | null>> {
+  const { merchantId, mode } = owner;
   const trx = db(tx);
   const accounts = trx
     .selectFrom("bank_accounts")
@@ -154,22 +161,20 @@ export async function requestPayout(
   return withoutEvents(toPayoutView(row));
 }
 
-/** Moves a payout from one status to the next, stamping it; nothing when it is not in `from` any more (someone else moved it). */
-async function step(deps: CoreDeps, payoutId: string, from: string, to: "processing" | "sent_to_bank"): Promise<void> {
-  await withoutTransaction(deps, async (tx) => {
-    const at = deps.now();
-    await db(tx)
-      .updateTable("payouts")
-      .set({ status: to, [`${to}_at`]: at, updated_at: at })
-      .where("id", "=", payoutId)
-      .where("status", "=", from)
-      .execute();
-  });
+/** Moves a payout from one status to the next, stamping it (one statement); nothing when it is not in `from` any more (someone else moved it). */
+async function step(deps: CoreDeps, tx: Tx, payoutId: string, from: string, to: "processing" | "sent_to_bank"): Promise<void> {
+  const at = deps.now();
+  await db(tx)
+    .updateTable("payouts")
+    .set({ status: to, [`${to}_at`]: at, updated_at: at })
+    .where("id", "=", payoutId)
+    .where("status", "=", from)
+    .execute();
 }
 
 /** The bank's answer, recorded: completed (the money leaves in_transit for Paytami's bank) or failed (back to available), and its event. */
-async function finish(deps: CoreDeps, payoutId: string, outcome: BankOutcome, eventId: string | undefined): Promise<void> {
-  await inTransaction(deps, async (tx) => {
+async function finish(deps: CoreDeps, tx: Tx, payoutId: string, outcome: BankOutcome, eventId: string | undefined): Promise<void> {
+  await atomically(tx, async (tx) => {
     const trx = db(tx);
     const payout = await trx
       .selectFrom("payouts")
@@ -203,38 +208,37 @@ async function finish(deps: CoreDeps, payoutId: string, outcome: BankOutcome, ev
  * it ends. Safe to run again on the same payout, or from two places at once. `eventId`: the id its
  * payout.completed / payout.failed event gets (paytami trigger prints it).
  */
-export async function advancePayout(deps: CoreDeps, payoutId: string, options: { eventId?: string } = {}): Promise<PayoutView> {
-  const current = await withoutTransaction(deps, (tx) => payouts(tx).select("b.account_number").where("p.id", "=", payoutId).executeTakeFirst());
+export async function advancePayout(deps: CoreDeps, tx: Tx, payoutId: string, options: { eventId?: string } = {}): Promise<PayoutView> {
+  // A transaction here would hold the payout's locks across the bank's calls.
+  if (tx.isInTransaction()) throw new Error("advancing a payout calls the bank and must not run inside a transaction");
+  const current = await payouts(tx).select("b.account_number").where("p.id", "=", payoutId).executeTakeFirst();
   if (!current) throw new DomainError("validation_error", `No payout ${payoutId}.`);
   if (current.status === "requested" || current.status === "processing" || current.status === "sent_to_bank") {
     const mode = current.mode as Mode;
     const bank = bankFor(mode);
     const transfer: BankTransfer = { payoutId, amount: BigInt(current.amount), currency: current.currency, accountNumber: current.account_number };
-    await step(deps, payoutId, "requested", "processing");
+    await step(deps, tx, payoutId, "requested", "processing");
     // Each bank call within PROCESSOR_CALL_TIMEOUT: past it the payout stays at its step and the
     // recovery job asks again, which the payout id as the bank's idempotency key makes safe.
     if (current.status !== "sent_to_bank") {
       await answerWithin(deps.config, { mode, call: "bank_submit" }, (signal) => bank.submit(transfer, signal));
-      await step(deps, payoutId, "processing", "sent_to_bank");
+      await step(deps, tx, payoutId, "processing", "sent_to_bank");
     }
     const outcome = await answerWithin(deps.config, { mode, call: "bank_outcome" }, (signal) => bank.outcome(transfer, signal));
-    await finish(deps, payoutId, outcome, options.eventId);
+    await finish(deps, tx, payoutId, outcome, options.eventId);
   }
-  return withoutTransaction(deps, async (tx) => toPayoutView(await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow()));
+  return toPayoutView(await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow());
 }
 
-export interface PayoutRequestInput {
-  merchantId: string;
-  mode: string;
-  currency: string;
-}
-
-/** `paytami simulate payout` and tRPC payouts.request: a payout requested now and taken through the bank's steps; the payout as it ended. */
-export async function payOutNow(deps: CoreDeps, _caller: OperatorCaller, input: PayoutRequestInput): Promise<PayoutView> {
-  const mode = parseMode(input.mode);
-  const requested = await inTransaction(deps, (tx) => requestPayout(deps, tx, input.merchantId, mode, input.currency));
-  if (!requested) return fail("validation_error", `nothing available to pay out in ${input.currency}`);
-  return advancePayout(deps, requested.id);
+/**
+ * `paytami simulate payout` and tRPC payouts.request, for the merchant the operator acts for: a
+ * payout requested now (a short transaction of its own) and taken through the bank's steps; the
+ * payout as it ended.
+ */
+export async function payOutNow(deps: CoreDeps, tx: Tx, owner: MerchantCaller, { currency }: { currency: string }): Promise<PayoutView> {
+  const requested = await atomically(tx, (inner) => requestPayout(deps, inner, owner, { currency }));
+  if (!requested) return fail("validation_error", `nothing available to pay out in ${currency}`);
+  return advancePayout(deps, tx, requested.id);
 }
 
 async function findPayout(tx: Tx, id: string) {
@@ -248,23 +252,18 @@ export async function getPayout(_deps: CoreDeps, tx: Tx, _caller: OperatorCaller
   return toPayoutView(row);
 }
 
-export interface ListPayoutsQuery extends PageQuery {
-  merchantId: string;
-  mode: string;
-}
-
-/** A merchant's payouts in one mode, newest first, keyset-paginated like every list. */
-export async function listPayouts(_deps: CoreDeps, tx: Tx, _caller: OperatorCaller, query: ListPayoutsQuery): Promise<Page<PayoutView>> {
-  const mode = parseMode(query.mode);
+/** A merchant's payouts in one mode (the one the operator acts for), newest first, keyset-paginated like every list. */
+export async function listPayouts(_deps: CoreDeps, tx: Tx, owner: MerchantCaller, query: PageQuery): Promise<Page<PayoutView>> {
+  const { merchantId, mode } = owner;
   const limit = parseLimit(query.limit);
   return keysetPage(limit, query.starting_after, {
     noun: "payouts",
     findCursor: async (id) => {
       const row = await findPayout(tx, id);
-      return row && row.merchant_id === query.merchantId && row.mode === mode ? row : undefined;
+      return row && row.merchant_id === merchantId && row.mode === mode ? row : undefined;
     },
     fetch: (after, take) => {
-      let q = payouts(tx).where("p.merchant_id", "=", query.merchantId).where("p.mode", "=", mode);
+      let q = payouts(tx).where("p.merchant_id", "=", merchantId).where("p.mode", "=", mode);
       if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("p.created_at", "p.seq"), "<", tuple(after.created_at, after.seq)));
       return q.orderBy("p.created_at", "desc").orderBy("p.seq", "desc").limit(take).execute();
     },

@@ -43,9 +43,9 @@ export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, a
  * writes the refund. A refused request rolls the claim back. A request refused before the database
  * (its body) resolves its API key first, so the errors keep their order.
  */
-export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult> {
+export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult<RefundView>> {
   const { key, input, fingerprint, owner } = await validateRefundRequest(deps, tx, creator, command);
-  return atomically(tx, async (inner): Promise<Changes<IdempotentResult>> => {
+  return atomically(tx, async (inner): Promise<Changes<IdempotentResult<RefundView>>> => {
     const now = deps.now();
     const locked = await lockOwnPayment(inner, owner, input.payment_id, key === undefined ? undefined : {
       key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
@@ -56,6 +56,6 @@ export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCre
     const response = JSON.stringify(planned.view);
     // One statement writes the refund and records its event in the outbox (so none is left for atomically to record).
     await writeRefundRecorded(inner, planned, key === undefined ? undefined : { scope: locked.scope, key, response });
-    return { value: { response, replayed: false }, events: [] };
+    return { value: { value: planned.view, replayed: false }, events: [] };
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "./errors.ts";
-import { operatorCheck, serviceAmong, serviceCheck } from "./service-credentials.ts";
+import { operatorCheck, serviceCheck } from "./service-credentials.ts";
 
 const tokens = { operator: "operator-token-0123456789abcdefgh", facade: "facade-token-0123456789abcdefghij", dispatcher: "dispatcher-token-0123456789abcdef" };
 
@@ -34,13 +34,5 @@ describe("operatorCheck (tRPC, /metrics)", () => {
     expect(check(tokens.operator)).toEqual({ kind: "service", name: "operator" });
     expect(codeOf(() => check(tokens.facade))).toBe("unauthorized");
     expect(codeOf(() => check(tokens.dispatcher))).toBe("unauthorized");
-  });
-});
-
-describe("serviceAmong", () => {
-  it("narrows a caller to the names an operation accepts, or refuses it", () => {
-    expect(serviceAmong({ kind: "service", name: "dispatcher" }, ["operator", "dispatcher"]).name).toBe("dispatcher");
-    expect(codeOf(() => serviceAmong({ kind: "service", name: "facade" }, ["operator"]))).toBe("unauthorized");
-    expect(() => serviceAmong({ kind: "service", name: "facade" }, ["operator"])).toThrow("This needs the operator's credential, not the facade's.");
   });
 });

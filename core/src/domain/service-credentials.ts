@@ -39,14 +39,3 @@ export function operatorCheck(internalToken: string): OperatorCheck {
   };
 }
 
-/**
- * `caller` if it is one of `names`, else `unauthorized`: how a transport hands an operation the
- * narrower caller its parameter type asks for (the allow-list already refused everyone else; this
- * keeps, e.g., the facade's credential from acting for a merchant through `acting_for`).
- */
-export function serviceAmong<N extends ServiceName>(caller: ServiceCaller, names: readonly N[]): ServiceCaller<N> {
-  if (!(names as readonly ServiceName[]).includes(caller.name)) {
-    throw new DomainError("unauthorized", `This needs the ${names.join(" or ")}'s credential, not the ${caller.name}'s.`);
-  }
-  return caller as ServiceCaller<N>;
-}

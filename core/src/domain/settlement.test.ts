@@ -32,7 +32,7 @@ beforeAll(async () => {
   for (const [i] of SETTLEMENT_STEPS.entries()) {
     const input = { amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
     const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `settlement-test-${i}`, input }));
-    const id = JSON.parse(created.response).id as string;
+    const id = created.value.id;
     await inTransaction(deps, (tx) => transitionPayment(deps, tx, id, SIMULATION_STEPS.succeed));
     for (const before of SETTLEMENT_STEPS.slice(0, i)) await inTransaction(deps, (tx) => settleStep(deps, tx, before, thisPayment(tx, id)));
     ready.push(id);

@@ -21,7 +21,12 @@ export const SIMULATION_STEPS = {
 } as const satisfies Record<Exclude<SimulationStepName, "settle">, readonly TransitionStep[]>;
 
 /** Operators only (the caller type says so), test mode only (a live payment moves on the live processor's word alone). */
-export async function simulatePayment(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, paymentId: string, step: string): Promise<Changes<PaymentView>> {
+export async function simulatePayment(
+  deps: CoreDeps,
+  tx: Tx,
+  _caller: OperatorCaller,
+  { paymentId, step }: { paymentId: string; step: string },
+): Promise<Changes<PaymentView>> {
   if (step !== "settle" && !Object.hasOwn(SIMULATION_STEPS, step)) {
     fail("validation_error", `step must be one of ${[...Object.keys(SIMULATION_STEPS), "settle"].join(", ")}.`);
   }

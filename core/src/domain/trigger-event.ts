@@ -3,7 +3,7 @@ import type { EventType } from "../../../proto/event-catalog.ts";
 import { requireEventType } from "./events.ts";
 import type { Currency, MethodType } from "../config.ts";
 import { Merchant } from "../db/entities/index.ts";
-import { OPERATOR, type MerchantCaller, type OperatorCaller } from "./caller.ts";
+import { OPERATOR, type MerchantCaller } from "./caller.ts";
 import { createPayment } from "./create-payment.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
@@ -17,7 +17,7 @@ import { advancePayout, requestPayout } from "./payouts.ts";
 import { refundPayment } from "./refunds.ts";
 import { settleNow } from "./settlement.ts";
 import { SIMULATION_STEPS } from "./simulate-payment.ts";
-import { inTransaction, type Changes, type Tx } from "./unit-of-work.ts";
+import { atomically, type Changes, type Tx } from "./unit-of-work.ts";
 
 export interface TriggeredEvent {
   eventId: string;
@@ -50,7 +50,7 @@ async function fixturePayment(deps: CoreDeps, tx: Tx, owner: MerchantCaller, typ
       description: `Fixture for paytami trigger ${type}`,
     },
   });
-  return JSON.parse(result.response) as PaymentView;
+  return result.value;
 }
 
 /** A new fixture payment of the merchant, captured (authorize + capture, as a paid card payment). */
@@ -77,13 +77,13 @@ const FIXTURES = {
   },
   "chargeback.opened": async (deps, tx, owner) => {
     const captured = await capturedPayment(deps, tx, owner, "chargeback.opened");
-    const opened = await openChargeback(deps, tx, captured.value.id, "fixture");
+    const opened = await openChargeback(deps, tx, OPERATOR, { paymentId: captured.value.id, reason: "fixture" });
     return { value: opened.value.id, events: [...captured.events, ...opened.events] };
   },
   "chargeback.won": async (deps, tx, owner) => {
     const captured = await capturedPayment(deps, tx, owner, "chargeback.won");
-    const opened = await openChargeback(deps, tx, captured.value.id, "fixture");
-    const won = await winChargeback(deps, tx, captured.value.id);
+    const opened = await openChargeback(deps, tx, OPERATOR, { paymentId: captured.value.id, reason: "fixture" });
+    const won = await winChargeback(deps, tx, OPERATOR, { paymentId: captured.value.id });
     return { value: won.value.id, events: [...captured.events, ...opened.events, ...won.events] };
   },
   "payout.completed": (deps, tx, owner) => payoutFixture(deps, tx, owner, "payout.completed", "000000000001"),
@@ -105,7 +105,7 @@ async function payoutFixture(deps: CoreDeps, tx: Tx, owner: MerchantCaller, type
   const account = await addBankAccount(deps, tx, OPERATOR, {
     merchantId: owner.merchantId, mode: owner.mode, currency: captured.value.currency, accountNumber, holderName: "Fixture for paytami trigger", active: false,
   });
-  const payout = await requestPayout(deps, tx, owner.merchantId, owner.mode, captured.value.currency, account.value.id);
+  const payout = await requestPayout(deps, tx, owner, { currency: captured.value.currency, bankAccountId: account.value.id });
   if (!payout.value) return fail("validation_error", `Nothing is available to pay out in ${captured.value.currency}: the merchant owes more than the fixture payment brought.`);
   return { value: payout.value.id, events: [...captured.events, ...payout.events], payoutId: payout.value.id };
 }
@@ -116,19 +116,19 @@ async function payoutFixture(deps: CoreDeps, tx: Tx, owner: MerchantCaller, type
  * any other. A payout fixture is then taken through the sandbox bank's steps, each its own
  * transaction like every payout, and the event is the one its last step raised.
  */
-export async function triggerEvent(deps: CoreDeps, _operator: OperatorCaller, owner: MerchantCaller, type: string): Promise<TriggeredEvent> {
+export async function triggerEvent(deps: CoreDeps, tx: Tx, owner: MerchantCaller, { type }: { type: string }): Promise<TriggeredEvent> {
   const eventType = requireEventType(type, "the event type");
   if (owner.mode !== "test") return fail("validation_error", "trigger makes fixtures in test mode only.");
   const eventId = newId("evt");
-  const fixture = await inTransaction(deps, async (tx): Promise<Changes<Fixture>> => {
-    const made: Fixture = await FIXTURES[eventType](deps, tx, owner);
+  const fixture = await atomically(tx, async (inner): Promise<Changes<Fixture>> => {
+    const made: Fixture = await FIXTURES[eventType](deps, inner, owner);
     if (made.payoutId) return { value: made, events: made.events };
     const fired = made.events.findLast((event) => event.type === eventType);
     if (!fired) return fail("internal_error", `The fixture raised no ${type}.`);
     return { value: made, events: made.events.map((event) => (event === fired ? { ...event, id: eventId } : event)) };
   });
   if (!fixture.payoutId) return { eventId, type: eventType, objectId: fixture.value };
-  const payout = await advancePayout(deps, fixture.payoutId, { eventId });
+  const payout = await advancePayout(deps, tx, fixture.payoutId, { eventId });
   if (payout.status !== type.slice("payout.".length)) return fail("internal_error", `The fixture payout ended ${payout.status}, not as ${type} needs.`);
   return { eventId, type: eventType, objectId: payout.id };
 }

@@ -26,7 +26,7 @@ export const withoutEvents = <T>(value: T): Changes<T> => ({ value, events: [] }
  * committed.
  */
 export function inTransaction<T>(deps: Pick<CoreDeps, "orm">, work: (tx: Tx) => Promise<Changes<T>>): Promise<T> {
-  return atomically(deps.orm.em.fork(), work);
+  return atomically(unitOfWork(deps), work);
 }
 
 /**
@@ -46,5 +46,13 @@ export function atomically<T>(tx: Tx, work: (tx: Tx) => Promise<Changes<T>>): Pr
 
 /** A unit of work without a transaction: reads, and single statements that are atomic on their own. */
 export function withoutTransaction<T>(deps: Pick<CoreDeps, "orm">, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return work(deps.orm.em.fork());
+  return work(unitOfWork(deps));
+}
+
+/**
+ * A new unit of work, outside any transaction: what the operation runner hands an operation (which
+ * opens a transaction in it, or none, as the operation declares). Operations never make their own.
+ */
+export function unitOfWork(deps: Pick<CoreDeps, "orm">): Tx {
+  return deps.orm.em.fork();
 }

@@ -67,26 +67,26 @@ describe("webhook deliveries", () => {
     const slow = await newEndpoint();
     const events = await newEvents(5);
     await record(events);
-    const first = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    const first = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
     expect(first).toHaveLength(2);
     expect(first.every((d) => d.endpointId === slow && d.attempt === 1)).toBe(true);
     // The body is the event as stored: the envelope of the claimed delivery's own event.
     const stored = await db(deps.orm.em.fork()).selectFrom("outbox_events").select("envelope").where("id", "=", first[0]!.eventId).executeTakeFirstOrThrow();
     expect(JSON.parse(first[0]!.body.toString())).toEqual(stored.envelope);
     expect(JSON.parse(first[0]!.body.toString()).id).toBe(first[0]!.eventId);
-    expect(await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).toHaveLength(0);
+    expect(await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).toHaveLength(0);
     // Another endpoint is not held up by the first one's backlog.
     const other = await newEndpoint();
     const [otherEvent] = await newEvents(1);
     await record([otherEvent!]);
-    const second = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    const second = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
     expect(second.map((d) => d.endpointId)).toEqual([other]);
     // A released delivery frees its slot; an expired lease does too.
     await inTransaction(deps, (tx) => releaseDeliveries(deps, tx, OPERATOR, [first[0]!.deliveryId]));
-    const freed = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    const freed = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
     expect(freed.map((d) => d.endpointId)).toEqual([slow]);
     clock = new Date(clock.getTime() + 31_000);
-    expect((await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((d) => d.endpointId === slow)).toHaveLength(2);
+    expect((await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((d) => d.endpointId === slow)).toHaveLength(2);
     await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", [slow, other]).execute();
   });
 
@@ -94,7 +94,7 @@ describe("webhook deliveries", () => {
     const ep = await newEndpoint();
     const [eventId] = await newEvents(1);
     await record([eventId!]);
-    const [d] = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    const [d] = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
     await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, 500)]));
     const row = () => db(deps.orm.em.fork()).selectFrom("webhook_deliveries").selectAll().where("id", "=", d!.deliveryId).executeTakeFirstOrThrow();
     let r = await row();
@@ -103,13 +103,13 @@ describe("webhook deliveries", () => {
     // 1 s ± 20 %.
     expect(r.next_attempt_at!.getTime() - clock.getTime()).toBeGreaterThanOrEqual(800);
     expect(r.next_attempt_at!.getTime() - clock.getTime()).toBeLessThanOrEqual(1_200);
-    expect(await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).toHaveLength(0);
+    expect(await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).toHaveLength(0);
     clock = new Date(clock.getTime() + 1_200);
-    const [again] = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    const [again] = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
     expect(again!.attempt).toBe(2);
     await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, undefined)]));
     clock = new Date(clock.getTime() + 72_000);
-    await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+    await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
     await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [outcome(d!.deliveryId, 302)]));
     r = await row();
     expect([r.status, r.attempt_count, r.next_attempt_at, r.last_http_status]).toEqual(["failed", 3, null, 302]);
@@ -129,7 +129,7 @@ describe("webhook deliveries", () => {
       clock = new Date(start + day * 86_400_000);
       const [eventId] = await newEvents(1);
       await record([eventId!]);
-      const claimed = await claimDueDeliveries(deps, OPERATOR, 10, 30_000);
+      const claimed = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
       await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, claimed.map((c) => outcome(c.deliveryId, c.endpointId === flaky && day === 3 ? 200 : 503))));
       if (day < 5) expect((await endpoint(dead)).enabled).toBe(true);
     }
@@ -143,7 +143,7 @@ describe("webhook deliveries", () => {
     const ep = await newEndpoint();
     const [eventId] = await newEvents(1);
     await record([eventId!]);
-    const [d] = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => c.endpointId === ep);
+    const [d] = (await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((c) => c.endpointId === ep);
     const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
       { ...outcome(d!.deliveryId, 200), responseExcerpt: "ok\0\x1b[2J" + "x".repeat(2000), error: "odd\0error" },
     ]));
@@ -158,7 +158,7 @@ describe("webhook deliveries", () => {
   test("an outcome that cannot be recorded is rejected alone; the rest of its batch is recorded", async () => {
     const mine = [await newEndpoint(), await newEndpoint()];
     await record(await newEvents(2));
-    const claimed = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => mine.includes(c.endpointId));
+    const claimed = (await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((c) => mine.includes(c.endpointId));
     expect(claimed).toHaveLength(4);
     const [a, b, c, d] = claimed.map((x) => x.deliveryId) as [string, string, string, string];
     const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
@@ -187,7 +187,7 @@ describe("webhook deliveries", () => {
     const ep = await newEndpoint();
     const [eventId] = await newEvents(1);
     await record([eventId!]);
-    const [d] = (await claimDueDeliveries(deps, OPERATOR, 10, 30_000)).filter((c) => c.endpointId === ep);
+    const [d] = (await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((c) => c.endpointId === ep);
     await db(deps.orm.em.fork()).insertInto("webhook_attempts").values({
       delivery_id: d!.deliveryId, endpoint_id: ep, attempted_at: clock, succeeded: false, http_status: 500, error: null, latency_ms: 1,
       response_excerpt: "\x1b]0;owned\x07\u202Eboom",

@@ -121,7 +121,12 @@ export async function replayDelivery(deps: CoreDeps, tx: Tx, _caller: OperatorCa
 }
 
 /** Makes every failed delivery of an endpoint created at or after `since` due now; returns their ids. */
-export async function replayFailedDeliveries(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, endpointId: string, sinceText: string): Promise<Changes<string[]>> {
+export async function replayFailedDeliveries(
+  deps: CoreDeps,
+  tx: Tx,
+  _caller: OperatorCaller,
+  { endpointId, since: sinceText }: { endpointId: string; since: string },
+): Promise<Changes<string[]>> {
   const since = new Date(sinceText);
   if (!/^\d{4}-\d\d-\d\dT/.test(sinceText) || Number.isNaN(since.getTime())) fail("validation_error", "since must be an ISO 8601 time such as 2026-11-21T00:00:00Z.");
   const endpoint = isId("we", endpointId) ? await db(tx).selectFrom("webhook_endpoints").select("id").where("id", "=", endpointId).executeTakeFirst() : undefined;

@@ -143,6 +143,7 @@ export async function listEndpoints(deps: CoreDeps, tx: Tx, owner: MerchantCalle
 }
 
 export interface UpdateEndpointInput {
+  id: string;
   /** Absent: unchanged; empty: every event type. */
   enabledEvents?: readonly string[] | undefined;
   enabled?: boolean | undefined;
@@ -153,9 +154,9 @@ export async function updateEndpoint(
   deps: CoreDeps,
   tx: Tx,
   caller: MerchantCaller | OperatorCaller,
-  id: string,
   input: UpdateEndpointInput,
 ): Promise<Changes<EndpointView>> {
+  const { id } = input;
   const enabledEvents = input.enabledEvents === undefined ? undefined : parseEnabledEvents(input.enabledEvents);
   const row = await lockEndpoint(tx, caller, id);
   const now = deps.now();

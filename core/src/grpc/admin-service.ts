@@ -1,41 +1,41 @@
 import { currencyCodec, methodTypeCodec, modeCodec } from "../../../proto/enums.ts";
-import type { AdminServiceServer } from "../../../proto/gen/paytami/v1/admin.ts";
-import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
+import {
+  AdminServiceService,
+  type AdminServiceServer,
+  type CreateApiKeyRequest,
+  type CreateMerchantRequest,
+  type SetEmbedOriginsRequest,
+  type SimulatePaymentRequest,
+} from "../../../proto/gen/paytami/v1/admin.ts";
+import type { IssuedApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { createMerchant } from "../domain/merchants.ts";
-import { setEmbedOrigins, setReturnOrigins } from "../domain/merchant-origins.ts";
-import { simulatePayment } from "../domain/simulate-payment.ts";
-import { inTransaction } from "../domain/unit-of-work.ts";
+import type { CreatedMerchant } from "../domain/merchants.ts";
+import { admin } from "../operations/admin.ts";
+import { payments } from "../operations/payments.ts";
+import { operator } from "./caller.ts";
+import { call, serviceOf } from "./method-table.ts";
 import { toPaymentMessage } from "./payment-service.ts";
-import { unary, type CallContext } from "./unary.ts";
+import { byId } from "./requests.ts";
+
+const merchantInput = (request: CreateMerchantRequest) => ({
+  name: request.name,
+  currencies: request.currencies.map(currencyCodec.requestText),
+  methods: request.methods.map(methodTypeCodec.requestText),
+});
+const createdMerchant = (created: CreatedMerchant) => ({ merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey });
+const keyInput = (request: CreateApiKeyRequest) => ({ merchantId: request.merchant_id, mode: modeCodec.requestText(request.mode), expiresAt: request.expires_at });
+const issuedKey = (key: IssuedApiKey) => ({ id: key.id, api_key: key.apiKey, mode: modeCodec.fromWire(key.mode), expires_at: key.expiresAt?.toISOString() });
+const stepInput = (request: SimulatePaymentRequest) => ({ paymentId: request.payment_id, step: request.step });
+const originsInput = (request: SetEmbedOriginsRequest) => ({ merchantId: request.merchant_id, origins: request.origins });
+const originsSet = (set: { merchantId: string; origins: string[] }) => ({ merchant_id: set.merchantId, origins: set.origins });
 
 export function adminService(deps: CoreDeps): AdminServiceServer {
-  const handle = <Req, Res>(method: string, fn: (request: Req, context: CallContext) => Promise<Res>) => unary<Req, Res>(deps, method, fn);
-  return {
-    createMerchant: handle("CreateMerchant", async (request, ctx) => {
-      const created = await inTransaction(deps, (tx) => createMerchant(deps, tx, ctx.operator, {
-        name: request.name,
-        currencies: request.currencies.map(currencyCodec.requestText),
-        methods: request.methods.map(methodTypeCodec.requestText),
-      }));
-      return { merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey };
-    }),
-    createApiKey: handle("CreateApiKey", async (request, ctx) => {
-      const input = { merchantId: request.merchant_id, mode: modeCodec.requestText(request.mode), expiresAt: request.expires_at };
-      const key = await inTransaction(deps, (tx) => createApiKey(deps, tx, ctx.operator, input));
-      return { id: key.id, api_key: key.apiKey, mode: modeCodec.fromWire(key.mode), expires_at: key.expiresAt?.toISOString() };
-    }),
-    revokeApiKey: handle("RevokeApiKey", async (request, ctx) => inTransaction(deps, (tx) => revokeApiKey(deps, tx, ctx.operator, request.id))),
-    simulatePayment: handle("SimulatePayment", async (request, ctx) => ({
-      payment: toPaymentMessage(await inTransaction(deps, (tx) => simulatePayment(deps, tx, ctx.operator, request.payment_id, request.step))),
-    })),
-    setEmbedOrigins: handle("SetEmbedOrigins", async (request, ctx) => {
-      const set = await inTransaction(deps, (tx) => setEmbedOrigins(deps, tx, ctx.operator, { merchantId: request.merchant_id, origins: request.origins }));
-      return { merchant_id: set.merchantId, origins: set.origins };
-    }),
-    setReturnOrigins: handle("SetReturnOrigins", async (request, ctx) => {
-      const set = await inTransaction(deps, (tx) => setReturnOrigins(deps, tx, ctx.operator, { merchantId: request.merchant_id, origins: request.origins }));
-      return { merchant_id: set.merchantId, origins: set.origins };
-    }),
-  };
+  return serviceOf(deps, AdminServiceService, {
+    createMerchant: call(admin.createMerchant, operator, merchantInput, createdMerchant),
+    createApiKey: call(admin.createApiKey, operator, keyInput, issuedKey),
+    revokeApiKey: call(admin.revokeApiKey, operator, byId, (revoked) => revoked),
+    simulatePayment: call(payments.simulate, operator, stepInput, (view) => ({ payment: toPaymentMessage(view) })),
+    setEmbedOrigins: call(admin.setEmbedOrigins, operator, originsInput, originsSet),
+    setReturnOrigins: call(admin.setReturnOrigins, operator, originsInput, originsSet),
+  });
 }

@@ -1,11 +1,19 @@
-import { CheckoutNext, type CheckoutServiceServer, type GetHostedPaymentResponse } from "../../../proto/gen/paytami/v1/checkout.ts";
+import {
+  CheckoutNext,
+  CheckoutServiceService,
+  type CheckoutServiceServer,
+  type CompleteChallengeRequest,
+  type GetHostedPaymentResponse,
+  type SubmitCardRequest,
+  type VerifyEmbedTokenRequest,
+} from "../../../proto/gen/paytami/v1/checkout.ts";
 import { currencyCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
-import { PUBLIC } from "../domain/caller.ts";
-import { checkEmbedToken, getCheckoutSession, getHostedPayment, resolveCheckout, type HostedPayment } from "../domain/checkout.ts";
+import type { BankTransferStarted, CardInput, CheckoutOutcome } from "../domain/checkout-attempts.ts";
+import type { CheckoutSession, HostedPayment } from "../domain/checkout.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { withoutTransaction } from "../domain/unit-of-work.ts";
-import { cancelCheckout, completeChallenge, startBankTransfer, submitCard, type CheckoutOutcome } from "../domain/checkout-attempts.ts";
-import { unary } from "./unary.ts";
+import { checkout } from "../operations/checkout.ts";
+import { customer, customerAt } from "./caller.ts";
+import { call, serviceOf } from "./method-table.ts";
 
 function toHostedPaymentMessage(p: HostedPayment): GetHostedPaymentResponse {
   return {
@@ -33,33 +41,27 @@ function toOutcomeMessage(o: CheckoutOutcome) {
   return { payment: toHostedPaymentMessage(o.payment), next: NEXT[o.next], card_brand: o.card?.brand ?? "", card_last4: o.card?.last4 ?? "" };
 }
 
+const byPaymentId = (request: { payment_id: string }) => request.payment_id;
+const tokenQuery = (request: VerifyEmbedTokenRequest) => ({ paymentId: request.payment_id, token: request.token });
+const NO_CARD: CardInput = { number: "", exp_month: 0, exp_year: 0, cvc: "", holder_name: "" };
+const cardInput = ({ payment_id, card = NO_CARD }: SubmitCardRequest) => ({
+  paymentId: payment_id,
+  card: { number: card.number, exp_month: card.exp_month, exp_year: card.exp_year, cvc: card.cvc, holder_name: card.holder_name },
+});
+const challengeAnswer = (request: CompleteChallengeRequest) => ({ paymentId: request.payment_id, confirmed: request.confirmed });
+const started = (s: BankTransferStarted) => ({ payment: toHostedPaymentMessage(s.payment), bank_transfer: s.bankTransfer });
+const canceled = (o: CheckoutOutcome) => ({ payment: toHostedPaymentMessage(o.payment), next: NEXT[o.next] });
+
 export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
-  const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps, method, fn);
-  return {
-    resolveCheckout: handle("ResolveCheckout", async (request) => ({
-      payment_page_url: await withoutTransaction(deps, (tx) => resolveCheckout(deps, tx, PUBLIC, request.payment_id)),
-    })),
-    getCheckoutSession: handle("GetCheckoutSession", async (request) => withoutTransaction(deps, (tx) => getCheckoutSession(deps, tx, PUBLIC, request.payment_id))),
-    getHostedPayment: handle("GetHostedPayment", async (request) =>
-      toHostedPaymentMessage(await withoutTransaction(deps, (tx) => getHostedPayment(deps, tx, PUBLIC, request.payment_id)))),
-    verifyEmbedToken: handle("VerifyEmbedToken", async (request) => ({
-      valid: checkEmbedToken(deps, request.payment_id, request.token),
-    })),
+  return serviceOf(deps, CheckoutServiceService, {
+    resolveCheckout: call(checkout.resolve, customer, byPaymentId, (url) => ({ payment_page_url: url })),
+    getCheckoutSession: call(checkout.session, customer, byPaymentId, (session: CheckoutSession) => session),
+    getHostedPayment: call(checkout.hostedPayment, customer, byPaymentId, toHostedPaymentMessage),
+    verifyEmbedToken: call(checkout.verifyEmbedToken, customer, tokenQuery, (valid) => ({ valid })),
     // Attempts call the processor: no transaction around them (they open their own short ones).
-    submitCard: handle("SubmitCard", async (request) => {
-      const card = request.card ?? { number: "", exp_month: 0, exp_year: 0, cvc: "", holder_name: "" };
-      const caller = { ...PUBLIC, clientIp: request.client_ip || undefined };
-      return toOutcomeMessage(await withoutTransaction(deps, (tx) => submitCard(deps, tx, caller, request.payment_id, card)));
-    }),
-    completeChallenge: handle("CompleteChallenge", async (request) =>
-      toOutcomeMessage(await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, request.payment_id, request.confirmed)))),
-    startBankTransfer: handle("StartBankTransfer", async (request) => {
-      const started = await withoutTransaction(deps, (tx) => startBankTransfer(deps, tx, PUBLIC, request.payment_id));
-      return { payment: toHostedPaymentMessage(started.payment), bank_transfer: started.bankTransfer };
-    }),
-    cancelCheckout: handle("CancelCheckout", async (request) => {
-      const { payment, next } = toOutcomeMessage(await withoutTransaction(deps, (tx) => cancelCheckout(deps, tx, PUBLIC, request.payment_id)));
-      return { payment, next };
-    }),
-  };
+    submitCard: call(checkout.submitCard, customerAt((request: SubmitCardRequest) => request.client_ip), cardInput, toOutcomeMessage),
+    completeChallenge: call(checkout.completeChallenge, customer, challengeAnswer, toOutcomeMessage),
+    startBankTransfer: call(checkout.startBankTransfer, customer, byPaymentId, started),
+    cancelCheckout: call(checkout.cancel, customer, byPaymentId, canceled),
+  });
 }

@@ -1,16 +1,25 @@
 import { currencyCodec, linkAmountTypeCodec, linkNotPayableReasonCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
-import type { GetPublicLinkResponse, LinkActingFor, LinkServiceServer, PaymentLink } from "../../../proto/gen/paytami/v1/link.ts";
-import { PUBLIC, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
+import {
+  LinkServiceService,
+  type GetLinkPaymentRequest,
+  type GetPublicLinkResponse,
+  type LinkActingFor,
+  type LinkServiceServer,
+  type ListLinksRequest,
+  type PayLinkRequest,
+  type PaymentLink,
+} from "../../../proto/gen/paytami/v1/link.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { getLinkPayment } from "../domain/link-payment.ts";
+import type { IdempotentResult } from "../domain/idempotency.ts";
+import type { Page } from "../domain/keyset-page.ts";
+import type { LinkPayment } from "../domain/link-payment.ts";
 import type { LinkView, PublicLink } from "../domain/link-view.ts";
-import { createLink, deactivateLink, getLink, getPublicLink, listLinks } from "../domain/links.ts";
-import { payLink } from "../domain/pay-link.ts";
-import type { PaymentView } from "../domain/payment-view.ts";
-import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { actingMerchant, merchantFromApiKey, presentedApiKey } from "./caller.ts";
-import { toPaymentMessage } from "./payment-service.ts";
-import { unary, type CallContext } from "./unary.ts";
+import { links } from "../operations/links.ts";
+import type { PayLinkCommand } from "../domain/pay-link.ts";
+import { actingForOrApiKey, customer, managing } from "./caller.ts";
+import { call, serviceOf } from "./method-table.ts";
+import { paymentAnswer } from "./payment-service.ts";
+import { idempotentCommand } from "./requests.ts";
 
 /** The fields the merchant's link and the public link share, as their gRPC messages carry them. */
 function sharedLinkFields(link: LinkView | PublicLink) {
@@ -41,57 +50,30 @@ function toPublicLinkMessage(link: PublicLink): GetPublicLinkResponse {
   return { ...link, ...sharedLinkFields(link), methods: link.methods.map(methodTypeCodec.fromWire) };
 }
 
-async function managingCaller(deps: CoreDeps, ctx: CallContext, acting: LinkActingFor | undefined, anyLink: boolean): Promise<MerchantCaller | OperatorCaller> {
-  if (!acting) return merchantFromApiKey(deps, ctx);
-  if (anyLink && acting.merchant_id === undefined) return ctx.operator;
-  return actingMerchant(ctx, acting);
+const linkAnswer = ({ value, replayed }: IdempotentResult<LinkView>) => ({ link: toLinkMessage(value), replayed });
+const listQuery = (request: ListLinksRequest) => ({ limit: request.limit, starting_after: request.starting_after, malformed: request.malformed_request });
+const linkPage = (page: Page<LinkView>) => ({ data: page.data.map(toLinkMessage), has_more: page.has_more });
+const byLinkId = (request: { link_id: string }) => request.link_id;
+const theLink = (view: LinkView) => ({ link: toLinkMessage(view) });
+const actingOf = (request: { acting_for?: LinkActingFor | undefined }) => request.acting_for;
+
+/** The customer's pay request: the link, the key, the client the rate limit counts, and the body. */
+function payCommand(request: PayLinkRequest): PayLinkCommand {
+  const { link_id, idempotency_key, client_ip, malformed_request, ...input } = request;
+  return { linkId: link_id, idempotencyKey: idempotency_key === "" ? undefined : idempotency_key, input, malformed: malformed_request, clientIp: client_ip };
 }
 
+const linkPaymentQuery = (request: GetLinkPaymentRequest) => ({ linkId: request.link_id, paymentId: request.payment_id });
+const linkPayment = (payment: LinkPayment) => ({ ...payment, status: paymentStatusCodec.fromWire(payment.status), currency: currencyCodec.fromWire(payment.currency) });
+
 export function linkService(deps: CoreDeps): LinkServiceServer {
-  const handle = <Req, Res>(method: string, fn: Parameters<typeof unary<Req, Res>>[2]) => unary<Req, Res>(deps, method, fn);
-  return {
-    createLink: handle("CreateLink", async (request, ctx) => {
-      const { acting_for, idempotency_key, malformed_request, ...input } = request;
-      // An API key is resolved by the operation, after the Idempotency-Key check (DESIGN's order).
-      const creator = acting_for ? actingMerchant(ctx, acting_for) : presentedApiKey(ctx);
-      const result = await inTransaction(deps, (tx) => createLink(deps, tx, creator, {
-        idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
-        input,
-        malformed: malformed_request,
-      }));
-      return { link: toLinkMessage(JSON.parse(result.response) as LinkView), replayed: result.replayed };
-    }),
-    listLinks: handle("ListLinks", async (request, ctx) => {
-      const caller = request.acting_for ? actingMerchant(ctx, request.acting_for) : await merchantFromApiKey(deps, ctx);
-      const page = await withoutTransaction(deps, (tx) => listLinks(deps, tx, caller, {
-        limit: request.limit, starting_after: request.starting_after, malformed: request.malformed_request,
-      }));
-      return { data: page.data.map(toLinkMessage), has_more: page.has_more };
-    }),
-    getLink: handle("GetLink", async (request, ctx) => {
-      const caller = await managingCaller(deps, ctx, request.acting_for, true);
-      return { link: toLinkMessage(await withoutTransaction(deps, (tx) => getLink(deps, tx, caller, request.link_id))) };
-    }),
-    deactivateLink: handle("DeactivateLink", async (request, ctx) => {
-      const caller = await managingCaller(deps, ctx, request.acting_for, true);
-      return { link: toLinkMessage(await inTransaction(deps, (tx) => deactivateLink(deps, tx, caller, request.link_id))) };
-    }),
-    getPublicLink: handle("GetPublicLink", async (request) =>
-      toPublicLinkMessage(await withoutTransaction(deps, (tx) => getPublicLink(deps, tx, PUBLIC, request.link_id)))),
-    payLink: handle("PayLink", async (request) => {
-      const { link_id, idempotency_key, client_ip, malformed_request, ...input } = request;
-      const result = await withoutTransaction(deps, (tx) => payLink(deps, tx, PUBLIC, {
-        linkId: link_id,
-        idempotencyKey: idempotency_key === "" ? undefined : idempotency_key,
-        input,
-        malformed: malformed_request,
-        clientIp: client_ip,
-      }));
-      return { payment: toPaymentMessage(JSON.parse(result.response) as PaymentView), replayed: result.replayed };
-    }),
-    getLinkPayment: handle("GetLinkPayment", async (request) => {
-      const payment = await withoutTransaction(deps, (tx) => getLinkPayment(deps, tx, PUBLIC, request.link_id, request.payment_id));
-      return { ...payment, status: paymentStatusCodec.fromWire(payment.status), currency: currencyCodec.fromWire(payment.currency) };
-    }),
-  };
+  return serviceOf(deps, LinkServiceService, {
+    createLink: call(links.create, actingForOrApiKey(actingOf), idempotentCommand, linkAnswer),
+    listLinks: call(links.list, actingForOrApiKey(actingOf), listQuery, linkPage),
+    getLink: call(links.get, managing(actingOf), byLinkId, theLink),
+    deactivateLink: call(links.deactivate, managing(actingOf), byLinkId, theLink),
+    getPublicLink: call(links.getPublic, customer, byLinkId, toPublicLinkMessage),
+    payLink: call(links.pay, customer, payCommand, paymentAnswer),
+    getLinkPayment: call(links.payment, customer, linkPaymentQuery, linkPayment),
+  });
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
-import type { OperatorCaller, ServiceCaller } from "../domain/caller.ts";
+import type { ServiceCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { serviceAmong, serviceCheck } from "../domain/service-credentials.ts";
+import { serviceCheck } from "../domain/service-credentials.ts";
 import type { Logger } from "../../../proto/runtime/logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { callersOf } from "./access.ts";
@@ -18,8 +18,6 @@ export interface CallContext {
   authorization: string | undefined;
   /** The process whose credential came with the call, one the method's allow-list (access.ts) names: resolved before the handler runs. */
   caller: ServiceCaller;
-  /** The caller as the operator, or `unauthorized`: for what only the operator may ask (acting for any merchant, …). */
-  readonly operator: OperatorCaller;
 }
 
 function firstString(metadata: Metadata, key: string): string | undefined {
@@ -56,9 +54,6 @@ export function unary<Req, Res>(
         },
         authorization: firstString(call.metadata, "authorization"),
         caller,
-        get operator() {
-          return serviceAmong(caller, ["operator"]);
-        },
       });
     };
     run()

@@ -6,7 +6,8 @@ import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { DeliveryCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { eventBody } from "../domain/webhook-deliveries.ts";
+import { atomically, type Tx } from "../domain/unit-of-work.ts";
+import { eventBody, recordAttempts, type AttemptOutcome, type RejectedAttempt } from "../domain/webhook-deliveries.ts";
 import { signingSecrets } from "../domain/webhook-endpoints.ts";
 import { claimLeased, type LeasedQueue } from "./claim.ts";
 
@@ -56,15 +57,26 @@ export interface DueDelivery {
   attempt: number;
 }
 
+/** How many due deliveries a dispatcher asks for, and for how long it holds them. */
+export interface DeliveryClaim {
+  limit: number;
+  leaseMs: number;
+}
+
+// A claim's bounds, whatever the dispatcher asks: at most this many deliveries, held at least this long.
+const MAX_CLAIM = 1_000;
+const MIN_LEASE_MS = 1_000;
+
 /**
  * Leases up to `limit` due deliveries for `leaseMs` and returns what a dispatcher needs to send them.
  * A delivery whose event has been purged (retention) is failed here: there is nothing left to send.
  */
-export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: limit, leaseMs });
+export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, { limit, leaseMs }: DeliveryClaim): Promise<DueDelivery[]> {
+  const policy = { batch: Math.max(1, Math.min(limit, MAX_CLAIM)), leaseMs: Math.max(MIN_LEASE_MS, leaseMs) };
+  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), policy, tx);
   if (claimed.length === 0) return [];
   const now = deps.now();
-  const rows = await db(deps.orm.em.fork())
+  const rows = await db(tx)
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
     .leftJoin("outbox_events as o", "o.id", "d.event_id")
@@ -74,7 +86,7 @@ export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller
     .execute();
   const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);
   if (purged.length > 0) {
-    await db(deps.orm.em.fork())
+    await db(tx)
       .updateTable("webhook_deliveries")
       .set({ status: "failed", next_attempt_at: null, claimed_until: null, last_error: "The event is no longer kept (EVENT_RETENTION).", updated_at: now })
       .where("id", "in", purged)
@@ -92,4 +104,25 @@ export async function claimDueDeliveries(deps: CoreDeps, _caller: DeliveryCaller
       secrets: signingSecrets(row, now),
       attempt: row.attempt_count + 1,
     }));
+}
+
+/**
+ * A dispatcher's report of its attempts, and its next claim in the same call: the outcomes are
+ * recorded in a transaction of their own, then (when `claim.limit` > 0) due deliveries are claimed,
+ * after that commit, so the slots the outcomes freed count as free. A failed claim does not fail
+ * the call: the dispatcher would record the same attempts again; it claims on its own instead.
+ */
+export async function recordAttemptsThenClaim(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: DeliveryCaller,
+  { outcomes, claim }: { outcomes: readonly AttemptOutcome[]; claim: DeliveryClaim },
+): Promise<{ rejected: RejectedAttempt[]; deliveries: DueDelivery[] }> {
+  const { rejected } = await atomically(tx, (inner) => recordAttempts(deps, inner, caller, outcomes));
+  if (claim.limit <= 0) return { rejected, deliveries: [] };
+  const deliveries = await claimDueDeliveries(deps, tx, caller, claim).catch((err: unknown) => {
+    deps.log.warn({ err }, "claim after recording attempts failed");
+    return [];
+  });
+  return { rejected, deliveries };
 }

@@ -146,8 +146,10 @@ export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] &
   deps: CoreDeps,
   queue: LeasedQueue<T, K, Row>,
   policy: LeasePolicy,
+  /** The operation's unit of work, when an operation claims (one statement: it needs no transaction). */
+  em: Tx = deps.orm.em.fork(),
 ): Promise<Row[]> {
-  const trx = db(deps.orm.em.fork());
+  const trx = db(em);
   const now = deps.now();
   const due = dueLocked(trx, queue, now, policy.batch, true) as unknown as SelectQueryBuilder<LooseDB, string, Row>;
   return (await anyTable(trx)

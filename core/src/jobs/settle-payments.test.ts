@@ -30,11 +30,11 @@ let n = 0;
 async function newPayment(method: "card" | "bank_transfer", key = merchant.testApiKey): Promise<string> {
   const input = { amount: "15000", currency: "GTQ", method_type: method, success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(key), { idempotencyKey: `jobs-test-${n++}`, input }));
-  return JSON.parse(created.response).id as string;
+  return created.value.id;
 }
 const paid = async () => {
   const id = await newPayment("card");
-  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, id, { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" }));
+  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }));
   return id;
 };
 const sql = () => db(database!.orm.em.fork());

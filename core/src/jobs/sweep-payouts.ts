@@ -39,7 +39,8 @@ export async function sweepPayouts(deps: CoreDeps, policy: JobPolicy): Promise<T
   for (;;) {
     const created: string[] = [];
     const tally = await handleClaimed(deps, dueBankAccounts, policy, eachRow(deps, dueBankAccounts.job, async (tx, account) => {
-      const { value: payout, events } = await requestPayout(deps, tx, account.merchant_id, account.mode as "test" | "live", account.currency);
+      const owner = { merchantId: account.merchant_id, mode: account.mode as "test" | "live" };
+      const { value: payout, events } = await requestPayout(deps, tx, owner, { currency: account.currency });
       const now = deps.now();
       await db(tx)
         .updateTable("bank_accounts")
@@ -64,7 +65,7 @@ async function advanceAll(deps: CoreDeps, payoutIds: readonly string[]): Promise
   const advanced: string[] = [];
   for (const id of payoutIds) {
     try {
-      await advancePayout(deps, id);
+      await advancePayout(deps, deps.orm.em.fork(), id);
       advanced.push(id);
     } catch (err) {
       deps.log.warn({ err, payout_id: id }, "payout not advanced; the recovery job will try again");

@@ -1,27 +1,24 @@
 import { z } from "zod";
 import { merchantCaller } from "../domain/caller.ts";
-import { verifyLedger } from "../domain/ledger-verify.ts";
-import { getBalances, getPaymentLedger } from "../domain/ledger-views.ts";
-import { withoutTransaction } from "../domain/unit-of-work.ts";
-import { operatorProcedure, router } from "./init.ts";
-
-// An operator acts for one merchant in one mode, as the merchant's own dashboard would.
-const actingFor = { merchant_id: z.string(), mode: z.enum(["test", "live"]) };
+import { ledger } from "../operations/ledger.ts";
+import { router } from "./init.ts";
+import { ACTING_FOR, actingFor, asIs, NO_INPUT, NO_INPUT_FOR_OPERATION, operator, query, type ProcedureCaller } from "./operation-procedure.ts";
 
 /** A merchant's balances per currency: pending, available, in transit (decimal strings). */
 export const balancesRouter = router({
-  get: operatorProcedure
-    .input(z.strictObject(actingFor))
-    .query(({ ctx, input }) => withoutTransaction(ctx.deps, (tx) => getBalances(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode)))),
+  get: query(ledger.balances, z.strictObject(ACTING_FOR), actingFor, NO_INPUT_FOR_OPERATION, asIs),
 });
+
+const paymentInput = z.strictObject({ payment_id: z.string(), merchant_id: z.string().optional(), mode: z.enum(["test", "live"]).optional() });
+
+/** The operator acting for the merchant and mode when the input names both, else on its own (any payment). */
+const forMerchantOrAny: ProcedureCaller<z.output<typeof paymentInput>, ReturnType<typeof merchantCaller> | ReturnType<typeof operator.resolve>> = {
+  kinds: ["operator"],
+  resolve: (ctx, input) => (input.merchant_id !== undefined && input.mode !== undefined ? merchantCaller(input.merchant_id, input.mode, "operator") : ctx.operator),
+};
 
 /** The ledger: a payment's transactions (for one merchant and mode, or any as the operator), and `ledger verify`. */
 export const ledgerRouter = router({
-  paymentTransactions: operatorProcedure
-    .input(z.strictObject({ payment_id: z.string(), merchant_id: z.string().optional(), mode: z.enum(["test", "live"]).optional() }))
-    .query(({ ctx, input }) => {
-      const caller = input.merchant_id !== undefined && input.mode !== undefined ? merchantCaller(input.merchant_id, input.mode) : ctx.operator;
-      return withoutTransaction(ctx.deps, (tx) => getPaymentLedger(ctx.deps, tx, caller, input.payment_id));
-    }),
-  verify: operatorProcedure.query(({ ctx }) => withoutTransaction(ctx.deps, (tx) => verifyLedger(ctx.deps, tx, ctx.operator))),
+  paymentTransactions: query(ledger.paymentLedger, paymentInput, forMerchantOrAny, (input) => input.payment_id, asIs),
+  verify: query(ledger.verify, NO_INPUT, operator, NO_INPUT_FOR_OPERATION, asIs),
 });

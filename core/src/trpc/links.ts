@@ -1,33 +1,25 @@
 import { z } from "zod";
-import { merchantCaller } from "../domain/caller.ts";
-import type { LinkView } from "../domain/link-view.ts";
-import { createLink, deactivateLink, getLink, listLinks } from "../domain/links.ts";
-import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { operatorProcedure, router } from "./init.ts";
+import { links } from "../operations/links.ts";
+import { router } from "./init.ts";
+import { pageQuery } from "./inputs.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, query } from "./operation-procedure.ts";
 
 // An operator (later: the dashboard's session) acts for one merchant in one mode, with the same
 // operations, validation and errors as the merchant's API key gets through REST. Outputs are the
 // link object of GET /v1/payment_links.
-const actingFor = { merchant_id: z.string(), mode: z.enum(["test", "live"]) };
+const createInput = z.object({ ...ACTING_FOR, idempotency_key: z.string().optional() }).loose();
+const listInput = z.strictObject({ ...ACTING_FOR, limit: z.number().int().optional(), starting_after: z.string().optional() });
+const byId = z.strictObject({ ...ACTING_FOR, id: z.string() });
+
+/** The link's fields as sent (the operation validates them, unknown ones included), with the key if any. */
+function createCommand(input: z.output<typeof createInput>) {
+  const { merchant_id: _merchant, mode: _mode, idempotency_key, ...fields } = input;
+  return { idempotencyKey: idempotency_key, input: fields };
+}
 
 export const linksRouter = router({
-  create: operatorProcedure
-    .input(z.object({ ...actingFor, idempotency_key: z.string().optional() }).loose())
-    .mutation(async ({ ctx, input }) => {
-      const { merchant_id, mode, idempotency_key, ...fields } = input;
-      const result = await inTransaction(ctx.deps, (tx) =>
-        createLink(ctx.deps, tx, merchantCaller(merchant_id, mode), { idempotencyKey: idempotency_key, input: fields }));
-      return JSON.parse(result.response) as LinkView;
-    }),
-  list: operatorProcedure
-    .input(z.strictObject({ ...actingFor, limit: z.number().int().optional(), starting_after: z.string().optional() }))
-    .query(({ ctx, input }) =>
-      withoutTransaction(ctx.deps, (tx) =>
-        listLinks(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), { limit: input.limit, starting_after: input.starting_after }))),
-  get: operatorProcedure
-    .input(z.strictObject({ ...actingFor, id: z.string() }))
-    .query(({ ctx, input }) => withoutTransaction(ctx.deps, (tx) => getLink(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), input.id))),
-  deactivate: operatorProcedure
-    .input(z.strictObject({ ...actingFor, id: z.string() }))
-    .mutation(({ ctx, input }) => inTransaction(ctx.deps, (tx) => deactivateLink(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), input.id))),
+  create: mutation(links.create, createInput, actingFor, createCommand, (result) => result.value),
+  list: query(links.list, listInput, actingFor, pageQuery, asIs),
+  get: query(links.get, byId, actingFor, (input) => input.id, asIs),
+  deactivate: mutation(links.deactivate, byId, actingFor, (input) => input.id, asIs),
 });

@@ -1,40 +1,20 @@
 import { z } from "zod";
-import { merchantCaller } from "../domain/caller.ts";
-import { getPayment, listPayments } from "../domain/payments.ts";
-import { cancelPayment } from "../domain/cancel-payment.ts";
-import type { PaymentView } from "../domain/payment-view.ts";
-import { simulatePayment } from "../domain/simulate-payment.ts";
-import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { operatorProcedure, router } from "./init.ts";
+import { payments } from "../operations/payments.ts";
+import { router } from "./init.ts";
+import { pageQuery } from "./inputs.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, operator, query } from "./operation-procedure.ts";
 
 // An operator acts for one merchant in one mode: the same operations, validation and errors as the
 // merchant's own API key gets through REST.
-const actingFor = { merchant_id: z.string(), mode: z.enum(["test", "live"]) };
+const getInput = z.strictObject({ ...ACTING_FOR, id: z.string() });
+const listInput = z.strictObject({ ...ACTING_FOR, limit: z.number().int().optional(), starting_after: z.string().optional(), status: z.string().optional() });
+const cancelInput = z.strictObject({ ...ACTING_FOR, id: z.string(), idempotency_key: z.string().optional() });
+const simulateInput = z.strictObject({ payment_id: z.string(), step: z.string() });
 
 export const paymentsRouter = router({
-  get: operatorProcedure
-    .input(z.strictObject({ ...actingFor, id: z.string() }))
-    .query(({ ctx, input }) =>
-      withoutTransaction(ctx.deps, (tx) => getPayment(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), input.id))),
-  list: operatorProcedure
-    .input(z.strictObject({ ...actingFor, limit: z.number().int().optional(), starting_after: z.string().optional(), status: z.string().optional() }))
-    .query(({ ctx, input }) =>
-      withoutTransaction(ctx.deps, (tx) =>
-        listPayments(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), {
-          limit: input.limit,
-          starting_after: input.starting_after,
-          status: input.status,
-        }))),
+  get: query(payments.get, getInput, actingFor, (input) => input.id, asIs),
+  list: query(payments.list, listInput, actingFor, (input) => ({ ...pageQuery(input), status: input.status }), asIs),
   // The merchant's cancel, as POST /v1/payments/{id}/cancel answers it (Idempotency-Key optional).
-  cancel: operatorProcedure
-    .input(z.strictObject({ ...actingFor, id: z.string(), idempotency_key: z.string().optional() }))
-    .mutation(async ({ ctx, input }) => {
-      const result = await withoutTransaction(ctx.deps, (tx) =>
-        cancelPayment(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode), { id: input.id, idempotencyKey: input.idempotency_key }));
-      return JSON.parse(result.response) as PaymentView;
-    }),
-  simulate: operatorProcedure
-    .input(z.strictObject({ payment_id: z.string(), step: z.string() }))
-    .mutation(({ ctx, input }) =>
-      inTransaction(ctx.deps, (tx) => simulatePayment(ctx.deps, tx, ctx.operator, input.payment_id, input.step))),
+  cancel: mutation(payments.cancel, cancelInput, actingFor, (input) => ({ id: input.id, idempotencyKey: input.idempotency_key }), (result) => result.value),
+  simulate: mutation(payments.simulate, simulateInput, operator, (input) => ({ paymentId: input.payment_id, step: input.step }), asIs),
 });

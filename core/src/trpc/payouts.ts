@@ -1,53 +1,42 @@
 import { z } from "zod";
-import { addBankAccount, listBankAccounts } from "../domain/bank-accounts.ts";
-import { openChargeback, winChargeback } from "../domain/chargebacks.ts";
-import { getPayout, listPayouts, payOutNow } from "../domain/payouts.ts";
-import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { operatorProcedure, router } from "./init.ts";
+import { payouts } from "../operations/payouts.ts";
+import { router } from "./init.ts";
+import { pageQuery } from "./inputs.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, operator, query } from "./operation-procedure.ts";
 
 // Payouts, bank accounts and (the processor's, sandbox-made) chargebacks, for operators: an
 // operator acts for the merchant and mode named in the input.
 const mode = z.enum(["test", "live"]);
+const listInput = z.strictObject({ ...ACTING_FOR, limit: z.number().int().optional(), starting_after: z.string().optional() });
+const requestInput = z.strictObject({ merchant_id: z.string(), mode: mode.default("test"), currency: z.string() });
+const accountInput = z.strictObject({
+  merchant_id: z.string(), mode, currency: z.string(), account_number: z.string(), bank_name: z.string().optional(), holder_name: z.string().optional(),
+});
+const accountsInput = z.strictObject({ merchant_id: z.string(), mode: mode.optional() });
+
+const account = (input: z.output<typeof accountInput>) => ({
+  merchantId: input.merchant_id,
+  mode: input.mode,
+  currency: input.currency,
+  accountNumber: input.account_number,
+  bankName: input.bank_name,
+  holderName: input.holder_name,
+});
 
 export const payoutsRouter = router({
-  list: operatorProcedure
-    .input(z.strictObject({ merchant_id: z.string(), mode, limit: z.number().int().optional(), starting_after: z.string().optional() }))
-    .query(({ ctx, input }) => withoutTransaction(ctx.deps, (tx) =>
-      listPayouts(ctx.deps, tx, ctx.operator, { merchantId: input.merchant_id, mode: input.mode, limit: input.limit, starting_after: input.starting_after }))),
-  get: operatorProcedure
-    .input(z.strictObject({ id: z.string() }))
-    .query(({ ctx, input }) => withoutTransaction(ctx.deps, (tx) => getPayout(ctx.deps, tx, ctx.operator, input.id))),
+  list: query(payouts.list, listInput, actingFor, pageQuery, asIs),
+  get: query(payouts.get, z.strictObject({ id: z.string() }), operator, (input) => input.id, asIs),
   // Pays out the available balance of one currency now; the payout as it ended.
-  request: operatorProcedure
-    .input(z.strictObject({ merchant_id: z.string(), mode: mode.default("test"), currency: z.string() }))
-    .mutation(({ ctx, input }) => payOutNow(ctx.deps, ctx.operator, { merchantId: input.merchant_id, mode: input.mode, currency: input.currency })),
+  request: mutation(payouts.payOutNow, requestInput, actingFor, (input) => ({ currency: input.currency }), asIs),
 });
 
 export const bankAccountsRouter = router({
-  add: operatorProcedure
-    .input(z.strictObject({
-      merchant_id: z.string(), mode, currency: z.string(), account_number: z.string(), bank_name: z.string().optional(), holder_name: z.string().optional(),
-    }))
-    .mutation(({ ctx, input }) => inTransaction(ctx.deps, (tx) => addBankAccount(ctx.deps, tx, ctx.operator, {
-      merchantId: input.merchant_id,
-      mode: input.mode,
-      currency: input.currency,
-      accountNumber: input.account_number,
-      bankName: input.bank_name,
-      holderName: input.holder_name,
-    }))),
-  list: operatorProcedure
-    .input(z.strictObject({ merchant_id: z.string(), mode: mode.optional() }))
-    .query(async ({ ctx, input }) => ({
-      data: await withoutTransaction(ctx.deps, (tx) => listBankAccounts(ctx.deps, tx, ctx.operator, input.merchant_id, input.mode)),
-    })),
+  add: mutation(payouts.addBankAccount, accountInput, operator, account, asIs),
+  list: query(payouts.listBankAccounts, accountsInput, operator, (input) => ({ merchantId: input.merchant_id, mode: input.mode }), (data) => ({ data })),
 });
 
 export const chargebacksRouter = router({
-  open: operatorProcedure
-    .input(z.strictObject({ payment_id: z.string(), reason: z.string().max(500).optional() }))
-    .mutation(({ ctx, input }) => inTransaction(ctx.deps, (tx) => openChargeback(ctx.deps, tx, input.payment_id, input.reason))),
-  win: operatorProcedure
-    .input(z.strictObject({ payment_id: z.string() }))
-    .mutation(({ ctx, input }) => inTransaction(ctx.deps, (tx) => winChargeback(ctx.deps, tx, input.payment_id))),
+  open: mutation(payouts.openChargeback, z.strictObject({ payment_id: z.string(), reason: z.string().max(500).optional() }), operator,
+    (input) => ({ paymentId: input.payment_id, reason: input.reason }), asIs),
+  win: mutation(payouts.winChargeback, z.strictObject({ payment_id: z.string() }), operator, (input) => ({ paymentId: input.payment_id }), asIs),
 });

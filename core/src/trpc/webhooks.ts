@@ -1,39 +1,22 @@
 import { z } from "zod";
-import { merchantCaller } from "../domain/caller.ts";
-import { inTransaction, withoutTransaction } from "../domain/unit-of-work.ts";
-import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from "../domain/webhook-endpoints.ts";
-import { operatorProcedure, router } from "./init.ts";
+import { webhooks } from "../operations/webhooks.ts";
+import type { EndpointWithSecret } from "../domain/webhook-endpoints.ts";
+import { router } from "./init.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, NO_INPUT_FOR_OPERATION, operator, query } from "./operation-procedure.ts";
 
 // An operator acts for one merchant in one mode to register and list endpoints; an endpoint id
 // names its merchant and mode by itself.
-const actingFor = { merchant_id: z.string(), mode: z.enum(["test", "live"]) };
+const createInput = z.strictObject({ ...ACTING_FOR, url: z.string(), enabled_events: z.array(z.string()).default([]) });
+const updateInput = z.strictObject({ id: z.string(), enabled_events: z.array(z.string()).optional(), enabled: z.boolean().optional() });
+const byId = z.strictObject({ id: z.string() });
+
+/** The endpoint with its secret beside its fields (shown once). */
+const withSecret = ({ endpoint, secret }: EndpointWithSecret) => ({ ...endpoint, secret });
 
 export const webhooksRouter = router({
-  create: operatorProcedure
-    .input(z.strictObject({ ...actingFor, url: z.string(), enabled_events: z.array(z.string()).default([]) }))
-    .mutation(async ({ ctx, input }) => {
-      const owner = merchantCaller(input.merchant_id, input.mode);
-      const { endpoint, secret } = await withoutTransaction(ctx.deps, (tx) =>
-        createEndpoint(ctx.deps, tx, owner, { url: input.url, enabledEvents: input.enabled_events }));
-      return { ...endpoint, secret };
-    }),
-  list: operatorProcedure
-    .input(z.strictObject(actingFor))
-    .query(async ({ ctx, input }) => ({
-      data: await withoutTransaction(ctx.deps, (tx) => listEndpoints(ctx.deps, tx, merchantCaller(input.merchant_id, input.mode))),
-    })),
-  update: operatorProcedure
-    .input(z.strictObject({ id: z.string(), enabled_events: z.array(z.string()).optional(), enabled: z.boolean().optional() }))
-    .mutation(({ ctx, input }) =>
-      inTransaction(ctx.deps, (tx) =>
-        updateEndpoint(ctx.deps, tx, ctx.operator, input.id, { enabledEvents: input.enabled_events, enabled: input.enabled }))),
-  rotate: operatorProcedure
-    .input(z.strictObject({ id: z.string() }))
-    .mutation(async ({ ctx, input }) => {
-      const { endpoint, secret } = await inTransaction(ctx.deps, (tx) => rotateEndpointSecret(ctx.deps, tx, ctx.operator, input.id));
-      return { ...endpoint, secret };
-    }),
-  delete: operatorProcedure
-    .input(z.strictObject({ id: z.string() }))
-    .mutation(({ ctx, input }) => inTransaction(ctx.deps, (tx) => deleteEndpoint(ctx.deps, tx, ctx.operator, input.id))),
+  create: mutation(webhooks.createEndpoint, createInput, actingFor, (input) => ({ url: input.url, enabledEvents: input.enabled_events }), withSecret),
+  list: query(webhooks.listEndpoints, z.strictObject(ACTING_FOR), actingFor, NO_INPUT_FOR_OPERATION, (data) => ({ data })),
+  update: mutation(webhooks.updateEndpoint, updateInput, operator, (input) => ({ id: input.id, enabledEvents: input.enabled_events, enabled: input.enabled }), asIs),
+  rotate: mutation(webhooks.rotateSecret, byId, operator, (input) => input.id, withSecret),
+  delete: mutation(webhooks.deleteEndpoint, byId, operator, (input) => input.id, asIs),
 });

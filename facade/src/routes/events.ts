@@ -5,7 +5,7 @@ import type { Event } from "../../../proto/gen/paytami/v1/webhook.ts";
 import { PublicError } from "../public-error.ts";
 import { listEventsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
-import { readOr } from "./payments.ts";
+import { readOr } from "./idempotent-post.ts";
 
 /** The envelope of spec 2.7, as the webhook carried it. */
 function eventJson(event: Event): Record<string, unknown> {

@@ -4,22 +4,16 @@ import type { CoreClient } from "../../../proto/core-client.ts";
 import { linkJson, publicLinkJson } from "../../../proto/link-json.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { createLinkRequest, listLinksRequest, payLinkRequest } from "../link-request-shapes.ts";
-import { readJsonBody } from "../middleware/json-body.ts";
-import { readOr } from "./payments.ts";
 import { callMeta } from "./call-meta.ts";
+import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 
 export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimitBytes: number }): void {
   // Merchant API (authenticated): create and list.
-  router.post("/v1/payment_links", async (ctx: Context) => {
-    const idempotencyKey = ctx.get("Idempotency-Key");
-    const request = await readOr(
-      async () => createLinkRequest(await readJsonBody(ctx, options.bodyLimitBytes), idempotencyKey),
-      (malformed_request) => ({ idempotency_key: idempotencyKey, malformed_request }),
-    );
-    const result = await core.links.createLink(request, callMeta(ctx));
-    ctx.status = 201;
-    if (result.replayed) ctx.set("Idempotent-Replayed", "true");
-    ctx.body = linkJson(result.link!);
+  idempotentPost(router, "/v1/payment_links", options.bodyLimitBytes, {
+    read: createLinkRequest,
+    malformed: keyAndReason,
+    create: (request, meta) => core.links.createLink(request, meta),
+    json: (answer) => linkJson(answer.link!),
   });
 
   router.get("/v1/payment_links", async (ctx: Context) => {
@@ -35,18 +29,11 @@ export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimi
     ctx.body = publicLinkJson(link);
   });
 
-  router.post("/v1/payment_links/:id/pay", async (ctx: RouterContext) => {
-    const linkId = ctx.params.id!;
-    const idempotencyKey = ctx.get("Idempotency-Key");
-    const ip = ctx.ip;
-    const request = await readOr(
-      async () => payLinkRequest(await readJsonBody(ctx, options.bodyLimitBytes), linkId, idempotencyKey, ip),
-      (malformed_request) => ({ link_id: linkId, idempotency_key: idempotencyKey, client_ip: ip, malformed_request }),
-    );
-    const result = await core.links.payLink(request, callMeta(ctx));
-    ctx.status = 201;
-    ctx.set("Cache-Control", "no-store");
-    if (result.replayed) ctx.set("Idempotent-Replayed", "true");
-    ctx.body = paymentJson(result.payment!);
+  idempotentPost(router, "/v1/payment_links/:id/pay", options.bodyLimitBytes, {
+    read: (body, idempotencyKey, ctx) => payLinkRequest(body, ctx.params.id!, idempotencyKey, ctx.ip),
+    malformed: (malformed_request, idempotency_key, ctx) => ({ link_id: ctx.params.id!, idempotency_key, client_ip: ctx.ip, malformed_request }),
+    create: (request, meta) => core.links.payLink(request, meta),
+    json: (answer) => paymentJson(answer.payment!),
+    headers: { "Cache-Control": "no-store" },
   });
 }

@@ -1,37 +1,17 @@
 import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
-import { readJsonBody } from "../middleware/json-body.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
-import { PublicError } from "../public-error.ts";
 import { createPaymentRequest, listPaymentsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
-
-/**
- * What `parse` reads from the request, or, when the client sent something
- * unreadable, `malformed(reason)`: the core reports it as a validation_error
- * in its place in the check order (after the Idempotency-Key and the API key).
- */
-export async function readOr<T>(parse: () => T | Promise<T>, malformed: (reason: string) => T): Promise<T> {
-  try {
-    return await parse();
-  } catch (error) {
-    if (error instanceof PublicError) return malformed(error.message);
-    throw error;
-  }
-}
+import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 
 export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: number): void {
-  router.post("/v1/payments", async (ctx: Context) => {
-    const idempotencyKey = ctx.get("Idempotency-Key");
-    const request = await readOr(
-      async () => createPaymentRequest(await readJsonBody(ctx, bodyLimitBytes), idempotencyKey),
-      (malformed_request) => ({ idempotency_key: idempotencyKey, malformed_request }),
-    );
-    const result = await core.payments.createPayment(request, callMeta(ctx));
-    ctx.status = 201;
-    if (result.replayed) ctx.set("Idempotent-Replayed", "true");
-    ctx.body = paymentJson(result.payment!);
+  idempotentPost(router, "/v1/payments", bodyLimitBytes, {
+    read: createPaymentRequest,
+    malformed: keyAndReason,
+    create: (request, meta) => core.payments.createPayment(request, meta),
+    json: (answer) => paymentJson(answer.payment!),
   });
 
   router.get("/v1/payments", async (ctx: Context) => {

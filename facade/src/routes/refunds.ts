@@ -2,22 +2,16 @@ import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { refundJson } from "../../../proto/refund-json.ts";
-import { readJsonBody } from "../middleware/json-body.ts";
 import { createRefundRequest, listRefundsRequest } from "../refund-request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
-import { readOr } from "./payments.ts";
+import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 
 export function refundRoutes(router: Router, core: CoreClient, bodyLimitBytes: number): void {
-  router.post("/v1/refunds", async (ctx: Context) => {
-    const idempotencyKey = ctx.get("Idempotency-Key");
-    const request = await readOr(
-      async () => createRefundRequest(await readJsonBody(ctx, bodyLimitBytes), idempotencyKey),
-      (malformed_request) => ({ idempotency_key: idempotencyKey, malformed_request }),
-    );
-    const result = await core.refunds.createRefund(request, callMeta(ctx));
-    ctx.status = 201;
-    if (result.replayed) ctx.set("Idempotent-Replayed", "true");
-    ctx.body = refundJson(result.refund!);
+  idempotentPost(router, "/v1/refunds", bodyLimitBytes, {
+    read: createRefundRequest,
+    malformed: keyAndReason,
+    create: (request, meta) => core.refunds.createRefund(request, meta),
+    json: (answer) => refundJson(answer.refund!),
   });
 
   router.get("/v1/refunds", async (ctx: Context) => {

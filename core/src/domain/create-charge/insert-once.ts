@@ -21,7 +21,8 @@ export async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, ide
     description: draft.description,
     created_at: now,
   };
-  const response = JSON.stringify(toPaymentView(deps.config, payment));
+  const view = toPaymentView(deps.config, payment);
+  const response = JSON.stringify(view);
   const { rows } = await owner.kind.creation.run(db(tx), {
     ...owner.values,
     currencies: [...policy.currencies],
@@ -47,5 +48,5 @@ export async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, ide
     expires_at: new Date(now.getTime() + deps.config.paymentTtlMs),
   });
   const row = rows[0];
-  return { owner: row, created: row?.created === true, response };
+  return { owner: row, created: row?.created === true, view };
 }

@@ -20,7 +20,7 @@ export type RefundInput = z.infer<typeof refundInputSchema>;
 
 export interface CreateRefundCommand {
   /** Required with an API key (REST semantics); optional for an operator acting for a merchant. */
-  idempotencyKey: string | undefined;
+  idempotencyKey?: string | undefined;
   /** The body as the caller sent it ({payment_id, amount?, reason?}); validated here. */
   input: unknown;
   /** Why the transport could not read the request, if it could not. */

@@ -30,7 +30,7 @@ beforeAll(async () => {
   const merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Devoluciones", currencies: [], methods: [] }));
   const input = { amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: "refund-write-test", input }));
-  paymentId = JSON.parse(created.response).id as string;
+  paymentId = created.value.id;
   await inTransaction(deps, (tx) => transitionPayment(deps, tx, paymentId, SIMULATION_STEPS.succeed));
 });
 

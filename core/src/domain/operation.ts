@@ -1,0 +1,185 @@
+// An operation declares itself: who may run it, the input it takes, the unit of work it runs in and
+// what it answers. One runner (`runOperation`) executes any operation for any transport, so a gRPC
+// method, an operator's tRPC procedure and (next) a dashboard procedure only say which operation
+// they call and how their request and response map to its input and result (core/README.md,
+// "Layering").
+import type { z } from "zod";
+import { resolveApiKey } from "./api-keys.ts";
+import { MERCHANT_ROLES, SERVICE_NAMES, type Caller, type MerchantCaller, type MerchantRole, type PresentedCredential, type PublicCaller, type ServiceCaller, type ServiceName } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { DomainError } from "./errors.ts";
+import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
+
+/**
+ * The unit of work an operation runs in:
+ * - `read`: reads only; no transaction.
+ * - `statement`: changes state only through statements atomic on their own (payment creation's
+ *   single statement); no transaction, so no BEGIN/COMMIT round trips.
+ * - `transaction`: one transaction around the whole run; `run` returns `Changes<T>` and its events
+ *   are written to the outbox in that transaction.
+ * - `steps`: opens its own short transactions (`atomically`) with I/O or a commit that must stand
+ *   between them (a processor or bank call, a DNS lookup, an expiry kept though the request is
+ *   refused); its unit of work is outside any transaction.
+ */
+export type TransactionMode = "read" | "statement" | "transaction" | "steps";
+
+export const TRANSACTION_MODES: readonly TransactionMode[] = ["read", "statement", "transaction", "steps"];
+
+/**
+ * Who asks, as a declaration names it: a merchant's own API key, one of Paytami's processes (the
+ * operator, on its own or acting for a merchant; the dispatcher; the facade), a customer's browser
+ * (public), or a dashboard user's session (with a role).
+ */
+export type CallerKind = "merchant" | ServiceName | "public" | "session";
+
+export const CALLER_KINDS: readonly CallerKind[] = ["merchant", ...SERVICE_NAMES, "public", "session"];
+
+/** The kinds of caller that can reach a run taking `C` (so a declaration can name only those). */
+export type KindOf<C> = C extends MerchantCaller
+  ? "merchant" | "operator" | "session"
+  : C extends ServiceCaller<infer N>
+    ? N
+    : C extends PublicCaller
+      ? "public"
+      : C extends PresentedCredential
+        ? "merchant"
+        : never;
+
+/**
+ * What a transport may hand the runner for an operation whose run takes `C`: `C` itself; an API key
+ * as presented where `C` is a merchant (the runner resolves it, unless the operation takes it as
+ * presented); and any process the operation could never declare (the runner refuses it).
+ */
+export type CallerFor<C> = C | (MerchantCaller extends C ? PresentedCredential : never) | ServiceCaller<Exclude<ServiceName, KindOf<C>>>;
+
+/** What `run` returns for its mode: a transaction's value comes with the events it raised. */
+type RunResult<M extends TransactionMode> = M extends "transaction" ? Changes<unknown> : unknown;
+
+/** The value an operation answers (a transaction's, without its events: the runner recorded them). */
+export type ValueOf<M extends TransactionMode, R> = M extends "transaction" ? (R extends Changes<infer V> ? V : never) : R;
+
+export interface OperationDeclaration<C, I, R, M extends TransactionMode> {
+  /** snake_case; also the name an idempotency fingerprint or a log line gives it. */
+  name: string;
+  /** Who may run it; anyone else is refused `unauthorized` before anything is read or changed. */
+  callers: readonly KindOf<C>[];
+  /** The least role a dashboard session needs (DESIGN §5); required when `callers` has "session". */
+  role?: MerchantRole;
+  /**
+   * "presented": the run takes a merchant's API key as presented and resolves it in its own check
+   * order (DESIGN §4: a missing Idempotency-Key is refused before the key). Otherwise the runner
+   * resolves a presented key before the run, in the same unit of work.
+   */
+  apiKey?: "presented";
+  /** The input's shape, checked by the runner; the run validates its meaning (amounts, URLs, …) in its own order. */
+  input: z.ZodType<I>;
+  transaction: M;
+  run: (deps: CoreDeps, tx: Tx, caller: C, input: I) => Promise<R>;
+}
+
+/** A declared operation, ready for the runner. */
+export interface Operation<C = never, I = never, R = unknown, M extends TransactionMode = TransactionMode> extends OperationDeclaration<C, I, R, M> {
+  /** `callers` as a lookup, made once. */
+  readonly admits: Readonly<Record<CallerKind, boolean>>;
+}
+
+/** What registries and checks read of an operation of any signature: its declaration but its input and run. */
+export interface OperationInfo {
+  readonly name: string;
+  readonly callers: readonly CallerKind[];
+  readonly role?: MerchantRole | undefined;
+  readonly apiKey?: "presented" | undefined;
+  readonly transaction: TransactionMode;
+  readonly admits: Readonly<Record<CallerKind, boolean>>;
+}
+
+export function defineOperation<C extends Caller | PresentedCredential, I, M extends TransactionMode, R extends RunResult<M>>(
+  declaration: OperationDeclaration<C, I, R, M>,
+): Operation<C, I, R, M> {
+  const callers: readonly CallerKind[] = declaration.callers;
+  if (callers.length === 0) throw new Error(`operation ${declaration.name}: no callers`);
+  if (callers.includes("session") !== (declaration.role !== undefined)) {
+    throw new Error(`operation ${declaration.name}: a role goes with "session" among the callers, and only with it`);
+  }
+  const admits = Object.fromEntries(CALLER_KINDS.map((kind) => [kind, callers.includes(kind)])) as Record<CallerKind, boolean>;
+  return { ...declaration, admits };
+}
+
+/** The kind of `caller`, for the check against a declaration. */
+export function kindOf(caller: Caller | PresentedCredential): CallerKind {
+  switch (caller.kind) {
+    case "merchant":
+      return caller.via === "api_key" ? "merchant" : caller.via;
+    case "service":
+      return caller.name;
+    case "public":
+      return "public";
+    case "api_key":
+    case "unreadable":
+      return "merchant";
+  }
+}
+
+const isService = (kind: CallerKind): kind is ServiceName => (SERVICE_NAMES as readonly CallerKind[]).includes(kind);
+
+const KIND_TEXT: Record<CallerKind, string> = {
+  merchant: "a merchant's API key",
+  operator: "the operator's credential",
+  facade: "the facade's credential",
+  dispatcher: "the dispatcher's credential",
+  public: "a customer's browser",
+  session: "a dashboard session",
+};
+
+function refused(op: OperationInfo, kind: CallerKind): DomainError {
+  const services = op.callers.filter(isService);
+  // A process's credential is answered as gRPC's acting_for check always has been.
+  if (isService(kind) && services.length > 0) {
+    return new DomainError("unauthorized", `This needs the ${services.join(" or ")}'s credential, not the ${kind}'s.`);
+  }
+  return new DomainError("unauthorized", `${op.name} needs ${op.callers.map((k) => KIND_TEXT[k]).join(" or ")}, not ${KIND_TEXT[kind]}.`);
+}
+
+/** Refuses a caller the declaration does not name (and a session below its role), before anything is read. */
+export function admit(op: OperationInfo, caller: Caller | PresentedCredential): void {
+  const kind = kindOf(caller);
+  if (!op.admits[kind]) throw refused(op, kind);
+  if (kind === "session") {
+    const role = (caller as MerchantCaller).role;
+    if (role === undefined || MERCHANT_ROLES.indexOf(role) < MERCHANT_ROLES.indexOf(op.role!)) {
+      throw new DomainError("unauthorized", `${op.name} needs the ${op.role} role or above${role ? `, not ${role}` : ""}.`);
+    }
+  }
+}
+
+function parseInput<I>(schema: z.ZodType<I>, input: unknown): I {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  throw new DomainError("validation_error", `${where}${issue?.message ?? "invalid input"}`);
+}
+
+/**
+ * Runs `op` for `caller`: admits the caller, checks the input's shape, resolves a presented API key
+ * (unless the operation does), then runs it in the unit of work it declares: a transaction for
+ * "transaction" (its events written to the outbox before the commit), none otherwise. Errors pass
+ * through: DomainErrors keep their catalog code, the transport maps them. No closure is made here
+ * but the transaction's.
+ */
+export async function runOperation<C, I, R, M extends TransactionMode>(
+  deps: CoreDeps,
+  op: Operation<C, I, R, M>,
+  caller: CallerFor<C>,
+  input: I,
+): Promise<ValueOf<M, R>> {
+  const asked = caller as Caller | PresentedCredential;
+  admit(op, asked);
+  const checked = parseInput(op.input, input);
+  const tx = unitOfWork(deps);
+  const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
+  if (op.transaction === "transaction") {
+    return atomically(tx, (inner) => op.run(deps, inner, runAs as C, checked) as Promise<Changes<ValueOf<M, R>>>);
+  }
+  return op.run(deps, tx, runAs as C, checked) as Promise<ValueOf<M, R>>;
+}

@@ -1,0 +1,18 @@
+// Request → input mappings several services share.
+import type { IdempotentCommand } from "../operations/inputs.ts";
+
+/**
+ * A create request (payment, link, refund): its Idempotency-Key ("" when absent), why the facade
+ * could not read the body (if it could not), and the rest of the fields: the body, which the
+ * operation reads by the public API's names.
+ */
+export function idempotentCommand<Req extends { idempotency_key?: string | undefined; malformed_request?: string | undefined; acting_for?: unknown }>(request: Req): IdempotentCommand {
+  const { acting_for: _acting, idempotency_key, malformed_request, ...input } = request;
+  return { idempotencyKey: idempotency_key === "" ? undefined : idempotency_key, input, malformed: malformed_request };
+}
+
+/** A request that names one object by `id`. */
+export const byId = (request: { id: string }): string => request.id;
+
+/** A request with nothing in it for the operation. */
+export const nothing = (): undefined => undefined;

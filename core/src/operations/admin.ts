@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
+import { setEmbedOrigins, setReturnOrigins } from "../domain/merchant-origins.ts";
+import { createMerchant } from "../domain/merchants.ts";
+import { defineOperation } from "../domain/operation.ts";
+import { anId } from "./inputs.ts";
+
+/** Merchants, their keys and their origins: the operator's alone. */
+export const admin = {
+  createMerchant: defineOperation({
+    name: "create_merchant",
+    callers: ["operator"],
+    input: z.strictObject({ name: z.string(), currencies: z.array(z.string()), methods: z.array(z.string()) }),
+    transaction: "transaction",
+    run: createMerchant,
+  }),
+  createApiKey: defineOperation({
+    name: "create_api_key",
+    callers: ["operator"],
+    input: z.strictObject({ merchantId: z.string(), mode: z.string(), expiresAt: z.string().optional() }),
+    transaction: "transaction",
+    run: createApiKey,
+  }),
+  revokeApiKey: defineOperation({ name: "revoke_api_key", callers: ["operator"], input: anId, transaction: "transaction", run: revokeApiKey }),
+  setEmbedOrigins: defineOperation({
+    name: "set_embed_origins",
+    callers: ["operator"],
+    input: z.strictObject({ merchantId: z.string(), origins: z.array(z.string()) }),
+    transaction: "transaction",
+    run: setEmbedOrigins,
+  }),
+  setReturnOrigins: defineOperation({
+    name: "set_return_origins",
+    callers: ["operator"],
+    input: z.strictObject({ merchantId: z.string(), origins: z.array(z.string()) }),
+    transaction: "transaction",
+    run: setReturnOrigins,
+  }),
+};

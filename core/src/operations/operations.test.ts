@@ -1,0 +1,93 @@
+// Every operation a transport may run, who may run it and the unit of work it runs in, listed
+// explicitly: a new operation, or a change to who may call one or how it runs, is a decision made
+// here in sight (core/README.md, "Layering").
+import { describe, expect, test } from "vitest";
+import { OPERATIONS } from "./index.ts";
+
+/** "unit of work: callers", and "(key as presented)" where the operation resolves a merchant's API key itself. */
+const DECLARED: Record<string, string> = {
+  // Payments
+  authenticate: "read: merchant",
+  create_payment: "statement: merchant (key as presented)",
+  get_payment: "read: merchant, operator",
+  list_payments: "read: merchant, operator",
+  cancel_payment: "steps: merchant, operator",
+  simulate_payment: "transaction: operator",
+  // Checkout (the hosted pages)
+  resolve_checkout: "steps: public",
+  get_checkout_session: "steps: public",
+  get_hosted_payment: "steps: public",
+  verify_embed_token: "read: public",
+  submit_card: "steps: public",
+  complete_challenge: "steps: public",
+  start_bank_transfer: "steps: public",
+  cancel_checkout: "steps: public",
+  // Merchants and keys
+  create_merchant: "transaction: operator",
+  create_api_key: "transaction: operator",
+  revoke_api_key: "transaction: operator",
+  set_embed_origins: "transaction: operator",
+  set_return_origins: "transaction: operator",
+  // Payment links
+  create_link: "transaction: merchant, operator (key as presented)",
+  list_links: "read: merchant, operator",
+  get_link: "read: merchant, operator",
+  deactivate_link: "transaction: merchant, operator",
+  get_public_link: "read: public",
+  pay_link: "statement: public",
+  get_link_payment: "read: public",
+  // Refunds
+  create_refund: "steps: merchant, operator (key as presented)",
+  get_refund: "read: merchant, operator",
+  list_refunds: "read: merchant, operator",
+  // Webhook endpoints and events
+  create_endpoint: "steps: operator",
+  list_endpoints: "read: operator",
+  update_endpoint: "transaction: operator",
+  rotate_endpoint_secret: "transaction: operator",
+  delete_endpoint: "transaction: operator",
+  list_events: "read: merchant",
+  get_event: "read: merchant",
+  trigger_event: "steps: operator",
+  // Deliveries
+  record_deliveries: "transaction: operator, dispatcher",
+  claim_due_deliveries: "steps: operator, dispatcher",
+  record_attempts: "steps: operator, dispatcher",
+  release_deliveries: "transaction: operator, dispatcher",
+  list_deliveries: "read: operator",
+  get_delivery: "read: operator",
+  replay_delivery: "transaction: operator",
+  replay_failed_deliveries: "transaction: operator",
+  list_recent_events: "read: operator",
+  // Chargebacks, bank accounts, payouts
+  simulate_chargeback: "transaction: operator",
+  open_chargeback: "transaction: operator",
+  win_chargeback: "transaction: operator",
+  add_bank_account: "transaction: operator",
+  list_bank_accounts: "read: operator",
+  pay_out_now: "steps: operator",
+  get_payout: "read: operator",
+  list_payouts: "read: operator",
+  // Ledger
+  verify_ledger: "read: operator",
+  get_balances: "read: operator",
+  list_payment_ledger: "read: operator",
+};
+
+describe("the operations", () => {
+  test("each one's unit of work and callers, as declared", () => {
+    const declared = Object.fromEntries(
+      OPERATIONS.map((op) => [op.name, `${op.transaction}: ${op.callers.join(", ")}${op.apiKey === "presented" ? " (key as presented)" : ""}`]),
+    );
+    expect(declared).toEqual(DECLARED);
+  });
+
+  test("each has a name of its own", () => {
+    expect(new Set(OPERATIONS.map((op) => op.name)).size).toBe(OPERATIONS.length);
+  });
+
+  test("payment creation, link pay and refunds keep their hot paths free of BEGIN/COMMIT around the whole request", () => {
+    const mode = (name: string) => OPERATIONS.find((op) => op.name === name)?.transaction;
+    expect([mode("create_payment"), mode("pay_link"), mode("create_refund")]).toEqual(["statement", "statement", "steps"]);
+  });
+});

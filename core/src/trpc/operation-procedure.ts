@@ -1,0 +1,81 @@
+// A tRPC router is a table too: each procedure names the operation it runs, its input's wire shape
+// (zod, which tRPC checks and the client's types come from), where its caller comes from, and its
+// input and result mapped to the operation's. A read is a query, anything else a mutation. A
+// procedure whose caller the operation does not declare, or whose operation is not registered,
+// stops the core at start-up (here, when the router is built).
+import { z } from "zod";
+import type { Mode } from "../config.ts";
+import { merchantCaller, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
+import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
+import { isRegistered } from "../operations/index.ts";
+import { operatorProcedure, type TrpcContext } from "./init.ts";
+
+/** What an operator's procedure knows when it runs: the context and the operator its token proved. */
+export type OperatorContext = TrpcContext & { operator: OperatorCaller };
+
+/** Where a procedure finds its caller, as a gRPC method's `CallerSource` does. */
+export interface ProcedureCaller<In, C> {
+  readonly kinds: readonly CallerKind[];
+  resolve(ctx: OperatorContext, input: In): C;
+}
+
+/** The operator, on its own. */
+export const operator: ProcedureCaller<unknown, OperatorCaller> = { kinds: ["operator"], resolve: (ctx) => ctx.operator };
+
+/** The merchant and mode an operator acts for, as every acting procedure's input names them. */
+export const ACTING_FOR = { merchant_id: z.string(), mode: z.enum(["test", "live"]) };
+
+/** The operator acting for the merchant and mode the input names, as the merchant's own dashboard would. */
+export const actingFor: ProcedureCaller<{ merchant_id: string; mode: Mode }, MerchantCaller> = {
+  kinds: ["operator"],
+  resolve: (_ctx, input) => merchantCaller(input.merchant_id, input.mode, "operator"),
+};
+
+/** A procedure without input: whatever comes is ignored, as tRPC does when a procedure declares none. */
+export const NO_INPUT = z.unknown();
+
+/** For an operation that takes no input (what the procedure's input names is its caller). */
+export const NO_INPUT_FOR_OPERATION = (): undefined => undefined;
+
+/** The value as the operation answered it. */
+export const asIs = <T>(value: T): T => value;
+
+function checkProcedure(operation: OperationInfo, caller: { kinds: readonly CallerKind[] }): void {
+  if (!isRegistered(operation)) throw new Error(`tRPC: operation ${operation.name} is not in OPERATIONS (core/src/operations/index.ts)`);
+  const undeclared = caller.kinds.filter((kind) => !operation.admits[kind]);
+  if (undeclared.length > 0) throw new Error(`tRPC: operation ${operation.name} does not declare the caller(s) ${undeclared.join(", ")} its procedure yields`);
+}
+
+function resolver<S extends z.ZodType, C, I, R, M extends TransactionMode, Out>(
+  operation: Operation<C, I, R, M>,
+  caller: ProcedureCaller<z.output<S>, NoInfer<CallerFor<C>>>,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<M, R>) => Out,
+) {
+  checkProcedure(operation, caller);
+  // tRPC has parsed the input with `wire` by now (its generic type does not say so).
+  return async ({ ctx, input: wire }: { ctx: OperatorContext; input: unknown }): Promise<Out> =>
+    output(await runOperation(ctx.deps, operation, caller.resolve(ctx, wire as z.output<S>), input(wire as z.output<S>)));
+}
+
+/** An operator's query: a read operation. */
+export function query<S extends z.ZodType, C, I, R, Out>(
+  operation: Operation<C, I, R, "read">,
+  wire: S,
+  caller: ProcedureCaller<z.output<S>, NoInfer<CallerFor<C>>>,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<"read", R>) => Out,
+) {
+  return operatorProcedure.input(wire).query(resolver(operation, caller, input, output));
+}
+
+/** An operator's mutation: an operation that changes state. */
+export function mutation<S extends z.ZodType, C, I, R, M extends Exclude<TransactionMode, "read">, Out>(
+  operation: Operation<C, I, R, M>,
+  wire: S,
+  caller: ProcedureCaller<z.output<S>, NoInfer<CallerFor<C>>>,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<M, R>) => Out,
+) {
+  return operatorProcedure.input(wire).mutation(resolver(operation, caller, input, output));
+}
