@@ -1,4 +1,4 @@
-import type { Currency, Mode } from "../config.ts";
+import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { parseMode } from "./api-keys.ts";
 import type { OperatorCaller } from "./caller.ts";
@@ -101,7 +101,7 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
   const nextPayoutAt = schedule === null || !active ? null : (replaced?.next_payout_at ?? new Date(at.getTime() + schedule));
   const row: BankAccountRow = {
     id: newId("ba"),
-    currency: input.currency as Currency,
+    currency: input.currency,
     bank_name: bankName,
     holder_name: holderName,
     last4: input.accountNumber.slice(-4),

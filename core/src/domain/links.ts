@@ -54,7 +54,7 @@ export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCrede
   const input = parseOrFail(linkInputSchema(caller.mode), command.input);
   const policy = deps.config.currencies[input.currency as Currency];
   if (!policy || !merchant!.currencies.includes(input.currency)) fail("currency_not_supported", `Currency ${input.currency} is not enabled for this merchant.`);
-  const { min, max } = policy!.limits;
+  const { min, max } = policy.limits;
   for (const field of ["fixed_amount_minor", "min_amount_minor", "max_amount_minor"] as const) {
     const text = input[field];
     if (text === undefined) continue;
@@ -138,7 +138,7 @@ export async function listLinks(deps: CoreDeps, tx: Tx, caller: MerchantCaller, 
         .select(LINK_COLUMNS)
         .where("links.merchant_id", "=", caller.merchantId)
         .where("links.mode", "=", caller.mode);
-      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("links.created_at", "links.seq"), "<", tuple(after.created_at, after.seq)));
+      if (after) q = q.where((eb) => eb(eb.refTuple("links.created_at", "links.seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("links.created_at", "desc").orderBy("links.seq", "desc").limit(take).execute();
     },
     view: (row) => toLinkView(deps.config, row, now),

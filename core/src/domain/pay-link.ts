@@ -1,4 +1,3 @@
-import type { MethodType } from "../config.ts";
 import type { PublicCaller } from "./caller.ts";
 import { priceCharge, type MerchantPolicy } from "./charge-policy.ts";
 import { createCharge, linkOwner, type CheckedCharge } from "./create-charge.ts";
@@ -64,7 +63,7 @@ function draftFor(deps: CoreDeps, link: LinkRow, input: PayLinkInput, merchant: 
   const bounds = fixed ? { min: amount, max: amount } : { min: BigInt(link.min_amount!), max: BigInt(link.max_amount!) };
   const fallback = `${linkPageUrl(deps.config, link.id)}/done`;
   return {
-    charge: priceCharge(deps.config, merchant, { currency: link.currency, methodType: input.method_type as MethodType, amount, bounds }),
+    charge: priceCharge(deps.config, merchant, { currency: link.currency, methodType: input.method_type, amount, bounds }),
     // The customer sees what they are paying for on the payment page.
     description: link.title,
     customerEmail: input.customer?.email ?? null,

@@ -264,7 +264,7 @@ export async function listPayouts(_deps: CoreDeps, tx: Tx, owner: MerchantCaller
     },
     fetch: (after, take) => {
       let q = payouts(tx).where("p.merchant_id", "=", merchantId).where("p.mode", "=", mode);
-      if (after) q = q.where(({ eb, refTuple, tuple }) => eb(refTuple("p.created_at", "p.seq"), "<", tuple(after.created_at, after.seq)));
+      if (after) q = q.where((eb) => eb(eb.refTuple("p.created_at", "p.seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("p.created_at", "desc").orderBy("p.seq", "desc").limit(take).execute();
     },
     view: toPayoutView,

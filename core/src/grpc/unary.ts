@@ -71,7 +71,7 @@ export function unary<Req, Res>(
           } else {
             log().error({ err: error }, "unexpected error");
           }
-          callback(toServiceError(error) as never);
+          callback(toServiceError(error));
         },
       );
   };
