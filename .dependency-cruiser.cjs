@@ -53,8 +53,7 @@ module.exports = {
       name: "proto-imports-no-process",
       severity: "error",
       comment:
-        "proto/ is what the processes share, so it depends on none of them. " +
-        "Exception: proto/enums.test.ts checks the codecs against the core's lists.",
+        "proto/ is what the processes share, so it depends on none of them. " + "Exception: proto/enums.test.ts checks the codecs against the core's lists.",
       from: { path: "^proto/", pathNot: "^proto/enums\\.test\\.ts$" },
       to: { path: "^(core|facade|dispatcher)/" },
     },

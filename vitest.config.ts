@@ -8,14 +8,7 @@ import { defineConfig } from "vitest/config";
 // Vite reads, so unit tests import them as they are; the services themselves run from dist/.
 export default defineConfig({
   test: {
-    include: [
-      "test/**/*.test.ts",
-      "core/**/*.test.ts",
-      "facade/**/*.test.ts",
-      "dispatcher/**/*.test.ts",
-      "proto/*.test.ts",
-      "proto/runtime/*.test.ts",
-    ],
+    include: ["test/**/*.test.ts", "core/**/*.test.ts", "facade/**/*.test.ts", "dispatcher/**/*.test.ts", "proto/*.test.ts", "proto/runtime/*.test.ts"],
     exclude: ["**/node_modules/**", "**/.paytami/**"],
     // Builds dist/ once; the harness launches the compiled services (test/support/stack.ts).
     globalSetup: ["test/support/global-setup.ts"],

@@ -59,7 +59,9 @@ for (const scope of ["production", "all"]) {
     break;
   }
   const counts = report.metadata.vulnerabilities;
-  console.log(`npm audit (${scope}): ${counts.critical} critical, ${counts.high} high, ${counts.moderate} moderate, ${counts.low} low in ${report.metadata.dependencies?.total ?? "?"} packages`);
+  console.log(
+    `npm audit (${scope}): ${counts.critical} critical, ${counts.high} high, ${counts.moderate} moderate, ${counts.low} low in ${report.metadata.dependencies?.total ?? "?"} packages`,
+  );
   const listed = findings(report, BLOCKING);
   if (listed.length > 0) console.log(listed.join("\n"));
   if (scope === "production" && listed.length > 0) failed = true;

@@ -20,7 +20,10 @@ export function clientKey(address: string): string {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 literal (`::` expanded, a trailing dotted IPv4 read as two groups). */
@@ -31,7 +34,7 @@ function ipv6Groups(ip: string): number[] {
     const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = text.includes("::") ? text.split("::") as [string, string] : [text, undefined];
+  const [head, tail] = text.includes("::") ? (text.split("::") as [string, string]) : [text, undefined];
   const parse = (part: string) => (part === "" ? [] : part.split(":").map((g) => parseInt(g, 16)));
   const left = parse(head);
   if (tail === undefined) return left;

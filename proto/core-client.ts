@@ -4,7 +4,14 @@
 // and one mapping from a gRPC failure to a catalog code.
 import { Client, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { channelCredentials, type CoreTls } from "./core-tls.ts";
-import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQUEST_ID_METADATA_KEY, RETRY_AFTER_METADATA_KEY, type ErrorCode } from "./error-catalog.ts";
+import {
+  ERROR_CODE_METADATA_KEY,
+  INTERNAL_TOKEN_METADATA_KEY,
+  isErrorCode,
+  REQUEST_ID_METADATA_KEY,
+  RETRY_AFTER_METADATA_KEY,
+  type ErrorCode,
+} from "./error-catalog.ts";
 import { HealthService } from "./gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";

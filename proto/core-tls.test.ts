@@ -42,7 +42,8 @@ describe("CORE_TLS_*", () => {
   it("a certificate without its key, or a file that cannot be read, is refused in one line naming the variable", () => {
     expect(() => coreTlsEnv({ CORE_TLS_CERT: cert }, "client")).toThrow("CORE_TLS_CERT and CORE_TLS_KEY go together: CORE_TLS_KEY is not set");
     expect(() => coreTlsEnv({ CORE_TLS_KEY: key }, "server")).toThrow("CORE_TLS_CERT and CORE_TLS_KEY go together: CORE_TLS_CERT is not set");
-    expect(() => coreTlsEnv({ CORE_TLS_CERT: cert, CORE_TLS_KEY: key, CORE_TLS_CA: join(dir, "missing.pem") }, "server"))
-      .toThrow(`CORE_TLS_CA=${join(dir, "missing.pem")} cannot be read (ENOENT)`);
+    expect(() => coreTlsEnv({ CORE_TLS_CERT: cert, CORE_TLS_KEY: key, CORE_TLS_CA: join(dir, "missing.pem") }, "server")).toThrow(
+      `CORE_TLS_CA=${join(dir, "missing.pem")} cannot be read (ENOENT)`,
+    );
   });
 });

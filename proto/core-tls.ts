@@ -36,7 +36,8 @@ export function coreTlsEnv(source: NodeJS.ProcessEnv, role: "server" | "client")
   const caPath = source.CORE_TLS_CA || undefined;
   if (!certPath && !keyPath && !caPath) return null;
   if (!certPath !== !keyPath) throw new Error(`CORE_TLS_CERT and CORE_TLS_KEY go together: ${certPath ? "CORE_TLS_KEY" : "CORE_TLS_CERT"} is not set`);
-  if (role === "server" && !certPath) throw new Error("CORE_TLS_CA is set without CORE_TLS_CERT and CORE_TLS_KEY: the core needs a certificate of its own to serve TLS");
+  if (role === "server" && !certPath)
+    throw new Error("CORE_TLS_CA is set without CORE_TLS_CERT and CORE_TLS_KEY: the core needs a certificate of its own to serve TLS");
   return {
     cert: certPath === undefined ? undefined : readPem("CORE_TLS_CERT", certPath),
     key: keyPath === undefined ? undefined : readPem("CORE_TLS_KEY", keyPath),

@@ -3,7 +3,16 @@ import type { GetPublicLinkResponse, PaymentLink } from "./gen/paytami/v1/link.t
 
 type PublicFields = Pick<
   GetPublicLinkResponse,
-  "title" | "description" | "merchant_trade_name" | "currency" | "amount_type" | "fixed_amount_minor" | "min_amount_minor" | "max_amount_minor" | "payable" | "not_payable_reason"
+  | "title"
+  | "description"
+  | "merchant_trade_name"
+  | "currency"
+  | "amount_type"
+  | "fixed_amount_minor"
+  | "min_amount_minor"
+  | "max_amount_minor"
+  | "payable"
+  | "not_payable_reason"
 >;
 
 /**

@@ -27,7 +27,8 @@ for (const [network, prefix] of [
   ["203.0.113.0", 24], // documentation (TEST-NET-3)
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
-] as const) NON_PUBLIC_V4.addSubnet(network, prefix, "ipv4");
+] as const)
+  NON_PUBLIC_V4.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
@@ -43,7 +44,8 @@ for (const [network, prefix] of [
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
-] as const) NON_PUBLIC_V6.addSubnet(network, prefix, "ipv6");
+] as const)
+  NON_PUBLIC_V6.addSubnet(network, prefix, "ipv6");
 
 /** `ip` without the brackets of a URL's IPv6 host. */
 const unbracket = (ip: string) => (ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip);
@@ -116,9 +118,10 @@ export interface ResolvedAddress {
 export async function resolveDestination(hostname: string, rule: DestinationRule): Promise<ResolvedAddress[]> {
   const bare = unbracket(hostname);
   const literal = isIP(bare);
-  const addresses: ResolvedAddress[] = literal !== 0
-    ? [{ address: bare, family: literal as 4 | 6 }]
-    : (await lookup(bare, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family as 4 | 6 }));
+  const addresses: ResolvedAddress[] =
+    literal !== 0
+      ? [{ address: bare, family: literal as 4 | 6 }]
+      : (await lookup(bare, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family as 4 | 6 }));
   for (const { address } of addresses) if (!isAllowedDestination(address, rule)) throw new NonPublicAddressError(hostname, address);
   return addresses;
 }

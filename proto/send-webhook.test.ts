@@ -17,7 +17,15 @@ afterAll(() => receiver.stop());
 
 const body = Buffer.from('{"id":"evt_0123456789abcdef01234567","type":"payment.succeeded"}');
 const send = (over: Partial<Parameters<typeof sendWebhook>[0]> = {}) =>
-  sendWebhook({ url: receiver.url, eventId: "evt_0123456789abcdef01234567", body, secrets: ["whsec_a", "whsec_b"], destinations: "public-or-loopback", timeoutMs: 500, ...over });
+  sendWebhook({
+    url: receiver.url,
+    eventId: "evt_0123456789abcdef01234567",
+    body,
+    secrets: ["whsec_a", "whsec_b"],
+    destinations: "public-or-loopback",
+    timeoutMs: 500,
+    ...over,
+  });
 
 describe("sendWebhook", () => {
   test("POSTs the body as given with the spec's headers and one v1 per secret", async () => {
@@ -66,7 +74,13 @@ describe("sendWebhook", () => {
     expect((await send({ url: receiver.url.replace("127.0.0.1", "localhost") })).httpStatus).toBe(200);
     expect(receiver.requests.length).toBe(before + 1);
     // Refused before any connection is attempted: nothing leaves this machine.
-    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.5/hook", "http://[::ffff:169.254.169.254]/", "http://2852039166/", "http://[2002:a9fe:a9fe::1]/"]) {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://10.0.0.5/hook",
+      "http://[::ffff:169.254.169.254]/",
+      "http://2852039166/",
+      "http://[2002:a9fe:a9fe::1]/",
+    ]) {
       const refused = await send({ url });
       expect(refused, url).toMatchObject({ latencyMs: 0, responseExcerpt: "" });
       expect(refused.httpStatus, url).toBeUndefined();

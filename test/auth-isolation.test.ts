@@ -128,18 +128,8 @@ describe("isolation", () => {
     const test_ = await s.http.createPayment(a.testApiKey, validBody());
     expect(test_.status, test_.text).toBe(201);
     const missingId = randomPaymentId();
-    expectSameAsNonexistent(
-      await s.http.getPayment(a.testApiKey, live.json.id),
-      live.json.id,
-      await s.http.getPayment(a.testApiKey, missingId),
-      missingId,
-    );
-    expectSameAsNonexistent(
-      await s.http.getPayment(a.liveApiKey, test_.json.id),
-      test_.json.id,
-      await s.http.getPayment(a.liveApiKey, missingId),
-      missingId,
-    );
+    expectSameAsNonexistent(await s.http.getPayment(a.testApiKey, live.json.id), live.json.id, await s.http.getPayment(a.testApiKey, missingId), missingId);
+    expectSameAsNonexistent(await s.http.getPayment(a.liveApiKey, test_.json.id), test_.json.id, await s.http.getPayment(a.liveApiKey, missingId), missingId);
     expect((await s.http.getPayment(a.liveApiKey, live.json.id)).status).toBe(200);
     // Another merchant's live key does not see it either.
     expectError(await s.http.getPayment(b.liveApiKey, live.json.id), 404, "unknown_payment");

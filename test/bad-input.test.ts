@@ -106,18 +106,46 @@ const CREATE_CASES: Case[] = [
   { name: "unknown extra field (amount_minor)", body: validBody({ amount_minor: "1000" }), status: 400, code: "validation_error" },
   { name: "empty object", body: {}, status: 400, code: "validation_error" },
   { name: "malformed JSON", raw: '{"amount": "1000", "currency": ', contentType: "application/json", status: 400, code: "validation_error" },
-  { name: "JSON with trailing comma", raw: JSON.stringify(validBody()).replace(/}$/, ",}"), contentType: "application/json", status: 400, code: "validation_error" },
+  {
+    name: "JSON with trailing comma",
+    raw: JSON.stringify(validBody()).replace(/}$/, ",}"),
+    contentType: "application/json",
+    status: 400,
+    code: "validation_error",
+  },
   { name: "JSON array body", raw: JSON.stringify([validBody()]), contentType: "application/json", status: 400, code: "validation_error" },
   { name: "JSON null body", raw: "null", contentType: "application/json", status: 400, code: "validation_error" },
   { name: "JSON string body", raw: '"hello"', contentType: "application/json", status: 400, code: "validation_error" },
   { name: "JSON number body", raw: "42", contentType: "application/json", status: 400, code: "validation_error" },
   { name: "empty body", raw: "", contentType: "application/json", status: 400, code: "validation_error" },
   // A complete, valid body whose only fault is two bytes that are not UTF-8 in the description.
-  { name: "invalid UTF-8 in body", raw: Buffer.concat(JSON.stringify(validBody({ description: "@@" })).split("@@").flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [Buffer.from([0xff, 0xfe]), Buffer.from(part)]))), contentType: "application/json", status: 400, code: "validation_error" },
+  {
+    name: "invalid UTF-8 in body",
+    raw: Buffer.concat(
+      JSON.stringify(validBody({ description: "@@" }))
+        .split("@@")
+        .flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [Buffer.from([0xff, 0xfe]), Buffer.from(part)])),
+    ),
+    contentType: "application/json",
+    status: 400,
+    code: "validation_error",
+  },
   { name: "valid JSON as text/plain", raw: JSON.stringify(validBody()), contentType: "text/plain", status: 400, code: "validation_error" },
-  { name: "form-urlencoded", raw: "amount=1000&currency=GTQ&method_type=card", contentType: "application/x-www-form-urlencoded", status: 400, code: "validation_error" },
+  {
+    name: "form-urlencoded",
+    raw: "amount=1000&currency=GTQ&method_type=card",
+    contentType: "application/x-www-form-urlencoded",
+    status: 400,
+    code: "validation_error",
+  },
   { name: "no Content-Type", raw: JSON.stringify(validBody()), status: 400, code: "validation_error" },
-  { name: "body over 64 KiB", raw: JSON.stringify(validBody({ description: long(70 * 1024) })), contentType: "application/json", status: 400, code: "validation_error" },
+  {
+    name: "body over 64 KiB",
+    raw: JSON.stringify(validBody({ description: long(70 * 1024) })),
+    contentType: "application/json",
+    status: 400,
+    code: "validation_error",
+  },
   { name: "body of 1 MiB", raw: JSON.stringify({ junk: long(1024 * 1024) }), contentType: "application/json", status: 400, code: "validation_error" },
   // Idempotency-Key
   { name: "Idempotency-Key longer than 255", body: validBody(), idem: long(256), status: 400, code: "validation_error" },
@@ -198,7 +226,15 @@ describe("nothing a client sends yields a 500", () => {
     ["very long path", 404, "unknown_payment", "GET", "/v1/payments/" + "a".repeat(6000), {}, undefined],
     ["JSON with deep nesting", 400, "validation_error", "POST", "/v1/payments", json, "[".repeat(5000) + "]".repeat(5000)],
     ["JSON __proto__", 400, "validation_error", "POST", "/v1/payments", json, '{"__proto__":{"amount":"1000"},"constructor":{"prototype":{}}}'],
-    ["content-type json with gzip encoding lie", 400, "validation_error", "POST", "/v1/payments", { ...json, "content-encoding": "gzip" }, JSON.stringify(validBody())],
+    [
+      "content-type json with gzip encoding lie",
+      400,
+      "validation_error",
+      "POST",
+      "/v1/payments",
+      { ...json, "content-encoding": "gzip" },
+      JSON.stringify(validBody()),
+    ],
   ];
   test.each(odd)("%s → %i %s", async (_name, status, code, method, path, headers, body) => {
     const s = stack();
@@ -279,7 +315,9 @@ describe("NUL, unpaired surrogates and duplicate keys", () => {
   test("escapes that spell well-formed text are accepted as that text", async () => {
     const s = stack();
     // Slashes escaped as some encoders do (PHP's json_encode), a surrogate pair, an accent, quotes, a backslash.
-    const raw = JSON.stringify(validBody({ description: "@" })).replace(/\//g, "\\/").replace("@", String.raw`\ud83d\ude00 caf\u00e9 \"A\" \/ \\`);
+    const raw = JSON.stringify(validBody({ description: "@" }))
+      .replace(/\//g, "\\/")
+      .replace("@", String.raw`\ud83d\ude00 caf\u00e9 \"A\" \/ \\`);
     const res = await s.http.post("/v1/payments", { key: m.testApiKey, idem: newIdemKey(), body: raw, headers: { "content-type": "application/json" } });
     expect(res.status, res.text).toBe(201);
     expect(res.json.description).toBe('😀 café "A" / \\');
@@ -318,17 +356,58 @@ describe("random mutations of a valid body", () => {
       ["success_url", '"https://shop.example.com/thanks?order=A-1"'],
       ["cancel_url", '"https://shop.example.com/cart"'],
       ["description", '"Pedido A-1: café 454 g"'],
-      ["customer", [["email", '"ana@example.com"'], ["name", '"Ana López"']]],
+      [
+        "customer",
+        [
+          ["email", '"ana@example.com"'],
+          ["name", '"Ana López"'],
+        ],
+      ],
     ];
-    const render = (members: Members): string =>
-      `{${members.map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" ? v : render(v)}`).join(",")}}`;
+    const render = (members: Members): string => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" ? v : render(v)}`).join(",")}}`;
 
     const junkValues = [
-      "1", "-0", "1e400", "-1e400", "9".repeat(400), "0.1", "10000", `"${"9".repeat(400)}"`, '"-1"', '"1e3"', "true", "false", "null",
-      "[]", "{}", '""', '" "', '["10000"]', '{"value":"10000"}', "[".repeat(300) + "]".repeat(300), '{"a":{"b":{"c":[1,{"d":null}]}}}',
-      '"GTQ"', '"USD"', '"EUR"', '"bank_transfer"', '"https://x.example/"', '"ftp://x"', `"${"a".repeat(600)}"`,
+      "1",
+      "-0",
+      "1e400",
+      "-1e400",
+      "9".repeat(400),
+      "0.1",
+      "10000",
+      `"${"9".repeat(400)}"`,
+      '"-1"',
+      '"1e3"',
+      "true",
+      "false",
+      "null",
+      "[]",
+      "{}",
+      '""',
+      '" "',
+      '["10000"]',
+      '{"value":"10000"}',
+      "[".repeat(300) + "]".repeat(300),
+      '{"a":{"b":{"c":[1,{"d":null}]}}}',
+      '"GTQ"',
+      '"USD"',
+      '"EUR"',
+      '"bank_transfer"',
+      '"https://x.example/"',
+      '"ftp://x"',
+      `"${"a".repeat(600)}"`,
     ];
-    const escapes = [String.raw`\u0000`, String.raw`\ud800`, String.raw`\udfff`, String.raw`\ud83d\ude00`, String.raw`\"`, String.raw`\\`, String.raw`\n`, String.raw`\u`, "\\", String.raw`\x41`];
+    const escapes = [
+      String.raw`\u0000`,
+      String.raw`\ud800`,
+      String.raw`\udfff`,
+      String.raw`\ud83d\ude00`,
+      String.raw`\"`,
+      String.raw`\\`,
+      String.raw`\n`,
+      String.raw`\u`,
+      "\\",
+      String.raw`\x41`,
+    ];
     const tokens = ['"', "{", "}", "[", "]", "\\", ",", ":", String.raw`\"`, "null", " ", '""', "{}", String.raw`\u0000`];
     const badUtf8 = [[0xff], [0xfe, 0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80], [0x00]];
 
@@ -338,8 +417,12 @@ describe("random mutations of a valid body", () => {
       return { list, i: int(list.length) };
     };
     const structural: Array<(members: Members) => void> = [
-      (ms) => { const { list, i } = member(ms); if (list[i]) list[i][1] = pick(junkValues); }, // wrong type / huge number / nested junk
-      (ms) => { // an escape inside a string value
+      (ms) => {
+        const { list, i } = member(ms);
+        if (list[i]) list[i][1] = pick(junkValues);
+      }, // wrong type / huge number / nested junk
+      (ms) => {
+        // an escape inside a string value
         const { list, i } = member(ms);
         const v = list[i]?.[1];
         if (typeof v === "string" && v.startsWith('"') && v.length > 2) {
@@ -347,17 +430,44 @@ describe("random mutations of a valid body", () => {
           list[i]![1] = v.slice(0, at) + pick(escapes) + v.slice(at);
         }
       },
-      (ms) => { const { list, i } = member(ms); if (list[i]) list.splice(int(list.length + 1), 0, [list[i][0], random() < 0.5 ? list[i][1] : pick(junkValues)]); }, // a key twice
-      (ms) => { const { list, i } = member(ms); list.splice(i, 1); }, // a field missing
-      (ms) => { const { list } = member(ms); list.push([pick(["metadata", "Amount", "amount ", "__proto__", "constructor", "amo\u0000unt", ""]), pick(junkValues)]); },
+      (ms) => {
+        const { list, i } = member(ms);
+        if (list[i]) list.splice(int(list.length + 1), 0, [list[i][0], random() < 0.5 ? list[i][1] : pick(junkValues)]);
+      }, // a key twice
+      (ms) => {
+        const { list, i } = member(ms);
+        list.splice(i, 1);
+      }, // a field missing
+      (ms) => {
+        const { list } = member(ms);
+        list.push([pick(["metadata", "Amount", "amount ", "__proto__", "constructor", "amo\u0000unt", ""]), pick(junkValues)]);
+      },
     ];
     const bytewise: Array<(b: Buffer) => Buffer> = [
-      (b) => { const c = Buffer.from(b); const i = int(c.length); c[i] = c[i]! ^ (1 << int(8)); return c; }, // bit flip
-      (b) => { const c = Buffer.from(b); c[int(c.length)] = int(256); return c; }, // random byte
-      (b) => { const i = int(b.length); return Buffer.concat([b.subarray(0, i), b.subarray(i + 1 + int(8))]); }, // deletion
+      (b) => {
+        const c = Buffer.from(b);
+        const i = int(c.length);
+        c[i] = c[i]! ^ (1 << int(8));
+        return c;
+      }, // bit flip
+      (b) => {
+        const c = Buffer.from(b);
+        c[int(c.length)] = int(256);
+        return c;
+      }, // random byte
+      (b) => {
+        const i = int(b.length);
+        return Buffer.concat([b.subarray(0, i), b.subarray(i + 1 + int(8))]);
+      }, // deletion
       (b) => b.subarray(0, int(b.length)), // truncation
-      (b) => { const i = int(b.length + 1); return Buffer.concat([b.subarray(0, i), Buffer.from(pick(tokens)), b.subarray(i)]); }, // inserted token
-      (b) => { const i = int(b.length + 1); return Buffer.concat([b.subarray(0, i), Buffer.from(pick(badUtf8)), b.subarray(i)]); }, // invalid UTF-8
+      (b) => {
+        const i = int(b.length + 1);
+        return Buffer.concat([b.subarray(0, i), Buffer.from(pick(tokens)), b.subarray(i)]);
+      }, // inserted token
+      (b) => {
+        const i = int(b.length + 1);
+        return Buffer.concat([b.subarray(0, i), Buffer.from(pick(badUtf8)), b.subarray(i)]);
+      }, // invalid UTF-8
     ];
 
     const bodies: Buffer[] = [];

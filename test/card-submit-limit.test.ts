@@ -39,7 +39,11 @@ async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promis
 }
 
 test("200 declined card submits from one client are throttled: 20 reach the processor, the rest get a clear 429 page", async () => {
-  const payments = await inBatches(Array.from({ length: 201 }, (_, i) => i), 10, () => newPayment());
+  const payments = await inBatches(
+    Array.from({ length: 201 }, (_, i) => i),
+    10,
+    () => newPayment(),
+  );
   const [other, ...mine] = payments as [{ id: string }, ...{ id: string }[]];
   const answers: Res[] = [];
   for (const p of mine) answers.push(await submit(p.id, DECLINED, "203.0.113.50"));
@@ -76,7 +80,11 @@ test("one payment takes at most 5 card submits, whichever addresses they come fr
 });
 
 test("submits refused by their address's limit do not use up the payment's submits", async () => {
-  const spent = await inBatches(Array.from({ length: 20 }, (_, i) => i), 10, () => newPayment());
+  const spent = await inBatches(
+    Array.from({ length: 20 }, (_, i) => i),
+    10,
+    () => newPayment(),
+  );
   for (const p of spent) expect((await submit(p.id, DECLINED, "203.0.113.70")).status).toBe(303);
   const p = await newPayment();
   for (let i = 0; i < 8; i++) expect((await submit(p.id, APPROVED, "203.0.113.70")).status).toBe(429);

@@ -42,7 +42,14 @@ interface Checkout {
 async function openCheckout(overrides: Record<string, unknown> = {}, options: BrowserContextOptions = PHONE): Promise<Checkout> {
   const successUrl = `${shop().origin}/ok?order=7`;
   const cancelUrl = `${shop().origin}/cart?order=7`;
-  const p = await createOk(stack().http, m.testApiKey, { amount: "15050", currency: "GTQ", description: "Camisa típica", success_url: successUrl, cancel_url: cancelUrl, ...overrides });
+  const p = await createOk(stack().http, m.testApiKey, {
+    amount: "15050",
+    currency: "GTQ",
+    description: "Camisa típica",
+    success_url: successUrl,
+    cancel_url: cancelUrl,
+    ...overrides,
+  });
   const context = await newContext(browser(), options);
   const page = await context.newPage();
   const cspViolations: string[] = [];
@@ -98,7 +105,12 @@ describe("card payments", () => {
     const c = await openCheckout();
     await expect.poll(() => c.page.locator("body").innerText()).toContain("Q 150.50");
     await expect.poll(() => c.page.locator("h1").innerText()).toBe("Pago a Tienda Típica");
-    for (const [field, token] of [["card_number", "cc-number"], ["card_expiry", "cc-exp"], ["card_cvc", "cc-csc"], ["card_name", "cc-name"]]) {
+    for (const [field, token] of [
+      ["card_number", "cc-number"],
+      ["card_expiry", "cc-exp"],
+      ["card_cvc", "cc-csc"],
+      ["card_name", "cc-name"],
+    ]) {
       expect(await c.page.getAttribute(`#${field}`, "autocomplete")).toBe(token);
     }
     expect(await c.page.getAttribute("#card_number", "inputmode")).toBe("numeric");
@@ -267,7 +279,10 @@ describe("card payments", () => {
     const c = await openCheckout();
     await fillCard(c.page, "4242424242424241", { expiry: "1/2", cvc: "", name: "" });
     // form.submit() skips the submit event, so the script's checks do not run: the server's do.
-    await Promise.all([c.page.waitForResponse((r) => r.request().method() === "POST"), c.page.evaluate(() => (document.querySelector("form[data-card-form]") as HTMLFormElement).submit())]);
+    await Promise.all([
+      c.page.waitForResponse((r) => r.request().method() === "POST"),
+      c.page.evaluate(() => (document.querySelector("form[data-card-form]") as HTMLFormElement).submit()),
+    ]);
     await expect.poll(() => c.page.locator(".error-summary li").count()).toBe(4);
     await expectAccessible(c, "server-side errors");
     await screenshot(c.page, "checkout-server-errors-360");

@@ -119,13 +119,18 @@ describe("the real CLI", () => {
     expect(commands).toEqual(["/dist/core/src/cli/command.js", "/dist/core/src/cli/keys.js", "/dist/core/src/cli/paytami.js", "/dist/core/src/cli/program.js"]);
   });
 
-  test.each([[["--help"]], [["help", "simulate", "payment"]], [["webhooks", "create", "--help"]], [[]], [["nope"]], [["--json", "keys", "create"]], [["simulate", "payment", "pay_1", "bogus"]]])(
-    "the compiled CLI and the TypeScript entry answer %j with the same bytes",
-    (args) => {
-      const env = { ...process.env, CORE_GRPC_ADDR: "127.0.0.1:9", PAYTAMI_HOME: scratch };
-      const runs = [COMPILED, SOURCE].map((entry) => spawnSync(nodeBinary(), [join(REPO_ROOT, entry), ...args], { cwd: REPO_ROOT, env, encoding: "utf8" }));
-      const [compiled, source] = runs.map((run) => ({ status: run.status, stdout: run.stdout, stderr: run.stderr }));
-      expect(compiled).toEqual(source);
-    },
-  );
+  test.each([
+    [["--help"]],
+    [["help", "simulate", "payment"]],
+    [["webhooks", "create", "--help"]],
+    [[]],
+    [["nope"]],
+    [["--json", "keys", "create"]],
+    [["simulate", "payment", "pay_1", "bogus"]],
+  ])("the compiled CLI and the TypeScript entry answer %j with the same bytes", (args) => {
+    const env = { ...process.env, CORE_GRPC_ADDR: "127.0.0.1:9", PAYTAMI_HOME: scratch };
+    const runs = [COMPILED, SOURCE].map((entry) => spawnSync(nodeBinary(), [join(REPO_ROOT, entry), ...args], { cwd: REPO_ROOT, env, encoding: "utf8" }));
+    const [compiled, source] = runs.map((run) => ({ status: run.status, stdout: run.stdout, stderr: run.stderr }));
+    expect(compiled).toEqual(source);
+  });
 });

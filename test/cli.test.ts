@@ -104,12 +104,8 @@ describe("--json output of each command", () => {
 
     const s = stack();
     await createOk(s.http, created.test_api_key);
-    expect((await s.http.createPayment(created.test_api_key, validBody({ currency: "USD", amount: "1000" }))).json.error.code).toBe(
-      "currency_not_supported",
-    );
-    expect((await s.http.createPayment(created.test_api_key, validBody({ method_type: "bank_transfer" }))).json.error.code).toBe(
-      "method_not_supported",
-    );
+    expect((await s.http.createPayment(created.test_api_key, validBody({ currency: "USD", amount: "1000" }))).json.error.code).toBe("currency_not_supported");
+    expect((await s.http.createPayment(created.test_api_key, validBody({ method_type: "bank_transfer" }))).json.error.code).toBe("method_not_supported");
     expect((await s.http.listPayments(created.live_api_key)).status).toBe(200);
   });
 
@@ -216,7 +212,10 @@ describe("errors in --json mode", () => {
   });
 
   test("an unreachable core is processor_unavailable", async () => {
-    const message = jsonError(await run(["keys", "revoke", "key_a", "--json"], { CORE_GRPC_ADDR: unreachable, PAYTAMI_INTERNAL_TOKEN: "x" }), "processor_unavailable");
+    const message = jsonError(
+      await run(["keys", "revoke", "key_a", "--json"], { CORE_GRPC_ADDR: unreachable, PAYTAMI_INTERNAL_TOKEN: "x" }),
+      "processor_unavailable",
+    );
     expect(message).toContain(unreachable);
   });
 });
@@ -293,16 +292,52 @@ describe("human output (without --json)", () => {
 
 describe("links", () => {
   test("links create → the public view plus id; links deactivate → inactive; show and list give the link object", async () => {
-    const created = jsonSuccess(await paytami(
-      "links", "create", "--merchant", m.merchantId, "--mode", "test", "--title", "Donación", "--currency", "GTQ",
-      "--min", "1000", "--max", "500000", "--max-payments", "5", "--json",
-    ));
+    const created = jsonSuccess(
+      await paytami(
+        "links",
+        "create",
+        "--merchant",
+        m.merchantId,
+        "--mode",
+        "test",
+        "--title",
+        "Donación",
+        "--currency",
+        "GTQ",
+        "--min",
+        "1000",
+        "--max",
+        "500000",
+        "--max-payments",
+        "5",
+        "--json",
+      ),
+    );
     expect(Object.keys(created)).toEqual([
-      "id", "title", "description", "merchant_trade_name", "currency", "amount_type", "fixed_amount_minor", "min_amount_minor",
-      "max_amount_minor", "payable", "not_payable_reason",
+      "id",
+      "title",
+      "description",
+      "merchant_trade_name",
+      "currency",
+      "amount_type",
+      "fixed_amount_minor",
+      "min_amount_minor",
+      "max_amount_minor",
+      "payable",
+      "not_payable_reason",
     ]);
-    expect(created).toMatchObject({ title: "Donación", description: "", merchant_trade_name: "Tienda CLI", currency: "GTQ", amount_type: "variable",
-      fixed_amount_minor: null, min_amount_minor: "1000", max_amount_minor: "500000", payable: true, not_payable_reason: null });
+    expect(created).toMatchObject({
+      title: "Donación",
+      description: "",
+      merchant_trade_name: "Tienda CLI",
+      currency: "GTQ",
+      amount_type: "variable",
+      fixed_amount_minor: null,
+      min_amount_minor: "1000",
+      max_amount_minor: "500000",
+      payable: true,
+      not_payable_reason: null,
+    });
     expect(created.id).toMatch(/^link_[0-9a-f]{24}$/);
     const shown = jsonSuccess(await paytami("links", "show", created.id, "--json"));
     expect(shown).toMatchObject({ id: created.id, mode: "test", active: true, max_payments: 5, succeeded_payments: 0 });
@@ -314,41 +349,73 @@ describe("links", () => {
 
   test("errors: unknown link, amount outside the currency limits, a usage mistake", async () => {
     jsonError(await paytami("links", "deactivate", "link_000000000000000000000000", "--json"), "unknown_payment_link");
-    jsonError(await paytami("links", "create", "--merchant", m.merchantId, "--mode", "test", "--title", "X", "--currency", "GTQ", "--amount", "1", "--json"), "amount_below_minimum");
-    jsonError(await paytami("links", "create", "--merchant", m.merchantId, "--mode", "staging", "--title", "X", "--currency", "GTQ", "--amount", "1000", "--json"), "validation_error");
+    jsonError(
+      await paytami("links", "create", "--merchant", m.merchantId, "--mode", "test", "--title", "X", "--currency", "GTQ", "--amount", "1", "--json"),
+      "amount_below_minimum",
+    );
+    jsonError(
+      await paytami("links", "create", "--merchant", m.merchantId, "--mode", "staging", "--title", "X", "--currency", "GTQ", "--amount", "1000", "--json"),
+      "validation_error",
+    );
   });
 });
 
 describe("merchants set-return-origins", () => {
-  test("→ {merchant_id, origins} in canonical form, http allowed; a path, a wildcard or an unknown merchant is a validation_error; \"\" clears them", async () => {
-    const set = jsonSuccess(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://Shop.example/,http://localhost:3000, https://www.shop.example:8443", "--json"));
+  test('→ {merchant_id, origins} in canonical form, http allowed; a path, a wildcard or an unknown merchant is a validation_error; "" clears them', async () => {
+    const set = jsonSuccess(
+      await paytami(
+        "merchants",
+        "set-return-origins",
+        m.merchantId,
+        "--origins",
+        "https://Shop.example/,http://localhost:3000, https://www.shop.example:8443",
+        "--json",
+      ),
+    );
     expect(set).toEqual({ merchant_id: m.merchantId, origins: ["https://shop.example", "http://localhost:3000", "https://www.shop.example:8443"] });
-    const stored = async () => (await stack().sql<{ return_origins: string[] }>("select return_origins from merchants where id = $1", [m.merchantId]))[0]!.return_origins;
+    const stored = async () =>
+      (await stack().sql<{ return_origins: string[] }>("select return_origins from merchants where id = $1", [m.merchantId]))[0]!.return_origins;
     expect(await stored()).toEqual(set.origins);
-    expect(jsonError(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://shop.example/thanks", "--json"), "validation_error"))
-      .toBe(`"https://shop.example/thanks" is not an http or https origin such as https://shop.example.`);
+    expect(
+      jsonError(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://shop.example/thanks", "--json"), "validation_error"),
+    ).toBe(`"https://shop.example/thanks" is not an http or https origin such as https://shop.example.`);
     jsonError(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://*.shop.example", "--json"), "validation_error");
     jsonError(await paytami("merchants", "set-return-origins", "mer_000000000000000000000000", "--origins", "https://a.example", "--json"), "validation_error");
     expect(await stored()).toEqual(set.origins);
     const text = await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "https://shop.example");
     expect(text, describeRun(text)).toMatchObject({ code: 0, stderr: "", stdout: `Return origins of ${m.merchantId}:\n  https://shop.example\n` });
-    expect(jsonSuccess(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "", "--json"))).toEqual({ merchant_id: m.merchantId, origins: [] });
+    expect(jsonSuccess(await paytami("merchants", "set-return-origins", m.merchantId, "--origins", "", "--json"))).toEqual({
+      merchant_id: m.merchantId,
+      origins: [],
+    });
     expect(await stored()).toEqual([]);
   });
 });
 
 describe("merchants create refuses bidi controls in the name", () => {
-  test.each([["U+202E", "Tienda\u202Eodagac"], ["U+2066", "\u2066Tienda"], ["U+200F", "Tienda\u200F"], ["U+061C", "Tienda\u061C"]])("%s", async (_name, name) => {
-    expect(jsonError(await paytami("merchants", "create", "--name", name, "--json"), "validation_error")).toMatch(/^name must not contain bidirectional control characters/);
+  test.each([
+    ["U+202E", "Tienda\u202Eodagac"],
+    ["U+2066", "\u2066Tienda"],
+    ["U+200F", "Tienda\u200F"],
+    ["U+061C", "Tienda\u061C"],
+  ])("%s", async (_name, name) => {
+    expect(jsonError(await paytami("merchants", "create", "--name", name, "--json"), "validation_error")).toMatch(
+      /^name must not contain bidirectional control characters/,
+    );
   });
 });
 
 describe("merchants set-embed-origins", () => {
-  test("→ {merchant_id, origins} in canonical form; an http origin is a validation_error; \"\" clears them", async () => {
-    const set = jsonSuccess(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "https://shop.example,https://www.shop.example:8443/", "--json"));
+  test('→ {merchant_id, origins} in canonical form; an http origin is a validation_error; "" clears them', async () => {
+    const set = jsonSuccess(
+      await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "https://shop.example,https://www.shop.example:8443/", "--json"),
+    );
     expect(set).toEqual({ merchant_id: m.merchantId, origins: ["https://shop.example", "https://www.shop.example:8443"] });
     jsonError(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "http://shop.example", "--json"), "validation_error");
     jsonError(await paytami("merchants", "set-embed-origins", "mer_000000000000000000000000", "--origins", "https://a.example", "--json"), "validation_error");
-    expect(jsonSuccess(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "", "--json"))).toEqual({ merchant_id: m.merchantId, origins: [] });
+    expect(jsonSuccess(await paytami("merchants", "set-embed-origins", m.merchantId, "--origins", "", "--json"))).toEqual({
+      merchant_id: m.merchantId,
+      origins: [],
+    });
   });
 });

@@ -43,8 +43,7 @@ async function codeOf(call: Promise<unknown>): Promise<string> {
 
 /** Every unary method of the three Paytami services, with its default (empty) request. */
 const METHODS = Object.entries({ payments: PaymentServiceService, checkout: CheckoutServiceService, admin: AdminServiceService }).flatMap(
-  ([service, definition]) =>
-    Object.entries(definition).map(([method, d]) => ({ service, method, request: d.requestDeserialize(Buffer.alloc(0)) as unknown })),
+  ([service, definition]) => Object.entries(definition).map(([method, d]) => ({ service, method, request: d.requestDeserialize(Buffer.alloc(0)) as unknown })),
 );
 
 function call(client: CoreClient, service: string, method: string, request: unknown, authorization?: string): Promise<unknown> {
@@ -58,18 +57,23 @@ describe("the internal token", () => {
     expect(METHODS.length).toBeGreaterThanOrEqual(12);
   });
 
-  test.each(METHODS)("$service.$method without the token, or with a wrong one, is unauthorized even with a valid API key", async ({ service, method, request }) => {
-    const bearer = `Bearer ${m.testApiKey}`;
-    for (const client of [clientWithToken(undefined), clientWithToken("wrong-token"), clientWithToken("")]) {
-      expect(await codeOf(call(client, service, method, request, bearer))).toBe("unauthorized");
-    }
-  });
+  test.each(METHODS)(
+    "$service.$method without the token, or with a wrong one, is unauthorized even with a valid API key",
+    async ({ service, method, request }) => {
+      const bearer = `Bearer ${m.testApiKey}`;
+      for (const client of [clientWithToken(undefined), clientWithToken("wrong-token"), clientWithToken("")]) {
+        expect(await codeOf(call(client, service, method, request, bearer))).toBe("unauthorized");
+      }
+    },
+  );
 
   test("a valid call without the token is refused before it does anything", async () => {
     const s = stack();
     const before = await s.paymentCount();
     const request: CreatePaymentRequest = { idempotency_key: randomUUID(), ...validBody() };
-    const error = await clientWithToken(undefined).payments.createPayment(request, { authorization: `Bearer ${m.testApiKey}` }).catch((e: unknown) => e);
+    const error = await clientWithToken(undefined)
+      .payments.createPayment(request, { authorization: `Bearer ${m.testApiKey}` })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CoreError);
     expect(error).toMatchObject({ code: "unauthorized", fromCore: true });
     expect(await s.paymentCount()).toBe(before);
@@ -145,5 +149,4 @@ describe("typed fields, validated once in the core", () => {
     expect(key.mode).toBe(Mode.MODE_LIVE);
     expect(key.api_key).toMatch(/^sk_live_/);
   });
-
 });

@@ -64,7 +64,9 @@ describe("payment events through the outbox and JetStream", () => {
     expect((envelope.data as { status: string }).status).toBe("captured");
 
     const rows = await stack.sql<{ id: string; published: boolean }>(
-      "select id, published_at is not null as published from outbox_events where envelope->'data'->>'id' = $1", [id]);
+      "select id, published_at is not null as published from outbox_events where envelope->'data'->>'id' = $1",
+      [id],
+    );
     expect(rows).toEqual([{ id: envelope.id, published: true }]);
   });
 
@@ -91,7 +93,8 @@ describe("payment events through the outbox and JetStream", () => {
     await stack.admin.simulate(settled, "settle");
     const rows = await stack.sql<{ type: string; pid: string }>(
       "select type, envelope->'data'->>'id' as pid from outbox_events where envelope->'data'->>'id' = any($1) order by seq",
-      [[expiring, settled]]);
+      [[expiring, settled]],
+    );
     expect(rows).toEqual([{ type: "payment.succeeded", pid: settled }]);
     expect((await stack.http.getPayment(key, settled)).json).toMatchObject({ status: "available_to_merchant" });
   });

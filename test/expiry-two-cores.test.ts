@@ -75,8 +75,14 @@ describe("expiry with two cores on one database", () => {
       "the cores' expiry counters to account for every payment",
     );
     // Every payment was taken by exactly one core: the items both cores handled add up to the payments, all of them "expired".
-    expect(tallies.reduce((sum, t) => sum + total(t), 0), JSON.stringify(tallies)).toBe(PAYMENTS);
-    expect(tallies.reduce((sum, t) => sum + (t.expired ?? 0), 0), JSON.stringify(tallies)).toBe(PAYMENTS);
+    expect(
+      tallies.reduce((sum, t) => sum + total(t), 0),
+      JSON.stringify(tallies),
+    ).toBe(PAYMENTS);
+    expect(
+      tallies.reduce((sum, t) => sum + (t.expired ?? 0), 0),
+      JSON.stringify(tallies),
+    ).toBe(PAYMENTS);
     // And the work was shared, not done by one core while the other waited.
     for (const t of tallies) expect(t.expired ?? 0, JSON.stringify(tallies)).toBeGreaterThan(0);
   });

@@ -170,7 +170,9 @@ describe("failures are pages, never JSON", () => {
     expect(res.text).not.toMatch(/not a url|Invalid URL|TypeError|\bat \S+:\d+/);
     expect(res.headers["x-frame-options"]).toBe("DENY");
     // The facade's log file is read from another process: wait for the line rather than race it.
-    await vi.waitFor(() => expect(stack().logText("facade")).toMatch(/hosted page failed[\s\S]*Invalid URL|Invalid URL[\s\S]*hosted page failed/), { timeout: 5_000 });
+    await vi.waitFor(() => expect(stack().logText("facade")).toMatch(/hosted page failed[\s\S]*Invalid URL|Invalid URL[\s\S]*hosted page failed/), {
+      timeout: 5_000,
+    });
     // This 500 is the point of the test, not a request a client could provoke.
     expect(serverErrors.length).toBe(before + 1);
     serverErrors.splice(before, 1);

@@ -121,9 +121,7 @@ describe("concurrency", () => {
     const idem = newIdemKey();
     const body = validBody({ amount: "52050" });
     const before = await s.paymentCount();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => s.http.createPayment(m.testApiKey, body, { idem })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => s.http.createPayment(m.testApiKey, body, { idem })));
     const statuses = results.map((r) => r.status);
     expect(statuses, results.find((r) => r.status !== 201)?.text).toEqual(Array(50).fill(201));
     const bodies = new Set(results.map((r) => r.text));
@@ -158,9 +156,7 @@ describe("concurrency", () => {
   test("concurrent distinct keys create distinct payments", async () => {
     const s = stack();
     const before = await s.paymentCount();
-    const results = await Promise.all(
-      Array.from({ length: 30 }, () => s.http.createPayment(m.testApiKey, validBody({ amount: "52200" }))),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, () => s.http.createPayment(m.testApiKey, validBody({ amount: "52200" }))));
     for (const r of results) expect(r.status, r.text).toBe(201);
     expect(new Set(results.map((r) => r.json.id)).size).toBe(30);
     expect(await s.paymentCount()).toBe(before + 30);

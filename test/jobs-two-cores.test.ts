@@ -48,10 +48,15 @@ describe("sandbox jobs on two cores, one killed mid-run", () => {
       .poll(() => countWhere("status = 'available_to_merchant'", ids), { timeout: 180_000, interval: 500, message: "every payment settled" })
       .toBe(PAYMENTS);
     // Each step after its delay from the one before, none skipped (a step done twice would have moved its stamp past the next one's).
-    expect(await countWhere(`processing_at + interval '2 s' <= captured_at
+    expect(
+      await countWhere(
+        `processing_at + interval '2 s' <= captured_at
       and captured_at + interval '1 s' <= pending_settlement_at
       and pending_settlement_at + interval '1 s' <= settled_to_paytami_at
-      and settled_to_paytami_at + interval '1 s' <= available_to_merchant_at`, ids)).toBe(PAYMENTS);
+      and settled_to_paytami_at + interval '1 s' <= available_to_merchant_at`,
+        ids,
+      ),
+    ).toBe(PAYMENTS);
     const events = await s.sql<{ id: string; n: string }>(
       "select envelope->'data'->>'id' as id, count(*)::text as n from outbox_events where type = 'payment.succeeded' and envelope->'data'->>'id' = any($1) group by 1",
       [ids],
@@ -59,7 +64,10 @@ describe("sandbox jobs on two cores, one killed mid-run", () => {
     expect(events).toHaveLength(PAYMENTS);
     expect(events.every((e) => e.n === "1")).toBe(true);
     // No other event for these payments.
-    const others = await s.sql<{ n: string }>("select count(*)::text as n from outbox_events where type <> 'payment.succeeded' and envelope->'data'->>'id' = any($1)", [ids]);
+    const others = await s.sql<{ n: string }>(
+      "select count(*)::text as n from outbox_events where type <> 'payment.succeeded' and envelope->'data'->>'id' = any($1)",
+      [ids],
+    );
     expect(others[0]!.n).toBe("0");
   });
 });

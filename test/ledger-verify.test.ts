@@ -25,7 +25,12 @@ let merchant: Merchant;
  * refunded in part before settlement, then settled; refunded in full after settlement.
  */
 const p: Record<"captured" | "settled" | "disputed" | "usd" | "partRefunded" | "refunded", string> = {
-  captured: "", settled: "", disputed: "", usd: "", partRefunded: "", refunded: "",
+  captured: "",
+  settled: "",
+  disputed: "",
+  usd: "",
+  partRefunded: "",
+  refunded: "",
 };
 
 interface Run {
@@ -65,7 +70,11 @@ async function captured(m: Merchant, currency = "GTQ", amount = "10000"): Promis
 
 /** POST /v1/refunds (all that remains without `amount`). */
 async function refund(paymentId: string, amount?: string): Promise<void> {
-  const res = await getStack().http.post("/v1/refunds", { key: merchant.testApiKey, idem: newIdemKey(), body: { payment_id: paymentId, ...(amount ? { amount } : {}) } });
+  const res = await getStack().http.post("/v1/refunds", {
+    key: merchant.testApiKey,
+    idem: newIdemKey(),
+    body: { payment_id: paymentId, ...(amount ? { amount } : {}) },
+  });
   expect(res.status, res.text).toBe(201);
 }
 
@@ -82,12 +91,21 @@ beforeAll(async () => {
   for (const id of [p.settled, p.disputed, p.usd, p.partRefunded, p.refunded]) await getStack().admin.simulate(id, "settle");
   await refund(p.refunded, "3000");
   await refund(p.refunded);
-  for (const [id, action] of [[p.disputed, "open"], [p.usd, "open"], [p.usd, "win"]] as const) {
+  for (const [id, action] of [
+    [p.disputed, "open"],
+    [p.usd, "open"],
+    [p.usd, "win"],
+  ] as const) {
     expect((await paytami("simulate", "chargeback", id, action, "--json")).code).toBe(0);
   }
   // GTQ paid out to an account that works; USD to one that the sandbox bank closes (money back in available).
-  for (const [currency, number] of [["GTQ", "1234560001"], ["USD", "1234560002"]] as const) {
-    expect((await paytami("bank-accounts", "add", "--merchant", merchant.merchantId, "--mode", "test", "--currency", currency, "--number", number, "--json")).code).toBe(0);
+  for (const [currency, number] of [
+    ["GTQ", "1234560001"],
+    ["USD", "1234560002"],
+  ] as const) {
+    expect(
+      (await paytami("bank-accounts", "add", "--merchant", merchant.merchantId, "--mode", "test", "--currency", currency, "--number", number, "--json")).code,
+    ).toBe(0);
     expect((await paytami("simulate", "payout", "--merchant", merchant.merchantId, "--currency", currency, "--json")).code).toBe(0);
   }
 });
@@ -124,10 +142,17 @@ describe("paytami ledger verify", () => {
       const out = onlyJson(r);
       expect(Object.keys(out)).toEqual(["ok", "violations"]);
       expect(out.ok).toBe(false);
-      expect(out.violations).toEqual([{
-        invariant: "transaction_balanced", transaction_id: capture!.id, payment_id: p.settled, currency: "GTQ", expected: "0", actual: "-100",
-        message: `ledger transaction ${capture!.id}: its GTQ lines sum to -100, not 0`,
-      }]);
+      expect(out.violations).toEqual([
+        {
+          invariant: "transaction_balanced",
+          transaction_id: capture!.id,
+          payment_id: p.settled,
+          currency: "GTQ",
+          expected: "0",
+          actual: "-100",
+          message: `ledger transaction ${capture!.id}: its GTQ lines sum to -100, not 0`,
+        },
+      ]);
       const text = await paytami("ledger", "verify");
       expect(text.code).toBe(1);
       expect(text.stdout).toContain(`transaction_balanced: ledger transaction ${capture!.id}`);
@@ -152,9 +177,13 @@ describe("paytami ledger verify", () => {
     expect(r.code).toBe(1);
     const { violations } = onlyJson(r);
     expect(violations).toContainEqual(expect.objectContaining({ invariant: "transaction_balanced", transaction_id: release!.id, actual: "7" }));
-    expect(violations).toContainEqual(expect.objectContaining({ invariant: "payment_has_movement", payment_id: p.captured, expected: "a capture transaction", actual: "none" }));
+    expect(violations).toContainEqual(
+      expect.objectContaining({ invariant: "payment_has_movement", payment_id: p.captured, expected: "a capture transaction", actual: "none" }),
+    );
     // Pending lost the captured payment's net and available gained 7: the merchant's GTQ total is off.
-    expect(violations).toContainEqual(expect.objectContaining({ invariant: "merchant_total", merchant_id: merchant.merchantId, mode: "test", currency: "GTQ" }));
+    expect(violations).toContainEqual(
+      expect.objectContaining({ invariant: "merchant_total", merchant_id: merchant.merchantId, mode: "test", currency: "GTQ" }),
+    );
     expect(violations.map((v: { invariant: string }) => v.invariant).sort()).toEqual(["merchant_total", "payment_has_movement", "transaction_balanced"]);
   });
 });
@@ -170,12 +199,18 @@ describe("balances and a payment's ledger transactions", () => {
     expect(Object.keys(out)).toEqual(["merchant_id", "mode", "balances"]);
     // Card fees 3.5 % + 200: 10 000 → 9 450 net, 20 000 → 19 100 net.
     expect(out).toEqual({
-      merchant_id: other.merchantId, mode: "test",
-      balances: [{ currency: "GTQ", pending: "9450", available: "19100", in_transit: "0" }, { currency: "USD", pending: "0", available: "0", in_transit: "0" }],
+      merchant_id: other.merchantId,
+      mode: "test",
+      balances: [
+        { currency: "GTQ", pending: "9450", available: "19100", in_transit: "0" },
+        { currency: "USD", pending: "0", available: "0", in_transit: "0" },
+      ],
     });
-    expect(onlyJson(await paytami("balances", "show", "--merchant", other.merchantId, "--mode", "live", "--json")).balances.every(
-      (b: Record<string, string>) => b.pending === "0" && b.available === "0" && b.in_transit === "0",
-    )).toBe(true);
+    expect(
+      onlyJson(await paytami("balances", "show", "--merchant", other.merchantId, "--mode", "live", "--json")).balances.every(
+        (b: Record<string, string>) => b.pending === "0" && b.available === "0" && b.in_transit === "0",
+      ),
+    ).toBe(true);
 
     const t = onlyJson(await paytami("ledger", "transactions", id, "--json"));
     expect(t.payment_id).toBe(id);
@@ -183,7 +218,11 @@ describe("balances and a payment's ledger transactions", () => {
     expect(Object.keys(t.transactions[0])).toEqual(["id", "kind", "created_at", "lines"]);
     expect(t.transactions[0]).toMatchObject({
       kind: "capture",
-      lines: [{ account: "processor_receivable", amount: "-10000" }, { account: "fee_revenue", amount: "550" }, { account: "merchant_pending", amount: "9450" }],
+      lines: [
+        { account: "processor_receivable", amount: "-10000" },
+        { account: "fee_revenue", amount: "550" },
+        { account: "merchant_pending", amount: "9450" },
+      ],
     });
     expect(t.transactions[0].created_at).toMatch(CREATED_AT_RE);
   });

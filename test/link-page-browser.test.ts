@@ -55,7 +55,11 @@ describe("link page in Chromium", () => {
     await Promise.all([page.waitForURL(/\/pay\/pay_[0-9a-f]{24}$/), page.getByRole("button", { name: "Pagar" }).click()]);
     await expect.poll(() => page.locator("body").innerText()).toContain("Q 1,250.50");
     const payment = await paymentAt(page.url());
-    expect({ amount: payment.amount, currency: payment.currency, method: payment.method_type }).toEqual({ amount: "125050", currency: "GTQ", method: "bank_transfer" });
+    expect({ amount: payment.amount, currency: payment.currency, method: payment.method_type }).toEqual({
+      amount: "125050",
+      currency: "GTQ",
+      method: "bank_transfer",
+    });
     expect(csp).toEqual([]);
     await close();
   });
@@ -72,7 +76,9 @@ describe("link page in Chromium", () => {
       await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/pay\/pay_[0-9a-f]{24}$/);
       await page.waitForLoadState("load");
       expect(await stack().paymentCount(), `javaScriptEnabled=${javaScriptEnabled}`).toBe(before + 1);
-      const rows = await stack().sql<{ n: string }>("SELECT count(*)::text AS n FROM payments WHERE amount = 5000 AND id = $1", [new URL(page.url()).pathname.split("/")[2]]);
+      const rows = await stack().sql<{ n: string }>("SELECT count(*)::text AS n FROM payments WHERE amount = 5000 AND id = $1", [
+        new URL(page.url()).pathname.split("/")[2],
+      ]);
       expect(rows[0]?.n).toBe("1");
       await close();
     }

@@ -21,7 +21,11 @@ beforeAll(async () => {
 
 function meta(html: string, name: string): string | undefined {
   const found = new RegExp(`<meta (?:property|name)="${name}" content="([^"]*)"`).exec(html)?.[1];
-  return found?.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"');
+  return found
+    ?.replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"');
 }
 
 function pay(linkId: string, fields: Record<string, string>, ip = freshIp()): Promise<Res> {
@@ -141,7 +145,12 @@ describe("GET /l/{id}", () => {
 describe("POST /l/{id} (the page's form)", () => {
   test("accepts what people type, creates the payment and sends the browser to its checkout_url", async () => {
     const link = await createLink(stack(), m, {});
-    for (const [typed, minor] of [["Q 1,500.00", "150000"], ["150.5", "15050"], ["Q150", "15000"], ["10", "1000"]] as const) {
+    for (const [typed, minor] of [
+      ["Q 1,500.00", "150000"],
+      ["150.5", "15050"],
+      ["Q150", "15000"],
+      ["10", "1000"],
+    ] as const) {
       const page = await stack().http.get(`/l/${link.id}`);
       const res = await pay(link.id, { idempotency_key: pageKey(page.text), amount: typed, method_type: "bank_transfer" });
       expect(res.status, res.text).toBe(303);
@@ -282,7 +291,11 @@ describe("GET /l/{id}/done", () => {
   test("a succeeded payment of another merchant, another link, another mode or no link shows no success on this link's page", async () => {
     const link = await createLink(stack(), m, { fixed_amount_minor: "2500" });
     const succeeded = async (linkId: string, merchant: Merchant = m) => {
-      const res = await stack().http.post(`/v1/payment_links/${linkId}/pay`, { idem: newIdemKey(), body: { method_type: "card" }, headers: { "x-forwarded-for": freshIp() } });
+      const res = await stack().http.post(`/v1/payment_links/${linkId}/pay`, {
+        idem: newIdemKey(),
+        body: { method_type: "card" },
+        headers: { "x-forwarded-for": freshIp() },
+      });
       expect(res.status, res.text).toBe(201);
       await stack().admin.simulate(res.json.id, "succeed");
       expect((await stack().http.getPayment(merchant.testApiKey, res.json.id)).json.status).toBe("captured");
@@ -292,9 +305,20 @@ describe("GET /l/{id}/done", () => {
     const foreign = {
       "another merchant's link payment": await succeeded((await createLink(stack(), other, { fixed_amount_minor: "2500" })).id, other),
       "another link's payment": await succeeded((await createLink(stack(), m, { fixed_amount_minor: "2500" })).id),
-      "a payment without a link": (await stack().admin.simulate((await stack().http.createPayment(m.testApiKey, {
-        amount: "2500", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no",
-      })).json.id, "succeed")).id,
+      "a payment without a link": (
+        await stack().admin.simulate(
+          (
+            await stack().http.createPayment(m.testApiKey, {
+              amount: "2500",
+              currency: "GTQ",
+              method_type: "card",
+              success_url: "https://shop.example/ok",
+              cancel_url: "https://shop.example/no",
+            })
+          ).json.id,
+          "succeed",
+        )
+      ).id,
     };
     // A payment of this link in the other mode cannot be made through the API; the page must still not speak for it.
     const otherMode = await succeeded(link.id);

@@ -88,9 +88,7 @@ test("behind a proxy that appends the client address, rotating the first X-Forwa
 
 test("41 junk requests from one client do not stop another client's valid pay", async () => {
   const linkId = await newLink();
-  const junk: unknown[] = [
-    "{not json", { method_type: "card", amount: "100" }, { method_type: "card", color: "red" }, {}, { method_type: 7 }, [],
-  ];
+  const junk: unknown[] = ["{not json", { method_type: "card", amount: "100" }, { method_type: "card", color: "red" }, {}, { method_type: 7 }, []];
   const statuses: number[] = [];
   for (let i = 0; i < 41; i++) {
     const body = junk[i % junk.length];

@@ -40,16 +40,38 @@ describe("management", () => {
   test("POST /v1/payment_links creates a fixed link; the public read shows exactly the spec 2.2 view", async () => {
     const link = await createLink({ fixed_amount_minor: "15000", description: "Bordada a mano", max_payments: 3 });
     expect(link).toMatchObject({
-      title: "Camisa típica", description: "Bordada a mano", merchant_trade_name: "Tienda Links", currency: "GTQ", amount_type: "fixed",
-      fixed_amount_minor: "15000", min_amount_minor: null, max_amount_minor: null, payable: true, not_payable_reason: null,
-      mode: "test", active: true, expires_at: null, max_payments: 3, succeeded_payments: 0, success_url: null, cancel_url: null,
+      title: "Camisa típica",
+      description: "Bordada a mano",
+      merchant_trade_name: "Tienda Links",
+      currency: "GTQ",
+      amount_type: "fixed",
+      fixed_amount_minor: "15000",
+      min_amount_minor: null,
+      max_amount_minor: null,
+      payable: true,
+      not_payable_reason: null,
+      mode: "test",
+      active: true,
+      expires_at: null,
+      max_payments: 3,
+      succeeded_payments: 0,
+      success_url: null,
+      cancel_url: null,
     });
     expect(link.id).toMatch(/^link_[0-9a-f]{24}$/);
     const pub = await stack().http.get(`/v1/payment_links/${link.id}`);
     expect(pub.status).toBe(200);
     expect(pub.json).toStrictEqual({
-      title: "Camisa típica", description: "Bordada a mano", merchant_trade_name: "Tienda Links", currency: "GTQ", amount_type: "fixed",
-      fixed_amount_minor: "15000", min_amount_minor: null, max_amount_minor: null, payable: true, not_payable_reason: null,
+      title: "Camisa típica",
+      description: "Bordada a mano",
+      merchant_trade_name: "Tienda Links",
+      currency: "GTQ",
+      amount_type: "fixed",
+      fixed_amount_minor: "15000",
+      min_amount_minor: null,
+      max_amount_minor: null,
+      payable: true,
+      not_payable_reason: null,
     });
   });
 
@@ -118,11 +140,21 @@ describe("pay", () => {
     const link = await createLink({ min_amount_minor: "1000", max_amount_minor: "500000" });
     const res = await pay(link.id, { amount: "25000", method_type: "card" });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toMatchObject({ status: "created", currency: "GTQ", amount: "25000", service_fee: "1075", net_amount: "23925", description: "Camisa típica" });
+    expect(res.json).toMatchObject({
+      status: "created",
+      currency: "GTQ",
+      amount: "25000",
+      service_fee: "1075",
+      net_amount: "23925",
+      description: "Camisa típica",
+    });
     const [row] = await stack().sql<any>("select link_id, success_url, cancel_url, merchant_id, mode from payments where id = $1", [res.json.id]);
     expect(row).toEqual({
-      link_id: link.id, success_url: `${stack().publicBaseUrl}/l/${link.id}/done`, cancel_url: `${stack().publicBaseUrl}/l/${link.id}/done`,
-      merchant_id: m.merchantId, mode: "test",
+      link_id: link.id,
+      success_url: `${stack().publicBaseUrl}/l/${link.id}/done`,
+      cancel_url: `${stack().publicBaseUrl}/l/${link.id}/done`,
+      merchant_id: m.merchantId,
+      mode: "test",
     });
   });
 
@@ -181,14 +213,21 @@ describe("pay", () => {
       [fixed.id, { method_type: "card", success_url: "https://" }],
     ];
     for (const [linkId, body] of bad) {
-      const res = typeof body === "string"
-        ? await stack().http.post(`/v1/payment_links/${linkId}/pay`, { body, idem: newIdemKey(), headers: { "content-type": "application/json", "x-forwarded-for": freshIp() } })
-        : await pay(linkId, body);
+      const res =
+        typeof body === "string"
+          ? await stack().http.post(`/v1/payment_links/${linkId}/pay`, {
+              body,
+              idem: newIdemKey(),
+              headers: { "content-type": "application/json", "x-forwarded-for": freshIp() },
+            })
+          : await pay(linkId, body);
       expect(res.status, `${JSON.stringify(body)} → ${res.text}`).toBe(400);
       expect(res.json.error.code, JSON.stringify(body)).toBe("validation_error");
     }
     const wrongType = await stack().http.post(`/v1/payment_links/${variable.id}/pay`, {
-      body: "method_type=card", idem: newIdemKey(), headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": freshIp() },
+      body: "method_type=card",
+      idem: newIdemKey(),
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": freshIp() },
     });
     expectError(wrongType, 400, "validation_error");
     expect(await stack().paymentCount()).toBe(before);
@@ -214,9 +253,17 @@ describe("pay", () => {
     expect(onB.status).toBe(201);
     expect(onA.json.id).not.toBe(onB.json.id);
     const direct = await createOk(stack().http, m.testApiKey, { amount: "1500" });
-    const directSameKey = await stack().http.createPayment(m.testApiKey, {
-      amount: "1500", currency: "GTQ", method_type: "card", success_url: "https://s.example/ok", cancel_url: "https://s.example/no",
-    }, { idem });
+    const directSameKey = await stack().http.createPayment(
+      m.testApiKey,
+      {
+        amount: "1500",
+        currency: "GTQ",
+        method_type: "card",
+        success_url: "https://s.example/ok",
+        cancel_url: "https://s.example/no",
+      },
+      { idem },
+    );
     expect(directSameKey.status).toBe(201);
     expect(directSameKey.json.id).not.toBe(onA.json.id);
     expect(direct.id).toBeDefined();
@@ -283,21 +330,42 @@ describe("return URLs of a public pay (no open redirect from our domain)", () =>
     const bare = await createLink({ fixed_amount_minor: "1500" });
     expect(refusal(await pay(bare.id, { method_type: "card", success_url: "https://evil.example/thanks" }))).toEqual({
       status: 400,
-      body: { error: { code: "validation_error", message: "success_url is not accepted on this link: neither the link nor its merchant names an origin to return to; leave it out to return to the link's own page." } },
+      body: {
+        error: {
+          code: "validation_error",
+          message:
+            "success_url is not accepted on this link: neither the link nor its merchant names an origin to return to; leave it out to return to the link's own page.",
+        },
+      },
     });
     const own = await createLink({ fixed_amount_minor: "1500", success_url: "https://shop.example/ok", cancel_url: "https://pay.shop.example/cart" });
     expect(refusal(await pay(own.id, { method_type: "card", success_url: "https://shop.example/other", cancel_url: "https://evil.example/cart" }))).toEqual({
       status: 400,
-      body: { error: { code: "validation_error", message: "cancel_url must be on an origin this link's merchant trusts (https://shop.example, https://pay.shop.example), not https://evil.example." } },
+      body: {
+        error: {
+          code: "validation_error",
+          message: "cancel_url must be on an origin this link's merchant trusts (https://shop.example, https://pay.shop.example), not https://evil.example.",
+        },
+      },
     });
     // Near misses are other origins: a port, the scheme, a sibling or a suffix host, credentials before the host.
-    for (const url of ["https://shop.example:8443/ok", "http://shop.example/ok", "https://evil.shop.example/ok", "https://shop.example.evil.example/ok", "https://shop.example@evil.example/ok"]) {
+    for (const url of [
+      "https://shop.example:8443/ok",
+      "http://shop.example/ok",
+      "https://evil.shop.example/ok",
+      "https://shop.example.evil.example/ok",
+      "https://shop.example@evil.example/ok",
+    ]) {
       expectError(await pay(own.id, { method_type: "card", success_url: url }), 400, "validation_error");
     }
     expect(await linkPayments(bare.id)).toBe(0);
     expect(await linkPayments(own.id)).toBe(0);
 
-    const accepted = await pay(own.id, { method_type: "card", success_url: "https://SHOP.example/thanks?order=7", cancel_url: "https://pay.shop.example/back" });
+    const accepted = await pay(own.id, {
+      method_type: "card",
+      success_url: "https://SHOP.example/thanks?order=7",
+      cancel_url: "https://pay.shop.example/back",
+    });
     expect(accepted.status, accepted.text).toBe(201);
     const [row] = await stack().sql<any>("select success_url, cancel_url from payments where id = $1", [accepted.json.id]);
     expect(row).toEqual({ success_url: "https://SHOP.example/thanks?order=7", cancel_url: "https://pay.shop.example/back" });
@@ -313,15 +381,25 @@ describe("return URLs of a public pay (no open redirect from our domain)", () =>
     expect(await formTargets(paid.json.id)).toEqual(["https://www.shop.example", "http://localhost:3000"]);
     expect(refusal(await pay(link.id, { method_type: "card", success_url: "https://evil.example/" }))).toEqual({
       status: 400,
-      body: { error: { code: "validation_error", message: "success_url must be on an origin this link's merchant trusts (https://www.shop.example, http://localhost:3000), not https://evil.example." } },
+      body: {
+        error: {
+          code: "validation_error",
+          message: "success_url must be on an origin this link's merchant trusts (https://www.shop.example, http://localhost:3000), not https://evil.example.",
+        },
+      },
     });
     // Either field off the trusted origins refuses the pay, whatever the other one names.
-    expectError(await pay(link.id, { method_type: "card", success_url: "https://www.shop.example/thanks", cancel_url: "https://evil.example/" }), 400, "validation_error");
+    expectError(
+      await pay(link.id, { method_type: "card", success_url: "https://www.shop.example/thanks", cancel_url: "https://evil.example/" }),
+      400,
+      "validation_error",
+    );
 
     // Live return URLs are https only, so only the https origin is named there.
     const live = await createLink({ fixed_amount_minor: "1500" }, merchant.liveApiKey);
-    expect(refusal(await pay(live.id, { method_type: "card", success_url: "https://evil.example/" })).body.error.message)
-      .toBe("success_url must be on an origin this link's merchant trusts (https://www.shop.example), not https://evil.example.");
+    expect(refusal(await pay(live.id, { method_type: "card", success_url: "https://evil.example/" })).body.error.message).toBe(
+      "success_url must be on an origin this link's merchant trusts (https://www.shop.example), not https://evil.example.",
+    );
     expect((await pay(live.id, { method_type: "card", success_url: "https://www.shop.example/thanks" })).status).toBe(201);
 
     // Body validation comes before payability (README "Pay check order").
@@ -331,8 +409,15 @@ describe("return URLs of a public pay (no open redirect from our domain)", () =>
 
     // The rule lives in the core's operation: a gRPC caller gets it as well.
     const open = await createLink({ fixed_amount_minor: "1500" }, merchant.testApiKey);
-    await expect(stack().core.links.payLink({ link_id: open.id, idempotency_key: newIdemKey(), method_type: "card", success_url: "https://evil.example/", client_ip: freshIp() }))
-      .rejects.toMatchObject({ code: "validation_error" });
+    await expect(
+      stack().core.links.payLink({
+        link_id: open.id,
+        idempotency_key: newIdemKey(),
+        method_type: "card",
+        success_url: "https://evil.example/",
+        client_ip: freshIp(),
+      }),
+    ).rejects.toMatchObject({ code: "validation_error" });
     expect(await linkPayments(open.id)).toBe(0);
   });
 });
@@ -344,7 +429,11 @@ describe("bidi controls in text customers read", () => {
     ["description", { description: "Talla M\u200F" }],
     ["description", { description: "Talla \u061CM" }],
   ])("a link %s with one is refused, nothing created", async (field, body) => {
-    const res = await stack().http.post("/v1/payment_links", { key: m.testApiKey, idem: newIdemKey(), body: { title: "Camisa", currency: "GTQ", fixed_amount_minor: "1500", ...body } });
+    const res = await stack().http.post("/v1/payment_links", {
+      key: m.testApiKey,
+      idem: newIdemKey(),
+      body: { title: "Camisa", currency: "GTQ", fixed_amount_minor: "1500", ...body },
+    });
     expectError(res, 400, "validation_error");
     expect(res.json.error.message).toBe(`${field} must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).`);
   });
@@ -364,6 +453,8 @@ describe("bidi controls in text customers read", () => {
   });
 
   test("a merchant name with one is refused through gRPC", async () => {
-    await expect(stack().core.admin.createMerchant({ name: "Tienda\u202Eodagac", currencies: [], methods: [] })).rejects.toMatchObject({ code: "validation_error" });
+    await expect(stack().core.admin.createMerchant({ name: "Tienda\u202Eodagac", currencies: [], methods: [] })).rejects.toMatchObject({
+      code: "validation_error",
+    });
   });
 });

@@ -24,10 +24,11 @@ describe("two instances, one database", () => {
     const idem = newIdemKey();
     const body = validBody({ amount: "71000" });
     const before = await s.paymentCount();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => clients[i % 2]!.createPayment(m.testApiKey, body, { idem })),
-    );
-    expect(results.map((r) => r.status), results.find((r) => r.status !== 201)?.text).toEqual(Array(50).fill(201));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % 2]!.createPayment(m.testApiKey, body, { idem })));
+    expect(
+      results.map((r) => r.status),
+      results.find((r) => r.status !== 201)?.text,
+    ).toEqual(Array(50).fill(201));
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     expect(results.filter((r) => r.header("idempotent-replayed") !== "true").length).toBe(1);
     expect(await s.paymentCount()).toBe(before + 1);
@@ -40,7 +41,10 @@ describe("two instances, one database", () => {
     const before = await s.paymentCount();
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        clients[i % 2]!.createPayment(m.testApiKey, bodies[Math.floor(i / 2) % 2], { idem }).then((r) => ({ r, amount: (bodies[Math.floor(i / 2) % 2] as any).amount })),
+        clients[i % 2]!.createPayment(m.testApiKey, bodies[Math.floor(i / 2) % 2], { idem }).then((r) => ({
+          r,
+          amount: (bodies[Math.floor(i / 2) % 2] as any).amount,
+        })),
       ),
     );
     const winners = results.filter(({ r }) => r.status === 201);

@@ -28,10 +28,13 @@ beforeAll(async () => {
 afterAll(() => facade?.close());
 
 const refusal = (promise: Promise<unknown>) =>
-  promise.then(() => undefined, (error: unknown) => {
-    if (error instanceof CoreError) return { code: error.code, message: error.message };
-    throw error;
-  });
+  promise.then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof CoreError) return { code: error.code, message: error.message };
+      throw error;
+    },
+  );
 
 /** The operations the facade's credential reaches with an `acting_for`, and what each declares. */
 const declared = (name: string) => OPERATIONS.find((op) => op.name === name)!.callers;
@@ -44,7 +47,8 @@ describe("a caller the operation does not declare", () => {
       list_refunds: () => facade.refunds.listRefunds({ acting_for: acting }),
       // No merchant named: the facade's process on its own, which get_refund does not declare either.
       get_refund: () => facade.refunds.getRefund({ acting_for: {}, id: "re_000000000000000000000000" }),
-      create_link: () => facade.links.createLink({ acting_for: acting, idempotency_key: "ops-link-0001", title: "Enlace", currency: "GTQ", fixed_amount_minor: "1000" }),
+      create_link: () =>
+        facade.links.createLink({ acting_for: acting, idempotency_key: "ops-link-0001", title: "Enlace", currency: "GTQ", fixed_amount_minor: "1000" }),
       list_links: () => facade.links.listLinks({ acting_for: acting }),
     };
     const before = await databaseSnapshot(stack());

@@ -21,7 +21,9 @@ test("a committed event is relayed and delivered without waiting for the relay's
     await stack.admin.simulate(paymentId, "succeed");
     const arrived = await eventually(
       async () => receiver.requests.find((r) => (JSON.parse(r.body.toString()) as { data: { id?: string } }).data.id === paymentId),
-      30_000, `the webhook of ${paymentId}`);
+      30_000,
+      `the webhook of ${paymentId}`,
+    );
     expect(JSON.parse(arrived.body.toString())).toMatchObject({ type: "payment.succeeded" });
   }
   const [row] = await stack.sql<{ n: string }>("select count(*) as n from outbox_events where published_at is null");

@@ -26,7 +26,9 @@ const natsUrl = () => `nats://127.0.0.1:${natsPort}`;
 async function startNats(): Promise<Child> {
   const bin = findExecutable("nats-server", ["/usr/bin", "/usr/sbin", "/usr/local/bin"]);
   if (!bin) throw new Error("nats-server not found");
-  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: { logFile: path.join(natsHome, "nats.log") } });
+  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], {
+    output: { logFile: path.join(natsHome, "nats.log") },
+  });
   await eventually(
     () =>
       new Promise<true | undefined>((resolve) => {
@@ -113,7 +115,9 @@ async function publishedByCores(): Promise<number> {
   let total = 0;
   for (const url of stack().coreHttpUrls()) {
     const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${stack().internalToken}` } })).text();
-    const line = text.split("\n").find((l) => l.startsWith("paytami_core_job_items_total") && l.includes('job="outbox_relay"') && l.includes('outcome="published"'));
+    const line = text
+      .split("\n")
+      .find((l) => l.startsWith("paytami_core_job_items_total") && l.includes('job="outbox_relay"') && l.includes('outcome="published"'));
     total += line ? Number(line.split(" ").at(-1)) : 0;
   }
   return total;
@@ -146,10 +150,14 @@ describe("outbox relay", () => {
     const ids = await capturedPayments([stack().http, second], key, 80);
     await waitUntilAllPublished(ids.length);
     // A core counts what it published just after marking the rows, so its count may trail them.
-    const published = await eventually(async () => {
-      const n = await publishedByCores();
-      return n >= ids.length ? n : undefined;
-    }, 30_000, "the cores' relay counters to account for every event");
+    const published = await eventually(
+      async () => {
+        const n = await publishedByCores();
+        return n >= ids.length ? n : undefined;
+      },
+      30_000,
+      "the cores' relay counters to account for every event",
+    );
     // Each row was published by exactly one core (no lease ran out, nothing was sent twice)…
     expect(published).toBe(ids.length);
     // …and the stream holds each event once, under its own id.
@@ -169,10 +177,14 @@ describe("outbox relay", () => {
     expect(waiting.every((r) => !r.published)).toBe(true);
     // A relay pass takes them (leases them) and cannot publish them to the stopped server: they stay
     // unpublished. Checked once a pass has taken them; before that it would prove nothing.
-    const tried = await eventually(async () => {
-      const rows = (await outboxRows()).slice(before);
-      return rows.every((r) => r.claimed) ? rows : undefined;
-    }, 30_000, "a relay pass to claim the waiting events");
+    const tried = await eventually(
+      async () => {
+        const rows = (await outboxRows()).slice(before);
+        return rows.every((r) => r.claimed) ? rows : undefined;
+      },
+      30_000,
+      "a relay pass to claim the waiting events",
+    );
     expect(tried.every((r) => !r.published)).toBe(true);
 
     nats = await startNats(); // same port and JetStream store

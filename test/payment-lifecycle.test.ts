@@ -29,7 +29,10 @@ describe("POST /v1/payments/{id}/cancel", () => {
     expect(replay.json).toEqual(res.json);
     expectError(await http.post(`/v1/payments/${p.id}/cancel`, { key: m.testApiKey }), 409, "payment_not_payable");
     expect((await http.getPayment(m.testApiKey, p.id)).json.status).toBe("canceled");
-    const events = await stack().sql<{ n: string }>("select count(*)::text as n from outbox_events where type = 'payment.canceled' and envelope->'data'->>'id' = $1", [p.id]);
+    const events = await stack().sql<{ n: string }>(
+      "select count(*)::text as n from outbox_events where type = 'payment.canceled' and envelope->'data'->>'id' = $1",
+      [p.id],
+    );
     expect(events[0]!.n).toBe("1");
   });
 
@@ -86,8 +89,12 @@ describe("the page's attempts through the core", () => {
     const { http, core } = stack();
     const set = await core.admin.setEmbedOrigins({ merchant_id: m.merchantId, origins: ["https://shop.example", "https://www.shop.example:8443/"] });
     expect(set.origins).toEqual(["https://shop.example", "https://www.shop.example:8443"]);
-    await expect(core.admin.setEmbedOrigins({ merchant_id: m.merchantId, origins: ["http://shop.example"] })).rejects.toMatchObject({ code: "validation_error" });
-    await expect(core.admin.setEmbedOrigins({ merchant_id: m.merchantId, origins: ["https://shop.example/path"] })).rejects.toMatchObject({ code: "validation_error" });
+    await expect(core.admin.setEmbedOrigins({ merchant_id: m.merchantId, origins: ["http://shop.example"] })).rejects.toMatchObject({
+      code: "validation_error",
+    });
+    await expect(core.admin.setEmbedOrigins({ merchant_id: m.merchantId, origins: ["https://shop.example/path"] })).rejects.toMatchObject({
+      code: "validation_error",
+    });
     const p = await createOk(http, m.liveApiKey);
     expect((await core.checkout.getHostedPayment({ payment_id: p.id })).embed_origins).toEqual(set.origins);
   });

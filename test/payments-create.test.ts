@@ -4,16 +4,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
 import { newIdemKey } from "./support/http.ts";
-import {
-  CREATED_AT_RE,
-  expectError,
-  expectPaymentShape,
-  PAYMENT_ID_RE,
-  randomHex,
-  randomPaymentId,
-  useStack,
-  validBody,
-} from "./support/expect.ts";
+import { CREATED_AT_RE, expectError, expectPaymentShape, PAYMENT_ID_RE, randomHex, randomPaymentId, useStack, validBody } from "./support/expect.ts";
 
 const stack = useStack();
 let m: Merchant;
@@ -68,9 +59,7 @@ describe("POST /v1/payments", () => {
   test("ids are pay_ + 24 lowercase hex and unique", async () => {
     const s = stack();
     const ids = new Set<string>();
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => s.http.createPayment(m.testApiKey, validBody())),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => s.http.createPayment(m.testApiKey, validBody())));
     for (const r of results) {
       expect(r.status, r.text).toBe(201);
       expect(r.json.id).toMatch(PAYMENT_ID_RE);
@@ -107,10 +96,7 @@ describe("POST /v1/payments", () => {
 
   test("customer {email, name} is accepted and not part of the Payment object", async () => {
     const s = stack();
-    const res = await s.http.createPayment(
-      m.testApiKey,
-      validBody({ customer: { email: "ana.lopez@example.com", name: "Ana López" } }),
-    );
+    const res = await s.http.createPayment(m.testApiKey, validBody({ customer: { email: "ana.lopez@example.com", name: "Ana López" } }));
     expect(res.status, res.text).toBe(201);
     expectPaymentShape(res.json, { publicBaseUrl: s.publicBaseUrl });
     const onlyEmail = await s.http.createPayment(m.testApiKey, validBody({ customer: { email: "x@example.com" } }));
@@ -121,7 +107,10 @@ describe("POST /v1/payments", () => {
 
   test.each([
     ["success_url of exactly 2048 characters", () => ({ success_url: "https://shop.example.com/" + "a".repeat(2048 - "https://shop.example.com/".length) })],
-    ["URLs with port, query and fragment", () => ({ success_url: "https://shop.example.com:8443/ok?order=1&x=%20y#done", cancel_url: "http://localhost:3000/cancel" })],
+    [
+      "URLs with port, query and fragment",
+      () => ({ success_url: "https://shop.example.com:8443/ok?order=1&x=%20y#done", cancel_url: "http://localhost:3000/cancel" }),
+    ],
     ["customer.name of exactly 200 code points (emoji)", () => ({ customer: { name: "👩🏽".repeat(100) } })],
     ["customer.email with plus tag and subdomains", () => ({ customer: { email: "ana+pagos@tienda.example.com.gt" } })],
     ["description with newlines and tabs", () => ({ description: "línea 1\nlínea 2\tfin" })],
@@ -206,11 +195,7 @@ describe("limits and merchant configuration", () => {
   test("check order after auth: body shape, then currency, then method, then amount limits", async () => {
     const s = stack();
     // Shape error wins over an unsupported currency.
-    expectError(
-      await s.http.createPayment(m.testApiKey, validBody({ currency: "EUR", amount: 1000 })),
-      400,
-      "validation_error",
-    );
+    expectError(await s.http.createPayment(m.testApiKey, validBody({ currency: "EUR", amount: 1000 })), 400, "validation_error");
     // Currency wins over method and amount.
     expectError(
       await s.http.createPayment(m.testApiKey, validBody({ currency: "EUR", method_type: "bank_transfer", amount: "1" })),
@@ -281,11 +266,7 @@ describe("validation order (spec §7, DESIGN Idempotency)", () => {
     const s = stack();
     const before = await s.paymentCount();
     expectError(await s.http.post("/v1/payments", { idem, body: validBody() }), 400, "idempotency_key_required");
-    expectError(
-      await s.http.post("/v1/payments", { idem, key: m.testApiKey, body: validBody() }),
-      400,
-      "idempotency_key_required",
-    );
+    expectError(await s.http.post("/v1/payments", { idem, key: m.testApiKey, body: validBody() }), 400, "idempotency_key_required");
     expect(await s.paymentCount()).toBe(before);
   });
 

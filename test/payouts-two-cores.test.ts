@@ -33,10 +33,14 @@ async function settledPayments(m: Merchant, amounts: string[]): Promise<void> {
 }
 
 const available = async (merchantId: string) =>
-  Number((await stack().sql<{ total: string }>(
-    "select coalesce(sum(amount), 0)::text as total from ledger_lines where merchant_id = $1 and mode = 'test' and currency = 'GTQ' and account = 'merchant_available'",
-    [merchantId],
-  ))[0]!.total);
+  Number(
+    (
+      await stack().sql<{ total: string }>(
+        "select coalesce(sum(amount), 0)::text as total from ledger_lines where merchant_id = $1 and mode = 'test' and currency = 'GTQ' and account = 'merchant_available'",
+        [merchantId],
+      )
+    )[0]!.total,
+  );
 
 const balances = async (merchantId: string) =>
   stack().sql<{ account: string; total: string }>(
@@ -56,7 +60,9 @@ describe("the payout schedule on two cores", () => {
     const before = await Promise.all(merchants.map((m) => available(m.merchantId)));
     expect(before.every((a) => a === 9_450 + 23_925)).toBe(true);
     // Every account becomes due at about the same moment, one schedule from now.
-    await Promise.all(merchants.map((m) => stack().core.payouts.addBankAccount({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ", account_number: "12345678" })));
+    await Promise.all(
+      merchants.map((m) => stack().core.payouts.addBankAccount({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ", account_number: "12345678" })),
+    );
 
     await expect.poll(finishedPayouts, { timeout: 60_000, interval: 100, message: "first sweep of every account" }).toBe(MERCHANTS);
     for (const [i, m] of merchants.entries()) {
@@ -83,7 +89,12 @@ describe("the payout schedule on two cores", () => {
     const lastDue = Math.max(...accounts.map((a) => new Date(a.next_payout_at).getTime()));
     await expect.poll(() => Date.now() > lastDue + 500, { timeout: 10_000, interval: 100 }).toBe(true);
     expect(await finishedPayouts()).toBe(2 * MERCHANTS);
-    const moved = await stack().sql<{ kind: string; n: string }>("select kind, count(*)::text as n from ledger_transactions where kind like 'payout%' group by kind order by kind");
-    expect(moved).toEqual([{ kind: "payout_completed", n: String(2 * MERCHANTS) }, { kind: "payout_requested", n: String(2 * MERCHANTS) }]);
+    const moved = await stack().sql<{ kind: string; n: string }>(
+      "select kind, count(*)::text as n from ledger_transactions where kind like 'payout%' group by kind order by kind",
+    );
+    expect(moved).toEqual([
+      { kind: "payout_completed", n: String(2 * MERCHANTS) },
+      { kind: "payout_requested", n: String(2 * MERCHANTS) },
+    ]);
   });
 });

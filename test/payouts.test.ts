@@ -21,8 +21,19 @@ const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const TEST = modeCodec.fromWire("test");
 const CHARGEBACK_KEYS = ["id", "payment_id", "amount", "currency", "status"];
 const PAYOUT_KEYS = [
-  "id", "currency", "amount", "status", "bank_account_id", "bank_account_masked", "requested_at", "processing_at",
-  "sent_to_bank_at", "completed_at", "failed_at", "canceled_at", "failure_reason",
+  "id",
+  "currency",
+  "amount",
+  "status",
+  "bank_account_id",
+  "bank_account_masked",
+  "requested_at",
+  "processing_at",
+  "sent_to_bank_at",
+  "completed_at",
+  "failed_at",
+  "canceled_at",
+  "failure_reason",
 ];
 let home: string;
 let receiver: WebhookReceiver;
@@ -84,7 +95,11 @@ async function delivered(type: string, id: string): Promise<Record<string, unkno
   return found[0] as Record<string, unknown>;
 }
 
-const coreCode = (work: Promise<unknown>) => work.then(() => "ok", (error: unknown) => (error instanceof CoreError ? `${error.code}: ${error.message}` : String(error)));
+const coreCode = (work: Promise<unknown>) =>
+  work.then(
+    () => "ok",
+    (error: unknown) => (error instanceof CoreError ? `${error.code}: ${error.message}` : String(error)),
+  );
 
 describe("chargebacks", () => {
   test("on a captured payment: opened (balance debited) and won (re-credited), events with spec 2.5 exactly", async () => {
@@ -127,30 +142,74 @@ describe("chargebacks", () => {
       "select t.kind, count(l.*)::text as n from ledger_transactions t join ledger_lines l on l.transaction_id = t.id where t.payment_id = $1 and t.kind like 'chargeback%' and l.payment_id = $1 group by t.kind order by t.kind",
       [id],
     );
-    expect(lines).toEqual([{ kind: "chargeback_opened", n: "2" }, { kind: "chargeback_won", n: "2" }]);
+    expect(lines).toEqual([
+      { kind: "chargeback_opened", n: "2" },
+      { kind: "chargeback_won", n: "2" },
+    ]);
   });
 
   test("refused on a payment that cannot be disputed, and a win without an open chargeback", async () => {
     const pending = (await createOk(getStack().http, merchant.testApiKey)).id as string;
-    expect(await coreCode(getStack().core.payouts.simulateChargeback({ payment_id: pending, action: "open" }))).toMatch(/^payment_not_payable: .*status created/);
+    expect(await coreCode(getStack().core.payouts.simulateChargeback({ payment_id: pending, action: "open" }))).toMatch(
+      /^payment_not_payable: .*status created/,
+    );
     const id = await captured(merchant);
     expect(await coreCode(getStack().core.payouts.simulateChargeback({ payment_id: id, action: "win" }))).toMatch(/^payment_not_payable: .*status captured/);
     const cli1 = await cli(["simulate", "chargeback", pending, "open"]);
     expect(cli1).toMatchObject({ code: 1, json: { error: { code: "payment_not_payable" } } });
     expect(await statusOf(pending)).toBe("created");
-    expect(await coreCode(getStack().core.payouts.simulateChargeback({ payment_id: "pay_000000000000000000000000", action: "open" }))).toMatch(/^unknown_payment/);
+    expect(await coreCode(getStack().core.payouts.simulateChargeback({ payment_id: "pay_000000000000000000000000", action: "open" }))).toMatch(
+      /^unknown_payment/,
+    );
   });
 });
 
 describe("bank accounts", () => {
   test("added and listed through the CLI, masked, the newest replacing the active one", async () => {
     const m = await getStack().admin.createMerchant({ name: "Tienda Cuentas" });
-    const first = await cli(["bank-accounts", "add", "--merchant", m.merchantId, "--mode", "test", "--currency", "GTQ", "--number", "4444555566667777", "--bank-name", "Banco Uno"]);
+    const first = await cli([
+      "bank-accounts",
+      "add",
+      "--merchant",
+      m.merchantId,
+      "--mode",
+      "test",
+      "--currency",
+      "GTQ",
+      "--number",
+      "4444555566667777",
+      "--bank-name",
+      "Banco Uno",
+    ]);
     expect(first.code).toBe(0);
-    expect(first.json).toEqual({ id: expect.stringMatching(/^ba_[0-9a-f]{24}$/), currency: "GTQ", bank_name: "Banco Uno", holder_name: "Tienda Cuentas", masked: "****7777", active: true, created_at: expect.stringMatching(CREATED_AT_RE) });
-    const second = await cli(["bank-accounts", "add", "--merchant", m.merchantId, "--mode", "test", "--currency", "GTQ", "--number", "12341234", "--holder", "Ana López"]);
+    expect(first.json).toEqual({
+      id: expect.stringMatching(/^ba_[0-9a-f]{24}$/),
+      currency: "GTQ",
+      bank_name: "Banco Uno",
+      holder_name: "Tienda Cuentas",
+      masked: "****7777",
+      active: true,
+      created_at: expect.stringMatching(CREATED_AT_RE),
+    });
+    const second = await cli([
+      "bank-accounts",
+      "add",
+      "--merchant",
+      m.merchantId,
+      "--mode",
+      "test",
+      "--currency",
+      "GTQ",
+      "--number",
+      "12341234",
+      "--holder",
+      "Ana López",
+    ]);
     const listed = await cli(["bank-accounts", "list", "--merchant", m.merchantId]);
-    expect(listed.json.data.map((a: any) => [a.id, a.active])).toEqual([[second.json.id, true], [first.json.id, false]]);
+    expect(listed.json.data.map((a: any) => [a.id, a.active])).toEqual([
+      [second.json.id, true],
+      [first.json.id, false],
+    ]);
     expect(JSON.stringify(listed.json)).not.toMatch(/4444555566667777|12341234/);
     const bad = await cli(["bank-accounts", "add", "--merchant", m.merchantId, "--mode", "test", "--currency", "GTQ", "--number", "12-34"]);
     expect(bad).toMatchObject({ code: 1, json: { error: { code: "validation_error" } } });
@@ -160,7 +219,12 @@ describe("bank accounts", () => {
 describe("payouts", () => {
   test("the available balance paid out to the bank account: completed, payout.completed with spec 2.6 exactly", async () => {
     const m = await getStack().admin.createMerchant({ name: "Tienda Retiro" });
-    await getStack().core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: TEST, url: receiver.url, enabled_events: ["payout.completed", "payout.failed"] });
+    await getStack().core.webhooks.createEndpoint({
+      merchant_id: m.merchantId,
+      mode: TEST,
+      url: receiver.url,
+      enabled_events: ["payout.completed", "payout.failed"],
+    });
     for (const amount of ["10000", "20000"]) await getStack().admin.simulate(await captured(m, amount), "settle");
     await captured(m, "5000"); // still pending: not paid out
     const before = await balances(m.merchantId);
@@ -169,7 +233,15 @@ describe("payouts", () => {
     const paid = await cli(["simulate", "payout", "--merchant", m.merchantId, "--currency", "GTQ"]);
     expect(paid.code).toBe(0);
     expect(Object.keys(paid.json)).toEqual(PAYOUT_KEYS);
-    expect(paid.json).toMatchObject({ currency: "GTQ", amount: String(before.available), status: "completed", bank_account_masked: "****6789", failed_at: null, canceled_at: null, failure_reason: null });
+    expect(paid.json).toMatchObject({
+      currency: "GTQ",
+      amount: String(before.available),
+      status: "completed",
+      bank_account_masked: "****6789",
+      failed_at: null,
+      canceled_at: null,
+      failure_reason: null,
+    });
     for (const stamp of ["requested_at", "processing_at", "sent_to_bank_at", "completed_at"]) expect(paid.json[stamp]).toMatch(CREATED_AT_RE);
     expect(await balances(m.merchantId)).toEqual({ pending: before.pending, available: 0, in_transit: 0 });
     const event = await delivered("payout.completed", paid.json.id);
@@ -186,7 +258,9 @@ describe("payouts", () => {
     const m = await getStack().admin.createMerchant({ name: "Tienda Cerrada" });
     await getStack().core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: TEST, url: receiver.url, enabled_events: [] });
     await getStack().admin.simulate(await captured(m), "settle");
-    expect(await coreCode(getStack().core.payouts.requestPayout({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ" }))).toBe("validation_error: no bank account for GTQ");
+    expect(await coreCode(getStack().core.payouts.requestPayout({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ" }))).toBe(
+      "validation_error: no bank account for GTQ",
+    );
     await getStack().core.payouts.addBankAccount({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ", account_number: "7770002" });
     const { payout } = await getStack().core.payouts.requestPayout({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ" });
     expect(payout).toMatchObject({ amount: "9450", status: "failed", failure_reason: "account_closed", bank_account_masked: "****0002" });
@@ -194,7 +268,14 @@ describe("payouts", () => {
     expect(await balances(m.merchantId)).toEqual({ pending: 0, available: 9_450, in_transit: 0 });
     const event = await delivered("payout.failed", payout!.id);
     expect(Object.keys(event).sort()).toEqual([...PAYOUT_KEYS].sort());
-    expect(event).toMatchObject({ status: "failed", completed_at: null, canceled_at: null, failure_reason: "account_closed", bank_account_masked: "****0002", amount: "9450" });
+    expect(event).toMatchObject({
+      status: "failed",
+      completed_at: null,
+      canceled_at: null,
+      failure_reason: "account_closed",
+      bank_account_masked: "****0002",
+      amount: "9450",
+    });
     for (const stamp of ["requested_at", "processing_at", "sent_to_bank_at", "failed_at"]) expect(event[stamp]).toMatch(CREATED_AT_RE);
     // The returned money goes out with the next payout, to the account that replaced the closed one.
     await getStack().core.payouts.addBankAccount({ merchant_id: m.merchantId, mode: TEST, currency: "GTQ", account_number: "7770003" });

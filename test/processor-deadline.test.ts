@@ -20,7 +20,10 @@ const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: 
 const submit = (id: string, number: string) => stack().core.checkout.submitCard({ payment_id: id, card: card(number) });
 
 async function refusal(call: Promise<unknown>): Promise<CoreError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CoreError);
   return error as CoreError;
 }
@@ -104,7 +107,10 @@ describe("a processor that hangs past PROCESSOR_CALL_TIMEOUT", () => {
 describe("max_payments is checked before the processor authorizes", () => {
   const payLink = async (linkId: string) => {
     const { payment: p } = await stack().core.links.payLink({
-      link_id: linkId, idempotency_key: `pay-${randomBytes(8).toString("hex")}`, method_type: "card", client_ip: `10.9.${randomInt(256)}.${randomInt(1, 255)}`,
+      link_id: linkId,
+      idempotency_key: `pay-${randomBytes(8).toString("hex")}`,
+      method_type: "card",
+      client_ip: `10.9.${randomInt(256)}.${randomInt(1, 255)}`,
     });
     return p!.id;
   };
@@ -123,7 +129,10 @@ describe("max_payments is checked before the processor authorizes", () => {
     expect(await chargeCalls()).toBe(callsBefore);
     expect(await payment(second)).toMatchObject({ status: "created", authorized_at: null, attempt_expires_at: null });
     // Through the hosted page: a page that says so, not an error.
-    const page = await stack().http.post(`/pay/${second}`, formBody({ card_number: "4242424242424242", card_expiry: "12/30", card_cvc: "123", card_name: "Ana López" }));
+    const page = await stack().http.post(
+      `/pay/${second}`,
+      formBody({ card_number: "4242424242424242", card_expiry: "12/30", card_cvc: "123", card_name: "Ana López" }),
+    );
     expect(page.status).toBe(409);
     expect(page.text).toContain("Este enlace no acepta más pagos");
     expect(await chargeCalls()).toBe(callsBefore);

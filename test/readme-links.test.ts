@@ -26,7 +26,11 @@ function headingSlugs(file: string): Set<string> {
   for (const line of prose(readFileSync(file, "utf8").replace(/`/g, ""))) {
     const heading = /^#{1,6} (.*)$/.exec(line);
     if (!heading) continue;
-    let slug = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+    let slug = heading[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+      .replace(/ /g, "-");
     const repeats = seen.get(slug);
     seen.set(slug, (repeats ?? -1) + 1);
     if (repeats !== undefined) slug = `${slug}-${repeats + 1}`;

@@ -71,15 +71,18 @@ describe("paytami refunds", () => {
 });
 
 describe("tRPC refunds.list / refunds.get", () => {
-  const operator = () => createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })],
-  });
+  const operator = () =>
+    createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })],
+    });
 
   test("list and get act for one merchant and mode", async () => {
     const page = await operator().refunds.list.query({ merchant_id: m.merchantId, mode: "test", payment_id: paymentId });
     expect(page).toEqual({ data: [...refunds].reverse(), has_more: false });
     expect(await operator().refunds.get.query({ merchant_id: m.merchantId, mode: "test", id: refunds[1].id })).toEqual(refunds[1]);
-    const error = await operator().refunds.get.query({ merchant_id: m.merchantId, mode: "live", id: refunds[1].id }).catch((e: unknown) => e);
+    const error = await operator()
+      .refunds.get.query({ merchant_id: m.merchantId, mode: "live", id: refunds[1].id })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
     expect(((error as TRPCClientError<AppRouter>).data as { paytami_code: string }).paytami_code).toBe("unknown_payment");
   });
@@ -91,7 +94,9 @@ describe("RefundService acting_for", () => {
     const created = await stack().core.refunds.createRefund({ acting_for: acting, payment_id: paymentId, amount: "400", reason: "other" });
     expect(created.replayed).toBe(false);
     expect(created.refund).toMatchObject({ payment_id: paymentId, amount: "400" });
-    const denied = await stack().core.refunds.createRefund({ idempotency_key: newIdemKey(), payment_id: paymentId }).catch((e: unknown) => e);
+    const denied = await stack()
+      .core.refunds.createRefund({ idempotency_key: newIdemKey(), payment_id: paymentId })
+      .catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(CoreError);
     expect((denied as CoreError).code).toBe("unauthorized");
   });

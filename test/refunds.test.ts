@@ -101,7 +101,11 @@ describe("POST /v1/refunds: check order and errors", () => {
     expectError(await refund(undefined, { payment_id: randomPaymentId() }), 401, "unauthorized");
     expectError(await refund("sk_test_short", { nonsense: true }), 401, "unauthorized");
     expectError(await refund("sk_test_" + "A".repeat(32), { payment_id: randomPaymentId() }), 401, "unauthorized");
-    const res = await stack().http.post("/v1/refunds", { body: { payment_id: randomPaymentId() }, idem: newIdemKey(), headers: { authorization: `Basic ${m.testApiKey}` } });
+    const res = await stack().http.post("/v1/refunds", {
+      body: { payment_id: randomPaymentId() },
+      idem: newIdemKey(),
+      headers: { authorization: `Basic ${m.testApiKey}` },
+    });
     expectError(res, 401, "unauthorized");
   });
 
@@ -125,9 +129,31 @@ describe("POST /v1/refunds: check order and errors", () => {
       "a string",
     ];
     for (const body of bad) expectError(await refund(m.testApiKey, body), 400, "validation_error");
-    expectError(await stack().http.post("/v1/refunds", { key: m.testApiKey, idem: newIdemKey(), body: "{not json", headers: { "content-type": "application/json" } }), 400, "validation_error");
-    expectError(await stack().http.post("/v1/refunds", { key: m.testApiKey, idem: newIdemKey(), body: `{"payment_id":"${paymentId}","payment_id":"${paymentId}"}`, headers: { "content-type": "application/json" } }), 400, "validation_error");
-    expectError(await stack().http.post("/v1/refunds", { key: m.testApiKey, idem: newIdemKey(), body: `payment_id=${paymentId}`, headers: { "content-type": "application/x-www-form-urlencoded" } }), 400, "validation_error");
+    expectError(
+      await stack().http.post("/v1/refunds", { key: m.testApiKey, idem: newIdemKey(), body: "{not json", headers: { "content-type": "application/json" } }),
+      400,
+      "validation_error",
+    );
+    expectError(
+      await stack().http.post("/v1/refunds", {
+        key: m.testApiKey,
+        idem: newIdemKey(),
+        body: `{"payment_id":"${paymentId}","payment_id":"${paymentId}"}`,
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "validation_error",
+    );
+    expectError(
+      await stack().http.post("/v1/refunds", {
+        key: m.testApiKey,
+        idem: newIdemKey(),
+        body: `payment_id=${paymentId}`,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
+      400,
+      "validation_error",
+    );
     expectError(await refund(m.testApiKey, { payment_id: paymentId }, "k".repeat(256)), 400, "validation_error");
     // Nothing was refunded by any of them.
     expect(await paymentStatus(m.testApiKey, paymentId)).toBe("captured");
@@ -154,7 +180,10 @@ describe("POST /v1/refunds: check order and errors", () => {
         expect(res.json.error.message).toContain(state);
       }
     }
-    const rows = await stack().sql("select 1 from refunds r join payments p on p.id = r.payment_id where p.merchant_id = $1 and p.status in ('created','failed','canceled','expired','chargeback')", [m.merchantId]);
+    const rows = await stack().sql(
+      "select 1 from refunds r join payments p on p.id = r.payment_id where p.merchant_id = $1 and p.status in ('created','failed','canceled','expired','chargeback')",
+      [m.merchantId],
+    );
     expect(rows).toEqual([]);
   });
 });
@@ -218,7 +247,9 @@ describe("POST /v1/refunds: money", () => {
     const refused = results.filter((r) => r.status !== 201);
     expect(ok.length).toBe(33);
     for (const r of refused) expectError(r, 400, "refund_amount_exceeds_remaining");
-    const [sum] = await stack().sql<{ total: string; n: string }>("select sum(amount)::text as total, count(*)::text as n from refunds where payment_id = $1", [paymentId]);
+    const [sum] = await stack().sql<{ total: string; n: string }>("select sum(amount)::text as total, count(*)::text as n from refunds where payment_id = $1", [
+      paymentId,
+    ]);
     expect(sum).toEqual({ total: "9900", n: "33" });
     expect(await paymentStatus(m.testApiKey, paymentId)).toBe("partially_refunded");
     for (const r of ok) {
@@ -268,7 +299,10 @@ describe("the ledger of a refund", () => {
     expect(await balance(mer.merchantId, "merchant_available")).toBe(0n);
     expect(await balance(mer.merchantId, "merchant_pending")).toBe(-550n);
     // Every transaction of this merchant sums to zero.
-    const unbalanced = await stack().sql("select t.id from ledger_transactions t join ledger_lines l on l.transaction_id = t.id where t.merchant_id = $1 group by t.id having sum(l.amount) <> 0", [mer.merchantId]);
+    const unbalanced = await stack().sql(
+      "select t.id from ledger_transactions t join ledger_lines l on l.transaction_id = t.id where t.merchant_id = $1 group by t.id having sum(l.amount) <> 0",
+      [mer.merchantId],
+    );
     expect(unbalanced).toEqual([]);
   });
 });
@@ -406,7 +440,12 @@ describe("refund.succeeded", () => {
     const receiver = await new WebhookReceiver().start();
     receivers.push(receiver);
     const mer = await stack().admin.createMerchant({ name: "Hooked" });
-    await stack().core.webhooks.createEndpoint({ merchant_id: mer.merchantId, mode: modeCodec.fromWire("test"), url: receiver.url, enabled_events: ["refund.succeeded"] });
+    await stack().core.webhooks.createEndpoint({
+      merchant_id: mer.merchantId,
+      mode: modeCodec.fromWire("test"),
+      url: receiver.url,
+      enabled_events: ["refund.succeeded"],
+    });
     const paymentId = await payment(mer.testApiKey, "captured", "10000");
     const r = await refundOk(mer.testApiKey, { payment_id: paymentId, amount: "2500", reason: "product_unacceptable" });
     await receiver.waitFor((requests) => requests.length >= 1, 30_000, "refund.succeeded");

@@ -141,9 +141,7 @@ describe("/healthz", () => {
     const client = new HealthClient(s.coreGrpcAddr, credentials.createInsecure());
     try {
       const res = await new Promise<HealthCheckResponse>((resolve, reject) =>
-        client.check({ service: "" }, new Metadata(), { deadline: new Date(Date.now() + 5_000) }, (err, r) =>
-          err ? reject(err) : resolve(r),
-        ),
+        client.check({ service: "" }, new Metadata(), { deadline: new Date(Date.now() + 5_000) }, (err, r) => (err ? reject(err) : resolve(r))),
       );
       expect(res.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     } finally {

@@ -100,9 +100,7 @@ describe("restart safety", () => {
       await s.startProcess("core");
     }
     // The facade reconnects by itself.
-    await expect
-      .poll(async () => (await s.http.getPayment(m.testApiKey, created.json.id)).status, { timeout: 10_000, interval: 200 })
-      .toBe(200);
+    await expect.poll(async () => (await s.http.getPayment(m.testApiKey, created.json.id)).status, { timeout: 10_000, interval: 200 }).toBe(200);
   });
 
   test("with the core down /pay and /embed answer a 503 page promptly, then recover", async () => {

@@ -71,7 +71,10 @@ const ATTEMPTS = [
 ] as const;
 
 async function refusedByCore(call: Promise<unknown>): Promise<CoreError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CoreError);
   return error as CoreError;
 }
@@ -93,10 +96,14 @@ describe("gRPC", () => {
 });
 
 describe("tRPC", () => {
-  const api = () => createTRPCClient<AppRouter>({ links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })] });
+  const api = () =>
+    createTRPCClient<AppRouter>({ links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })] });
 
   async function failure(call: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
-    const error = await call.then(() => undefined, (e: unknown) => e);
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TRPCClientError);
     const data = (error as TRPCClientError<AppRouter>).data as { paytami_code: string; httpStatus: number };
     return { code: data.paytami_code, status: data.httpStatus, message: (error as Error).message };
@@ -150,14 +157,24 @@ describe("CLI", () => {
       expect(error.message).toMatch(REFUSED(attempt.payment()));
     }
     for (const action of ["open", "win"]) {
-      expect(jsonError(await paytami("simulate", "chargeback", captured, action, "--json"))).toEqual({ code: "validation_error", message: expect.stringMatching(REFUSED(captured)) });
+      expect(jsonError(await paytami("simulate", "chargeback", captured, action, "--json"))).toEqual({
+        code: "validation_error",
+        message: expect.stringMatching(REFUSED(captured)),
+      });
     }
     // The on-demand payout is not sandbox-only (a live one goes to the live bank), and there is nothing to pay out:
     // the live capture is still pending, as no live settlement was faked.
-    expect(jsonError(await paytami("simulate", "payout", "--merchant", m.merchantId, "--currency", "GTQ", "--mode", "live", "--json")))
-      .toEqual({ code: "validation_error", message: "nothing available to pay out in GTQ" });
+    expect(jsonError(await paytami("simulate", "payout", "--merchant", m.merchantId, "--currency", "GTQ", "--mode", "live", "--json"))).toEqual({
+      code: "validation_error",
+      message: "nothing available to pay out in GTQ",
+    });
     const balances = JSON.parse((await paytami("balances", "show", "--merchant", m.merchantId, "--mode", "live", "--json")).stdout);
-    expect(balances.balances.find((b: { currency: string }) => b.currency === "GTQ")).toEqual({ currency: "GTQ", pending: "9450", available: "0", in_transit: "0" });
+    expect(balances.balances.find((b: { currency: string }) => b.currency === "GTQ")).toEqual({
+      currency: "GTQ",
+      pending: "9450",
+      available: "0",
+      in_transit: "0",
+    });
     expect(await liveState()).toEqual(before);
   });
 

@@ -91,13 +91,16 @@ describe("payments.status", () => {
     await withDatabase(async (orm) => {
       await migrate(orm);
       const connection = orm.em.getConnection();
-      await connection.execute(`insert into merchants (id, name, trade_name, currencies, methods, created_at) values ('mer_x', 'X', 'X', '{GTQ}', '{card}', now())`);
-      const insert = (status: string, before: string | null) => connection.execute(
-        `insert into payments (id, merchant_id, mode, status, status_before_chargeback, currency, method_type, amount, service_fee, net_amount,
+      await connection.execute(
+        `insert into merchants (id, name, trade_name, currencies, methods, created_at) values ('mer_x', 'X', 'X', '{GTQ}', '{card}', now())`,
+      );
+      const insert = (status: string, before: string | null) =>
+        connection.execute(
+          `insert into payments (id, merchant_id, mode, status, status_before_chargeback, currency, method_type, amount, service_fee, net_amount,
            success_url, cancel_url, created_at, updated_at, expires_at)
          values (?, 'mer_x', 'test', ?, ?, 'GTQ', 'card', 10000, 350, 9650, 'https://shop.example/ok', 'https://shop.example/back', now(), now(), now())`,
-        [`pay_${status}_${before}`, status, before],
-      );
+          [`pay_${status}_${before}`, status, before],
+        );
       for (const status of PAYMENT_STATUSES) await insert(status, null);
       await insert("chargeback", "available_to_merchant");
       await expect(insert("paid", null)).rejects.toThrow(/payments_status_check/);

@@ -48,20 +48,46 @@ const SERVICES = {
 
 /** Every unary method of every Paytami service, with its default (empty) request. */
 const METHODS = Object.entries(SERVICES).flatMap(([service, definition]) =>
-  Object.entries(definition).map(([method, d]) => ({ service, method, name: `${service}.${method}`, request: d.requestDeserialize(Buffer.alloc(0)) as unknown })),
+  Object.entries(definition).map(([method, d]) => ({
+    service,
+    method,
+    name: `${service}.${method}`,
+    request: d.requestDeserialize(Buffer.alloc(0)) as unknown,
+  })),
 );
 
 /** What the facade's routes call (grep facade/src for `core.`): payments, hosted pages, links, refunds, events. */
 const FACADE_METHODS = new Set([
-  "payments.createPayment", "payments.getPayment", "payments.listPayments", "payments.cancelPayment",
-  "checkout.resolveCheckout", "checkout.getCheckoutSession", "checkout.getHostedPayment", "checkout.verifyEmbedToken",
-  "checkout.submitCard", "checkout.completeChallenge", "checkout.startBankTransfer", "checkout.cancelCheckout",
-  "links.createLink", "links.listLinks", "links.getPublicLink", "links.payLink", "links.getLinkPayment",
-  "refunds.createRefund", "refunds.getRefund", "refunds.listRefunds",
-  "webhooks.listEvents", "webhooks.getEvent",
+  "payments.createPayment",
+  "payments.getPayment",
+  "payments.listPayments",
+  "payments.cancelPayment",
+  "checkout.resolveCheckout",
+  "checkout.getCheckoutSession",
+  "checkout.getHostedPayment",
+  "checkout.verifyEmbedToken",
+  "checkout.submitCard",
+  "checkout.completeChallenge",
+  "checkout.startBankTransfer",
+  "checkout.cancelCheckout",
+  "links.createLink",
+  "links.listLinks",
+  "links.getPublicLink",
+  "links.payLink",
+  "links.getLinkPayment",
+  "refunds.createRefund",
+  "refunds.getRefund",
+  "refunds.listRefunds",
+  "webhooks.listEvents",
+  "webhooks.getEvent",
 ]);
 /** What the dispatcher calls (grep dispatcher/src for `core.`). */
-const DISPATCHER_METHODS = new Set(["deliveries.recordDeliveries", "deliveries.claimDueDeliveries", "deliveries.recordAttempts", "deliveries.releaseDeliveries"]);
+const DISPATCHER_METHODS = new Set([
+  "deliveries.recordDeliveries",
+  "deliveries.claimDueDeliveries",
+  "deliveries.recordAttempts",
+  "deliveries.releaseDeliveries",
+]);
 
 function call(client: CoreClient, service: string, method: string, request: unknown, authorization?: string): Promise<unknown> {
   const calls = client[service as keyof typeof SERVICES] as unknown as Record<string, (request: unknown, meta?: object) => Promise<unknown>>;
@@ -137,7 +163,13 @@ describe("the facade's credential", () => {
       createRefund: f.refunds.createRefund({ acting_for: acting, idempotency_key: "acting-for-refund-1", payment_id: paymentId, amount: "100" }),
       listRefunds: f.refunds.listRefunds({ acting_for: acting }),
       getRefund: f.refunds.getRefund({ acting_for: {}, id: "re_000000000000000000000000" }),
-      createLink: f.links.createLink({ acting_for: acting, idempotency_key: "acting-for-link-1", title: "Enlace", currency: "GTQ", fixed_amount_minor: "1000" }),
+      createLink: f.links.createLink({
+        acting_for: acting,
+        idempotency_key: "acting-for-link-1",
+        title: "Enlace",
+        currency: "GTQ",
+        fixed_amount_minor: "1000",
+      }),
       listLinks: f.links.listLinks({ acting_for: acting }),
     };
     for (const [name, attempt] of Object.entries(attempts)) {
@@ -182,7 +214,12 @@ describe("tRPC and /metrics are the operator's", () => {
     const s = stack();
     const token = name === "facade" ? s.facadeToken : s.dispatcherToken;
     const before = await snapshot();
-    const error = await trpc(token).merchants.create.mutate({ name: "Intruso" }).then(() => undefined, (e: unknown) => e);
+    const error = await trpc(token)
+      .merchants.create.mutate({ name: "Intruso" })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(TRPCClientError);
     expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ paytami_code: "unauthorized", httpStatus: 401 });
     expect((await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
@@ -194,7 +231,16 @@ describe("tRPC and /metrics are the operator's", () => {
 
 describe("tokens at start-up", () => {
   // Port 1 on loopback: if configuration did not stop the process, it would fail on the database or the core instead.
-  const base = { PATH: process.env.PATH ?? "", DATABASE_URL: "postgres://paytami@127.0.0.1:1/none", CORE_GRPC_ADDR: "127.0.0.1:1", CORE_HTTP_PORT: "1", EMBED_TOKEN_SECRET: "e".repeat(16) + "f".repeat(16), PORT: "0", DISPATCHER_HTTP_PORT: "0", NATS_URL: "nats://127.0.0.1:1" };
+  const base = {
+    PATH: process.env.PATH ?? "",
+    DATABASE_URL: "postgres://paytami@127.0.0.1:1/none",
+    CORE_GRPC_ADDR: "127.0.0.1:1",
+    CORE_HTTP_PORT: "1",
+    EMBED_TOKEN_SECRET: "e".repeat(16) + "f".repeat(16),
+    PORT: "0",
+    DISPATCHER_HTTP_PORT: "0",
+    NATS_URL: "nats://127.0.0.1:1",
+  };
   const strong = (c: string) => `${c}${"0123456789abcdefghijklmnopqrstuv"}`;
 
   test.each([
@@ -228,7 +274,11 @@ describe("tokens at start-up", () => {
   });
 
   test("a strong token is accepted: the core gets past its configuration (and stops only at the unreachable database)", async () => {
-    const { code, output } = await runUntilExit("core", { ...base, PAYTAMI_INTERNAL_TOKEN: strong("o"), PAYTAMI_FACADE_TOKEN: strong("f"), PAYTAMI_DISPATCHER_TOKEN: strong("d") }, 20_000);
+    const { code, output } = await runUntilExit(
+      "core",
+      { ...base, PAYTAMI_INTERNAL_TOKEN: strong("o"), PAYTAMI_FACADE_TOKEN: strong("f"), PAYTAMI_DISPATCHER_TOKEN: strong("d") },
+      20_000,
+    );
     expect(code, output).toBe(1);
     expect(output).not.toContain("too weak");
     expect(output).toMatch(/ECONNREFUSED|connect/);

@@ -67,7 +67,8 @@ describe("mutual TLS between the facade, the dispatcher and the core", () => {
     const request = await eventually(async () => receiver.requests.find((r) => r.body.toString().includes(payment.id)), 30_000, "the webhook");
     expect(JSON.parse(request.body.toString())).toMatchObject({ type: "payment.succeeded", data: { id: payment.id } });
     await eventually(
-      async () => ((await s.sql("select 1 from webhook_deliveries where event_id = $1 and status = 'succeeded'", [request.eventId])).length === 1 ? true : undefined),
+      async () =>
+        (await s.sql("select 1 from webhook_deliveries where event_id = $1 and status = 'succeeded'", [request.eventId])).length === 1 ? true : undefined,
       30_000,
       "the delivery to be recorded as succeeded",
     );
@@ -81,7 +82,9 @@ describe("mutual TLS between the facade, the dispatcher and the core", () => {
       expect(s.logText(name)).not.toMatch(/unreachable|UNAVAILABLE|failed to start/);
     }
     // The core's port speaks only TLS: a plaintext client with the operator's token gets no answer from it.
-    const error = await client({}).payments.authenticate({}).catch((e: unknown) => e);
+    const error = await client({})
+      .payments.authenticate({})
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CoreError);
     expect(error).toMatchObject({ fromCore: false });
   });
@@ -96,7 +99,9 @@ describe("clients the core turns away", () => {
     ["plaintext", () => ({})],
   ])("%s: refused before any call runs, even with the operator's token", async (_name, env) => {
     const before = await merchantCount();
-    const error = await client(env()).admin.createMerchant({ name: "Sin certificado", currencies: [], methods: [] }).catch((e: unknown) => e);
+    const error = await client(env())
+      .admin.createMerchant({ name: "Sin certificado", currencies: [], methods: [] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CoreError);
     // No core answered: the connection itself was refused.
     expect(error).toMatchObject({ code: "processor_unavailable", fromCore: false });
@@ -104,7 +109,9 @@ describe("clients the core turns away", () => {
   });
 
   test("a client that trusts another CA refuses the core (the core is authenticated too)", async () => {
-    const error = await client({ ...tlsEnv(issued().operator), CORE_TLS_CA: strangers.ca.cert }).payments.authenticate({}).catch((e: unknown) => e);
+    const error = await client({ ...tlsEnv(issued().operator), CORE_TLS_CA: strangers.ca.cert })
+      .payments.authenticate({})
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "processor_unavailable", fromCore: false });
   });
 
@@ -115,7 +122,12 @@ describe("clients the core turns away", () => {
   });
 
   test("the facade's certificate with the facade's token still gets only the facade's methods", async () => {
-    const c = new CoreClient({ address: stack().coreGrpcAddr, internalToken: stack().facadeToken, tls: coreTlsEnv(tlsEnv(issued().facade), "client"), timeoutMs: 5_000 });
+    const c = new CoreClient({
+      address: stack().coreGrpcAddr,
+      internalToken: stack().facadeToken,
+      tls: coreTlsEnv(tlsEnv(issued().facade), "client"),
+      timeoutMs: 5_000,
+    });
     clients.push(c);
     const error = await c.admin.createMerchant({ name: "Intruso", currencies: [], methods: [] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "unauthorized", fromCore: true });

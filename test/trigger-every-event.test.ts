@@ -25,8 +25,19 @@ const PAYMENT_KEYS = ["id", "status", "currency", "amount", "service_fee", "net_
 const REFUND_KEYS = ["id", "payment_id", "amount", "currency", "reason", "status"];
 const CHARGEBACK_KEYS = ["id", "payment_id", "amount", "currency", "status"];
 const PAYOUT_KEYS = [
-  "id", "currency", "amount", "status", "bank_account_id", "bank_account_masked", "requested_at", "processing_at",
-  "sent_to_bank_at", "completed_at", "failed_at", "canceled_at", "failure_reason",
+  "id",
+  "currency",
+  "amount",
+  "status",
+  "bank_account_id",
+  "bank_account_masked",
+  "requested_at",
+  "processing_at",
+  "sent_to_bank_at",
+  "completed_at",
+  "failed_at",
+  "canceled_at",
+  "failure_reason",
 ];
 
 /** What each type's data must be: its keys in contract order (the Refund may add created_at, "not shown" beyond the table) and its values' rules. */
@@ -36,7 +47,14 @@ const SHAPES: Record<(typeof EVENT_TYPES)[number], (data: Record<string, unknown
   "payment.canceled": (d) => paymentShape(d, "canceled"),
   "refund.succeeded": (d) => {
     expect(Object.keys(d).filter((k) => k !== "created_at")).toEqual(REFUND_KEYS);
-    expect(d).toMatchObject({ id: expect.stringMatching(/^refund_[0-9a-f]{24}$/), payment_id: expect.stringMatching(/^pay_/), amount: "10000", currency: "GTQ", reason: "requested_by_customer", status: "succeeded" });
+    expect(d).toMatchObject({
+      id: expect.stringMatching(/^refund_[0-9a-f]{24}$/),
+      payment_id: expect.stringMatching(/^pay_/),
+      amount: "10000",
+      currency: "GTQ",
+      reason: "requested_by_customer",
+      status: "succeeded",
+    });
   },
   "chargeback.opened": (d) => chargebackShape(d, "opened"),
   "chargeback.won": (d) => chargebackShape(d, "won"),
@@ -59,13 +77,25 @@ function paymentShape(d: Record<string, unknown>, status: string): void {
 
 function chargebackShape(d: Record<string, unknown>, status: string): void {
   expect(Object.keys(d)).toEqual(CHARGEBACK_KEYS);
-  expect(d).toMatchObject({ id: expect.stringMatching(/^chb_[0-9a-f]{24}$/), payment_id: expect.stringMatching(/^pay_/), amount: "10000", currency: "GTQ", status });
+  expect(d).toMatchObject({
+    id: expect.stringMatching(/^chb_[0-9a-f]{24}$/),
+    payment_id: expect.stringMatching(/^pay_/),
+    amount: "10000",
+    currency: "GTQ",
+    status,
+  });
   expect(d).not.toHaveProperty("reason");
 }
 
 function payoutShape(d: Record<string, unknown>, status: string): void {
   expect(Object.keys(d)).toEqual(PAYOUT_KEYS);
-  expect(d).toMatchObject({ id: expect.stringMatching(/^payout_[0-9a-f]{24}$/), currency: "GTQ", status, bank_account_id: expect.stringMatching(/^ba_[0-9a-f]{24}$/), canceled_at: null });
+  expect(d).toMatchObject({
+    id: expect.stringMatching(/^payout_[0-9a-f]{24}$/),
+    currency: "GTQ",
+    status,
+    bank_account_id: expect.stringMatching(/^ba_[0-9a-f]{24}$/),
+    canceled_at: null,
+  });
   expect(BigInt(d.amount as string) > 0n).toBe(true);
   for (const stamp of ["requested_at", "processing_at", "sent_to_bank_at"]) expect(d[stamp]).toMatch(ISO);
 }
@@ -79,7 +109,12 @@ beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-trigger-home-"));
   receiver = await new WebhookReceiver().start();
   merchant = await getStack().admin.createMerchant({ name: "Disparos S.A." });
-  const endpoint = await getStack().core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url: receiver.url, enabled_events: [] });
+  const endpoint = await getStack().core.webhooks.createEndpoint({
+    merchant_id: merchant.merchantId,
+    mode: modeCodec.fromWire("test"),
+    url: receiver.url,
+    enabled_events: [],
+  });
   secret = endpoint.secret;
 });
 afterAll(async () => {
@@ -99,16 +134,20 @@ function trigger(type: string): Promise<{ code: number; json: any }> {
 }
 
 describe("paytami trigger covers the whole event catalog", () => {
-  test.each(EVENT_TYPES.map((type) => [type]))("%s: fired, delivered signed with the printed id, data in the spec's shape", { timeout: 60_000 }, async (type) => {
-    const fired = await trigger(type);
-    expect(fired, JSON.stringify(fired.json)).toMatchObject({ code: 0, json: { event_id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type } });
-    await receiver.waitFor((requests) => requests.some((r) => r.eventId === fired.json.event_id), 30_000, `${type} ${fired.json.event_id}`);
-    const request = receiver.requests.find((r) => r.eventId === fired.json.event_id)!;
-    expect(request.headers["service-event-id"]).toBe(fired.json.event_id);
-    expect(verifySignature(String(request.headers["service-signature"]), request.body, secret)).toBe(true);
-    const envelope = JSON.parse(request.body.toString()) as { id: string; type: string; created_at: string; data: Record<string, unknown> };
-    expect(Object.keys(envelope)).toEqual(["id", "type", "created_at", "data"]);
-    expect(envelope).toMatchObject({ id: fired.json.event_id, type, created_at: expect.stringMatching(ISO) });
-    SHAPES[type](envelope.data);
-  });
+  test.each(EVENT_TYPES.map((type) => [type]))(
+    "%s: fired, delivered signed with the printed id, data in the spec's shape",
+    { timeout: 60_000 },
+    async (type) => {
+      const fired = await trigger(type);
+      expect(fired, JSON.stringify(fired.json)).toMatchObject({ code: 0, json: { event_id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type } });
+      await receiver.waitFor((requests) => requests.some((r) => r.eventId === fired.json.event_id), 30_000, `${type} ${fired.json.event_id}`);
+      const request = receiver.requests.find((r) => r.eventId === fired.json.event_id)!;
+      expect(request.headers["service-event-id"]).toBe(fired.json.event_id);
+      expect(verifySignature(String(request.headers["service-signature"]), request.body, secret)).toBe(true);
+      const envelope = JSON.parse(request.body.toString()) as { id: string; type: string; created_at: string; data: Record<string, unknown> };
+      expect(Object.keys(envelope)).toEqual(["id", "type", "created_at", "data"]);
+      expect(envelope).toMatchObject({ id: fired.json.event_id, type, created_at: expect.stringMatching(ISO) });
+      SHAPES[type](envelope.data);
+    },
+  );
 });

@@ -67,7 +67,9 @@ describe("tRPC /trpc", () => {
   test("bad input is validation_error (400), from the tRPC input schema and from the domain alike", async () => {
     expect(await failure(operator().merchants.create.mutate({ name: "" }))).toMatchObject({ code: "validation_error", status: 400 });
     expect(await failure(operator().merchants.create.mutate({ name: "X", currencies: ["EUR"] }))).toMatchObject({ code: "validation_error", status: 400 });
-    expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_000000000000000000000000", mode: "test" }))).toMatchObject({ code: "validation_error" });
+    expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_000000000000000000000000", mode: "test" }))).toMatchObject({
+      code: "validation_error",
+    });
     expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
     // @ts-expect-error: an unknown field is refused, not ignored
     expect(await failure(operator().payments.list.query({ merchant_id: "mer_x", mode: "test", colour: "blue" }))).toMatchObject({ code: "validation_error" });
@@ -119,11 +121,16 @@ describe("tRPC /trpc", () => {
     expect(next.data.map((p) => p.id)).toEqual([created[0].id]);
     expect(await operator().payments.list.query({ merchant_id: m.merchantId, mode: "live" })).toEqual({ data: [], has_more: false });
 
-    for (const actingFor of [{ merchant_id: other.merchantId, mode: "test" as const }, { merchant_id: m.merchantId, mode: "live" as const }]) {
+    for (const actingFor of [
+      { merchant_id: other.merchantId, mode: "test" as const },
+      { merchant_id: m.merchantId, mode: "live" as const },
+    ]) {
       expect(await failure(operator().payments.get.query({ ...actingFor, id: created[0].id }))).toMatchObject({ code: "unknown_payment", status: 404 });
     }
     expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", limit: 0 }))).toMatchObject({ code: "validation_error" });
-    expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", status: "nope" }))).toMatchObject({ code: "validation_error" });
+    expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", status: "nope" }))).toMatchObject({
+      code: "validation_error",
+    });
   });
 
   test("payments.simulate moves a payment through the state table and records its event in the outbox", async () => {
@@ -133,13 +140,16 @@ describe("tRPC /trpc", () => {
     const after = await operator().payments.simulate.mutate({ payment_id: p.id, step: "succeed" });
     expect(after).toEqual({ ...p, status: "captured" });
     expect(after).toEqual((await s.http.getPayment(m.testApiKey, p.id)).json);
-    const events = await s.sql<{ type: string; data: unknown }>(
-      "select type, envelope->'data' as data from outbox_events where envelope->'data'->>'id' = $1", [p.id]);
+    const events = await s.sql<{ type: string; data: unknown }>("select type, envelope->'data' as data from outbox_events where envelope->'data'->>'id' = $1", [
+      p.id,
+    ]);
     expect(events).toEqual([{ type: "payment.succeeded", data: after }]);
     // A resolved payment refuses the next step with the state table's code, and nothing is recorded.
     expect(await failure(operator().payments.simulate.mutate({ payment_id: p.id, step: "fail" }))).toMatchObject({ code: "payment_not_payable", status: 409 });
     expect(await s.sql("select 1 from outbox_events where envelope->'data'->>'id' = $1", [p.id])).toHaveLength(1);
-    expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_000000000000000000000000", step: "fail" }))).toMatchObject({ code: "unknown_payment" });
+    expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_000000000000000000000000", step: "fail" }))).toMatchObject({
+      code: "unknown_payment",
+    });
   });
 });
 
@@ -167,35 +177,69 @@ describe("tRPC checkout lifecycle procedures", () => {
     const s = stack();
     const m = await operator().merchants.create.mutate({ name: "Tienda Cancel" });
     const p = await createOk(s.http, m.test_api_key);
-    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "live", id: p.id }))).toMatchObject({ code: "unknown_payment", status: 404 });
+    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "live", id: p.id }))).toMatchObject({
+      code: "unknown_payment",
+      status: 404,
+    });
     expect(await operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id })).toEqual({ ...p, status: "canceled" });
-    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id }))).toMatchObject({ code: "payment_not_payable", status: 409 });
+    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id }))).toMatchObject({
+      code: "payment_not_payable",
+      status: 409,
+    });
     const q = await createOk(s.http, m.test_api_key);
     expect((await operator().payments.simulate.mutate({ payment_id: q.id, step: "process" })).status).toBe("processing");
-    expect(await operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://shop.example"] })).toEqual({ merchant_id: m.merchant_id, origins: ["https://shop.example"] });
-    expect(await failure(operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://*.shop.example"] }))).toMatchObject({ code: "validation_error", status: 400 });
+    expect(await operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://shop.example"] })).toEqual({
+      merchant_id: m.merchant_id,
+      origins: ["https://shop.example"],
+    });
+    expect(await failure(operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://*.shop.example"] }))).toMatchObject({
+      code: "validation_error",
+      status: 400,
+    });
   });
 
   test("merchants.setReturnOrigins: canonical http(s) origins, the embed origins' rules otherwise; a public link pay then accepts them", async () => {
     const s = stack();
     const m = await operator().merchants.create.mutate({ name: "Tienda Return" });
-    const set = await operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://Shop.Example:443/", "http://localhost:3000", "https://shop.example"] });
+    const set = await operator().merchants.setReturnOrigins.mutate({
+      merchant_id: m.merchant_id,
+      origins: ["https://Shop.Example:443/", "http://localhost:3000", "https://shop.example"],
+    });
     expect(set).toEqual({ merchant_id: m.merchant_id, origins: ["https://shop.example", "http://localhost:3000"] });
     for (const bad of ["https://shop.example/thanks", "https://*.shop.example", "ftp://shop.example", "https://user@shop.example", "shop.example"]) {
-      expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [bad] })), bad).toMatchObject({ code: "validation_error", status: 400 });
+      expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [bad] })), bad).toMatchObject({
+        code: "validation_error",
+        status: 400,
+      });
     }
-    expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: "mer_000000000000000000000000", origins: [] }))).toMatchObject({ code: "validation_error", status: 400 });
-    expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) })))
-      .toMatchObject({ code: "validation_error", status: 400 });
+    expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: "mer_000000000000000000000000", origins: [] }))).toMatchObject({
+      code: "validation_error",
+      status: 400,
+    });
+    expect(
+      await failure(
+        operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) }),
+      ),
+    ).toMatchObject({ code: "validation_error", status: 400 });
     // A refused list changed nothing.
-    expect((await s.sql<{ return_origins: string[] }>("select return_origins from merchants where id = $1", [m.merchant_id]))[0]!.return_origins).toEqual(set.origins);
+    expect((await s.sql<{ return_origins: string[] }>("select return_origins from merchants where id = $1", [m.merchant_id]))[0]!.return_origins).toEqual(
+      set.origins,
+    );
 
-    const link = await s.http.post("/v1/payment_links", { key: m.test_api_key, idem: newIdemKey(), body: { title: "Camisa", currency: "GTQ", fixed_amount_minor: "1500" } });
+    const link = await s.http.post("/v1/payment_links", {
+      key: m.test_api_key,
+      idem: newIdemKey(),
+      body: { title: "Camisa", currency: "GTQ", fixed_amount_minor: "1500" },
+    });
     expect(link.status, link.text).toBe(201);
-    const pay = (success_url: string) => s.http.post(`/v1/payment_links/${link.json.id}/pay`, { idem: newIdemKey(), body: { method_type: "card", success_url } });
+    const pay = (success_url: string) =>
+      s.http.post(`/v1/payment_links/${link.json.id}/pay`, { idem: newIdemKey(), body: { method_type: "card", success_url } });
     expect((await pay("http://localhost:3000/thanks")).status).toBe(201);
     expect((await pay("https://evil.example/thanks")).status).toBe(400);
-    expect(await operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [] })).toEqual({ merchant_id: m.merchant_id, origins: [] });
+    expect(await operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [] })).toEqual({
+      merchant_id: m.merchant_id,
+      origins: [],
+    });
     expect((await pay("http://localhost:3000/thanks")).status).toBe(400);
   });
 });

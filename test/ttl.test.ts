@@ -28,10 +28,13 @@ describe("PAYMENT_TTL", () => {
 
     for (const id of [created, processing, authorized]) {
       await expect
-        .poll(async () => {
-          const g = await s.http.getPayment(m.testApiKey, id);
-          return [g.status, g.json?.status];
-        }, { timeout: 75_000, interval: 500, message: `${id} to expire` })
+        .poll(
+          async () => {
+            const g = await s.http.getPayment(m.testApiKey, id);
+            return [g.status, g.json?.status];
+          },
+          { timeout: 75_000, interval: 500, message: `${id} to expire` },
+        )
         .toEqual([200, "expired"]);
       expectError(await s.http.get(`/v1/checkout/${id}`), 409, "payment_not_payable");
       const session = await s.http.get(`/v1/payments/${id}/checkout_session`);

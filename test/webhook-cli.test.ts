@@ -82,7 +82,9 @@ describe("paytami listen", () => {
       expect(r.requests.map((x) => x.eventId)).not.toContain(before);
       for (const req of r.requests) {
         expect(req.headers["service-event-id"]).toBe(req.eventId);
-        const [t, v1] = String(req.headers["service-signature"]).split(",").map((p) => p.split("=")[1]!);
+        const [t, v1] = String(req.headers["service-signature"])
+          .split(",")
+          .map((p) => p.split("=")[1]!);
         expect(v1).toBe(createHmac("sha256", first.secret).update(`${t}.`).update(req.body).digest("hex"));
       }
       // The body is the event as the merchant's endpoints get it.
@@ -101,16 +103,32 @@ describe("paytami deliveries", () => {
     let accept = false;
     const r = await new WebhookReceiver(() => (accept ? { status: 200, body: "thanks" } : { status: 500, body: "x".repeat(3000) })).start();
     receivers.push(r);
-    const created = await stack.core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url: r.url, enabled_events: [] });
+    const created = await stack.core.webhooks.createEndpoint({
+      merchant_id: merchant.merchantId,
+      mode: modeCodec.fromWire("test"),
+      url: r.url,
+      enabled_events: [],
+    });
     const endpointId = created.endpoint!.id;
     const since = new Date(Date.now() - 1000).toISOString();
     const events = [await paymentEvent(merchant.testApiKey, "succeed"), await paymentEvent(merchant.testApiKey, "fail")];
-    const failed = await eventually(async () => {
-      const listed = await cli(["deliveries", "list", "--endpoint", endpointId, "--status", "failed"]);
-      return listed.json.data?.length === 2 ? listed.json.data : undefined;
-    }, 30_000, "both deliveries to fail");
+    const failed = await eventually(
+      async () => {
+        const listed = await cli(["deliveries", "list", "--endpoint", endpointId, "--status", "failed"]);
+        return listed.json.data?.length === 2 ? listed.json.data : undefined;
+      },
+      30_000,
+      "both deliveries to fail",
+    );
     expect(new Set(failed.map((d: { event_id: string }) => d.event_id))).toEqual(new Set(events));
-    expect(failed[0]).toMatchObject({ endpoint_id: endpointId, merchant_id: merchant.merchantId, mode: "test", status: "failed", attempt_count: 2, last_http_status: 500 });
+    expect(failed[0]).toMatchObject({
+      endpoint_id: endpointId,
+      merchant_id: merchant.merchantId,
+      mode: "test",
+      status: "failed",
+      attempt_count: 2,
+      last_http_status: 500,
+    });
 
     const shown = await cli(["deliveries", "show", failed[0].id]);
     expect(shown.code).toBe(0);
@@ -124,7 +142,11 @@ describe("paytami deliveries", () => {
     await eventually(async () => ((await cli(["deliveries", "show", failed[0].id])).json.status === "succeeded" ? true : undefined), 30_000, "the replay");
     const rest = await cli(["deliveries", "replay", "--endpoint", endpointId, "--since", since]);
     expect(rest.json).toEqual({ endpoint_id: endpointId, replayed: 1, delivery_ids: [failed[1].id] });
-    await eventually(async () => ((await cli(["deliveries", "show", failed[1].id])).json.status === "succeeded" ? true : undefined), 30_000, "the endpoint replay");
+    await eventually(
+      async () => ((await cli(["deliveries", "show", failed[1].id])).json.status === "succeeded" ? true : undefined),
+      30_000,
+      "the endpoint replay",
+    );
     const last = await cli(["deliveries", "show", failed[1].id]);
     expect(last.json.attempts.map((a: { http_status: number }) => a.http_status)).toEqual([500, 500, 200]);
 

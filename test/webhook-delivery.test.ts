@@ -53,22 +53,32 @@ function signatures(request: ReceivedRequest): { t: number; v1: string[] } {
 }
 function validFor(request: ReceivedRequest, secret: string): boolean {
   const { t, v1 } = signatures(request);
-  const expected = createHmac("sha256", secret).update(Buffer.concat([Buffer.from(`${t}.`), request.body])).digest();
+  const expected = createHmac("sha256", secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), request.body]))
+    .digest();
   return v1.some((hex) => timingSafeEqual(Buffer.from(hex, "hex"), expected));
 }
 
 async function delivery(eventId: string, endpointId: string) {
   const [row] = await getStack().sql<{ id: string; status: string; attempt_count: number }>(
-    "select id, status, attempt_count from webhook_deliveries where event_id = $1 and endpoint_id = $2", [eventId, endpointId]);
+    "select id, status, attempt_count from webhook_deliveries where event_id = $1 and endpoint_id = $2",
+    [eventId, endpointId],
+  );
   return row;
 }
 async function attempts(eventId: string, endpointId: string) {
   return getStack().sql<{ http_status: number | null; error: string | null; succeeded: boolean; latency_ms: number; response_excerpt: string }>(
     `select a.http_status, a.error, a.succeeded, a.latency_ms, a.response_excerpt from webhook_attempts a
-     join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1 and d.endpoint_id = $2 order by a.seq`, [eventId, endpointId]);
+     join webhook_deliveries d on d.id = a.delivery_id where d.event_id = $1 and d.endpoint_id = $2 order by a.seq`,
+    [eventId, endpointId],
+  );
 }
 const succeeded = (eventId: string, endpointId: string) =>
-  eventually(async () => ((await delivery(eventId, endpointId))?.status === "succeeded" ? true : undefined), 30_000, `delivery of ${eventId} to ${endpointId} to succeed`);
+  eventually(
+    async () => ((await delivery(eventId, endpointId))?.status === "succeeded" ? true : undefined),
+    30_000,
+    `delivery of ${eventId} to ${endpointId} to succeed`,
+  );
 
 describe("signed deliveries", () => {
   let merchant: { merchantId: string; testApiKey: string };
@@ -182,7 +192,10 @@ describe("faults end with every event delivered and recorded", () => {
     const { eventId } = await paymentEvent(merchant.testApiKey);
     await succeeded(eventId, ep.id);
     expect(target.requests).toHaveLength(0);
-    expect((await attempts(eventId, ep.id)).map((a) => [a.http_status, a.succeeded])).toEqual([[302, false], [204, true]]);
+    expect((await attempts(eventId, ep.id)).map((a) => [a.http_status, a.succeeded])).toEqual([
+      [302, false],
+      [204, true],
+    ]);
   });
 
   test("a receiver that hangs past the deadline: the attempt fails as a timeout and the next one delivers", async () => {
@@ -203,10 +216,14 @@ describe("faults end with every event delivered and recorded", () => {
     const ep = await endpoint(merchant.merchantId, r.url);
     await r.stop();
     const events = [await paymentEvent(merchant.testApiKey), await paymentEvent(merchant.testApiKey, "fail")];
-    await eventually(async () => {
-      const rows = await Promise.all(events.map((e) => attempts(e.eventId, ep.id)));
-      return rows.every((a) => a.length >= 2) ? true : undefined;
-    }, 30_000, "two refused attempts per event");
+    await eventually(
+      async () => {
+        const rows = await Promise.all(events.map((e) => attempts(e.eventId, ep.id)));
+        return rows.every((a) => a.length >= 2) ? true : undefined;
+      },
+      30_000,
+      "two refused attempts per event",
+    );
     await r.start();
     for (const e of events) await succeeded(e.eventId, ep.id);
     for (const e of events) {
@@ -222,10 +239,14 @@ describe("faults end with every event delivered and recorded", () => {
     const r = await receiver(() => (accept ? { status: 200 } : { status: 503, headers: { "retry-after": "0" } }));
     const ep = await endpoint(merchant.merchantId, r.url);
     const { eventId } = await paymentEvent(merchant.testApiKey);
-    const failed = await eventually(async () => {
-      const row = await delivery(eventId, ep.id);
-      return row?.status === "failed" ? row : undefined;
-    }, 30_000, "the delivery to fail");
+    const failed = await eventually(
+      async () => {
+        const row = await delivery(eventId, ep.id);
+        return row?.status === "failed" ? row : undefined;
+      },
+      30_000,
+      "the delivery to fail",
+    );
     expect(failed.attempt_count).toBe(6);
     expect(r.for(eventId)).toHaveLength(6);
     accept = true;
@@ -255,9 +276,13 @@ describe("faults end with every event delivered and recorded", () => {
     expect(hanging.maxHanging).toBeGreaterThan(0);
     expect(hanging.maxHanging).toBeLessThanOrEqual(3);
     const [deadAttempts] = await getStack().sql<{ n: string }>(
-      "select count(*) as n from webhook_attempts where endpoint_id = $1 and error like '%ECONNREFUSED%'", [epDead.id]);
+      "select count(*) as n from webhook_attempts where endpoint_id = $1 and error like '%ECONNREFUSED%'",
+      [epDead.id],
+    );
     expect(Number(deadAttempts!.n)).toBeGreaterThan(0);
-    const [hangAttempts] = await getStack().sql<{ ok: string }>("select count(*) as ok from webhook_attempts where endpoint_id = $1 and succeeded", [epHanging.id]);
+    const [hangAttempts] = await getStack().sql<{ ok: string }>("select count(*) as ok from webhook_attempts where endpoint_id = $1 and succeeded", [
+      epHanging.id,
+    ]);
     expect(hangAttempts!.ok).toBe("0");
     // Stop these two from retrying for the rest of the file.
     for (const id of [epHanging.id, epDead.id]) await getStack().core.webhooks.deleteEndpoint({ id });

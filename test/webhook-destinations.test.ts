@@ -46,7 +46,10 @@ async function create(stack: Stack, merchantId: string, url: string, mode: "test
 
 /** The catalog error of a refused registration. */
 async function refused(stack: Stack, merchantId: string, url: string, mode: "test" | "live" = "test"): Promise<CoreError> {
-  const error = await create(stack, merchantId, url, mode).then(() => undefined, (e: unknown) => e);
+  const error = await create(stack, merchantId, url, mode).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error, url).toBeInstanceOf(CoreError);
   expect((error as CoreError).code, url).toBe("validation_error");
   return error as CoreError;
@@ -56,7 +59,9 @@ async function refused(stack: Stack, merchantId: string, url: string, mode: "tes
 async function paymentEvent(stack: Stack, merchant: Merchant): Promise<string> {
   const paymentId = (await createOk(stack.http, merchant.testApiKey)).id as string;
   await stack.admin.simulate(paymentId, "succeed");
-  const [row] = await stack.sql<{ id: string }>("select id from outbox_events where envelope->'data'->>'id' = $1 and envelope->>'type' = 'payment.succeeded'", [paymentId]);
+  const [row] = await stack.sql<{ id: string }>("select id from outbox_events where envelope->'data'->>'id' = $1 and envelope->>'type' = 'payment.succeeded'", [
+    paymentId,
+  ]);
   return row!.id;
 }
 
@@ -72,8 +77,12 @@ describe("WEBHOOK_ALLOW_LOOPBACK off (the default)", () => {
       expect((await refused(stack(), merchant.merchantId, url)).message, url).toMatch(/^url must reach a public address: .*is not a public address\./);
     }
     // tRPC runs the same operation.
-    const operator = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })] });
-    const viaTrpc = await operator.webhooks.create.mutate({ merchant_id: merchant.merchantId, mode: "test", url: "http://169.254.169.254/latest/meta-data/" }).catch((e: unknown) => e);
+    const operator = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })],
+    });
+    const viaTrpc = await operator.webhooks.create
+      .mutate({ merchant_id: merchant.merchantId, mode: "test", url: "http://169.254.169.254/latest/meta-data/" })
+      .catch((e: unknown) => e);
     expect(viaTrpc).toBeInstanceOf(TRPCClientError);
     expect((viaTrpc as TRPCClientError<AppRouter>).data).toMatchObject({ paytami_code: "validation_error", httpStatus: 400 });
     expect((viaTrpc as TRPCClientError<AppRouter>).message).toMatch(/169\.254\.169\.254 is not a public address/);
@@ -81,8 +90,15 @@ describe("WEBHOOK_ALLOW_LOOPBACK off (the default)", () => {
   });
 
   test("loopback is refused too, by literal or by name", async () => {
-    for (const url of [receiver.url, receiver.url.replace("127.0.0.1", "localhost"), receiver.url.replace("127.0.0.1", "[::1]"), receiver.url.replace("127.0.0.1", "2130706433")]) {
-      expect((await refused(stack(), merchant.merchantId, url)).message, url).toMatch(/is not a public address\. Loopback is accepted in test mode only where .*WEBHOOK_ALLOW_LOOPBACK/);
+    for (const url of [
+      receiver.url,
+      receiver.url.replace("127.0.0.1", "localhost"),
+      receiver.url.replace("127.0.0.1", "[::1]"),
+      receiver.url.replace("127.0.0.1", "2130706433"),
+    ]) {
+      expect((await refused(stack(), merchant.merchantId, url)).message, url).toMatch(
+        /is not a public address\. Loopback is accepted in test mode only where .*WEBHOOK_ALLOW_LOOPBACK/,
+      );
     }
     expect(await stack().sql("select id from webhook_endpoints where merchant_id = $1", [merchant.merchantId])).toEqual([]);
     // A public address is accepted in test mode (and never contacted here: no event reaches it).
@@ -102,12 +118,18 @@ describe("WEBHOOK_ALLOW_LOOPBACK off (the default)", () => {
     }
     const before = receiver.requests.length;
     const eventId = await paymentEvent(stack(), m);
-    const attempts = await eventually(async () => {
-      const rows = await stack().sql<{ endpoint_id: string; http_status: number | null; error: string | null; succeeded: boolean }>(
-        `select d.endpoint_id, a.http_status, a.error, a.succeeded from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
-         where d.event_id = $1 order by d.endpoint_id`, [eventId]);
-      return rows.length === 2 ? rows : undefined;
-    }, 30_000, "both attempts to be recorded");
+    const attempts = await eventually(
+      async () => {
+        const rows = await stack().sql<{ endpoint_id: string; http_status: number | null; error: string | null; succeeded: boolean }>(
+          `select d.endpoint_id, a.http_status, a.error, a.succeeded from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+         where d.event_id = $1 order by d.endpoint_id`,
+          [eventId],
+        );
+        return rows.length === 2 ? rows : undefined;
+      },
+      30_000,
+      "both attempts to be recorded",
+    );
     expect(attempts.map((a) => a.endpoint_id)).toEqual([...ids].sort());
     for (const attempt of attempts) {
       expect(attempt).toMatchObject({ http_status: null, succeeded: false });
@@ -128,10 +150,17 @@ describe("WEBHOOK_ALLOW_LOOPBACK on (npm start, the test harness)", () => {
     const created = await create(stack(), merchant.merchantId, receiver.url.replace("127.0.0.1", "localhost"));
     const eventId = await paymentEvent(stack(), merchant);
     await receiver.waitFor((requests) => requests.some((r) => r.eventId === eventId));
-    await eventually(async () => {
-      const [row] = await stack().sql<{ status: string }>("select status from webhook_deliveries where event_id = $1 and endpoint_id = $2", [eventId, created.endpoint!.id]);
-      return row?.status === "succeeded" ? true : undefined;
-    }, 30_000, "the delivery to succeed");
+    await eventually(
+      async () => {
+        const [row] = await stack().sql<{ status: string }>("select status from webhook_deliveries where event_id = $1 and endpoint_id = $2", [
+          eventId,
+          created.endpoint!.id,
+        ]);
+        return row?.status === "succeeded" ? true : undefined;
+      },
+      30_000,
+      "the delivery to succeed",
+    );
   });
 
   test("cloud metadata and private addresses stay refused in test mode; loopback stays refused in live mode", async () => {

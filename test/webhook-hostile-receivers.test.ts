@@ -56,11 +56,17 @@ async function paymentEvent(key: string): Promise<{ eventId: string; at: number 
 }
 
 async function allSucceeded(endpointId: string, eventIds: string[], timeoutMs = 60_000): Promise<void> {
-  await eventually(async () => {
-    const [row] = await getStack().sql<{ n: string }>(
-      "select count(*) as n from webhook_deliveries where endpoint_id = $1 and event_id = any($2) and status = 'succeeded'", [endpointId, eventIds]);
-    return Number(row!.n) === eventIds.length ? true : undefined;
-  }, timeoutMs, `${eventIds.length} deliveries to ${endpointId} to succeed`);
+  await eventually(
+    async () => {
+      const [row] = await getStack().sql<{ n: string }>(
+        "select count(*) as n from webhook_deliveries where endpoint_id = $1 and event_id = any($2) and status = 'succeeded'",
+        [endpointId, eventIds],
+      );
+      return Number(row!.n) === eventIds.length ? true : undefined;
+    },
+    timeoutMs,
+    `${eventIds.length} deliveries to ${endpointId} to succeed`,
+  );
 }
 
 const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
@@ -108,7 +114,10 @@ describe("hostile receivers", () => {
       honestEvents.push(await paymentEvent(honest.testApiKey));
       await sleep(200);
     }
-    await allSucceeded(goodEndpoint, honestEvents.map((e) => e.eventId));
+    await allSucceeded(
+      goodEndpoint,
+      honestEvents.map((e) => e.eventId),
+    );
     // Each honest event arrived promptly: nothing stopped or paused the dispatcher.
     for (const { eventId, at } of honestEvents) {
       const [first] = good.for(eventId);
@@ -118,7 +127,9 @@ describe("hostile receivers", () => {
     for (const [name, endpointId] of Object.entries(hostileEndpoints)) {
       await allSucceeded(endpointId, hostileEvents);
       const attempts = await getStack().sql<{ response_excerpt: string; succeeded: boolean }>(
-        "select response_excerpt, succeeded from webhook_attempts where endpoint_id = $1", [endpointId]);
+        "select response_excerpt, succeeded from webhook_attempts where endpoint_id = $1",
+        [endpointId],
+      );
       expect(attempts.length, name).toBe(hostileEvents.length);
       for (const attempt of attempts) expect(attempt, name).toEqual({ response_excerpt: answers[name]!.excerpt, succeeded: true });
     }
@@ -151,7 +162,10 @@ describe("RecordAttempts failing transiently", () => {
     // Its attempt is in flight when its row gets locked.
     const first = await paymentEvent(merchant.testApiKey);
     await slow.waitFor((requests) => requests.some((r) => r.eventId === first.eventId), 30_000, "the slow attempt");
-    const [delivery] = await stack.sql<{ id: string }>("select id from webhook_deliveries where event_id = $1 and endpoint_id = $2", [first.eventId, slowEndpoint]);
+    const [delivery] = await stack.sql<{ id: string }>("select id from webhook_deliveries where event_id = $1 and endpoint_id = $2", [
+      first.eventId,
+      slowEndpoint,
+    ]);
     const locker = new pg.Client({ connectionString: stack.databaseUrl });
     await locker.connect();
     try {
@@ -160,10 +174,16 @@ describe("RecordAttempts failing transiently", () => {
       // Events from here on also go to an endpoint that answers at once.
       const fast = await receiver();
       const fastEndpoint = await endpoint(merchant.merchantId, fast.url);
-      await eventually(async () => {
-        const [row] = await stack.sql<{ n: string }>("select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%webhook_deliveries%'");
-        return Number(row!.n) > 0 ? true : undefined;
-      }, 30_000, "the record call to wait on the lock");
+      await eventually(
+        async () => {
+          const [row] = await stack.sql<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%webhook_deliveries%'",
+          );
+          return Number(row!.n) > 0 ? true : undefined;
+        },
+        30_000,
+        "the record call to wait on the lock",
+      );
       const dispatcher = stack.pids().dispatcher!;
       const cpuBefore = cpuMs(dispatcher);
       const started = Date.now();
@@ -178,7 +198,10 @@ describe("RecordAttempts failing transiently", () => {
       const elapsed = Date.now() - started;
       expect(used, `dispatcher CPU time during ${elapsed} ms`).toBeLessThan(0.1 * elapsed);
       expect(await healthz()).toBe(200);
-      await allSucceeded(fastEndpoint, others.map((e) => e.eventId));
+      await allSucceeded(
+        fastEndpoint,
+        others.map((e) => e.eventId),
+      );
       for (const { eventId, at } of others) expect(fast.for(eventId)[0]!.at - at).toBeLessThan(5_000);
     } finally {
       await locker.query("rollback").catch(() => undefined);
@@ -218,7 +241,9 @@ describe("RecordAttempts failing transiently", () => {
     for (const endpointId of endpointIds) await allSucceeded(endpointId, eventIds, 90_000);
     expect(stack.pids().dispatcher).toBe(dispatcher);
     const [unrecorded] = await stack.sql<{ n: string }>(
-      "select count(*) as n from webhook_deliveries d where endpoint_id = any($1) and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id)", [endpointIds]);
+      "select count(*) as n from webhook_deliveries d where endpoint_id = any($1) and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id)",
+      [endpointIds],
+    );
     expect(unrecorded!.n).toBe("0");
   }, 180_000);
 

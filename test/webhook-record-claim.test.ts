@@ -10,7 +10,12 @@ const getStack = useStack({ env: { WEBHOOK_ENDPOINT_CONCURRENCY: "1" } });
 test("RecordAttempts with claim_limit records, then claims what became claimable", async () => {
   const stack = getStack();
   const merchant = await stack.admin.createMerchant({ name: "Record and claim" });
-  const endpoint = await stack.core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url: "http://127.0.0.1:9/hooks", enabled_events: [] });
+  const endpoint = await stack.core.webhooks.createEndpoint({
+    merchant_id: merchant.merchantId,
+    mode: modeCodec.fromWire("test"),
+    url: "http://127.0.0.1:9/hooks",
+    enabled_events: [],
+  });
   const eventIds: string[] = [];
   for (let i = 0; i < 2; i++) {
     const paymentId = (await createOk(stack.http, merchant.testApiKey)).id as string;

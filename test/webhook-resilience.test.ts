@@ -25,7 +25,9 @@ let nats: Child;
 async function startNats(): Promise<Child> {
   const bin = findExecutable("nats-server", ["/usr/bin", "/usr/sbin", "/usr/local/bin"]);
   if (!bin) throw new Error("nats-server not found");
-  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], { output: { logFile: path.join(natsHome, "nats.log") } });
+  const child = startChild("nats", bin, ["-js", "-sd", natsHome, "-a", "127.0.0.1", "-p", String(natsPort)], {
+    output: { logFile: path.join(natsHome, "nats.log") },
+  });
   const nc = await natsConnect({ servers: natsUrl(), maxReconnectAttempts: 100, reconnectTimeWait: 100, waitOnFirstConnect: true });
   await nc.close();
   return child;
@@ -84,11 +86,17 @@ async function eventOf(paymentId: string): Promise<string> {
 
 /** Waits until every event's delivery to the endpoint succeeded; returns the deliveries. */
 async function allDelivered(eventIds: string[], endpointId: string, timeoutMs = 60_000) {
-  return eventually(async () => {
-    const rows = await stack.sql<{ event_id: string; status: string; attempt_count: number }>(
-      "select event_id, status, attempt_count from webhook_deliveries where endpoint_id = $1 and event_id = any($2)", [endpointId, eventIds]);
-    return rows.length === eventIds.length && rows.every((r) => r.status === "succeeded") ? rows : undefined;
-  }, timeoutMs, `${eventIds.length} deliveries to succeed`);
+  return eventually(
+    async () => {
+      const rows = await stack.sql<{ event_id: string; status: string; attempt_count: number }>(
+        "select event_id, status, attempt_count from webhook_deliveries where endpoint_id = $1 and event_id = any($2)",
+        [endpointId, eventIds],
+      );
+      return rows.length === eventIds.length && rows.every((r) => r.status === "succeeded") ? rows : undefined;
+    },
+    timeoutMs,
+    `${eventIds.length} deliveries to succeed`,
+  );
 }
 
 describe("nothing is lost", () => {

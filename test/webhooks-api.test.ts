@@ -78,7 +78,18 @@ async function grpcCode(call: Promise<unknown>): Promise<string> {
 
 describe("endpoints", () => {
   test("webhooks create --json prints exactly {id, url, enabled_events, secret}; list shows it without the secret", { timeout: 180_000 }, async () => {
-    const created = await ok("webhooks", "create", "--merchant", m.merchantId, "--mode", "test", "--url", "http://127.0.0.1:9/hook", "--events", "payment.succeeded,payment.failed");
+    const created = await ok(
+      "webhooks",
+      "create",
+      "--merchant",
+      m.merchantId,
+      "--mode",
+      "test",
+      "--url",
+      "http://127.0.0.1:9/hook",
+      "--events",
+      "payment.succeeded,payment.failed",
+    );
     expect(Object.keys(created)).toEqual(["id", "url", "enabled_events", "secret"]);
     expect(created.id).toMatch(ENDPOINT_ID_RE);
     expect(created.url).toBe("http://127.0.0.1:9/hook");
@@ -97,7 +108,9 @@ describe("endpoints", () => {
     expect((await ok("webhooks", "list", "--merchant", m.merchantId, "--mode", "live")).data).toEqual([]);
     expect((await ok("webhooks", "list", "--merchant", other.merchantId, "--mode", "test")).data).toEqual([]);
 
-    const [row] = await stack().sql<{ secret: string; enabled_events: string[] }>("select secret, enabled_events from webhook_endpoints where id = $1", [created.id]);
+    const [row] = await stack().sql<{ secret: string; enabled_events: string[] }>("select secret, enabled_events from webhook_endpoints where id = $1", [
+      created.id,
+    ]);
     expect(row).toEqual({ secret: created.secret, enabled_events: ["payment.succeeded", "payment.failed"] });
   });
 
@@ -110,7 +123,10 @@ describe("endpoints", () => {
     expect(await create("test", "https://user:pass@shop.example/h")).toMatch(/password/);
     expect(await create("test", `https://shop.example/${"a".repeat(2100)}`)).toMatch(/2048/);
     await refused("validation_error", "webhooks", "create", "--merchant", "mer_000000000000000000000000", "--mode", "test", "--url", "https://93.184.216.34/h");
-    const rows = await stack().sql("select id from webhook_endpoints where merchant_id = $1 and url not in ('http://127.0.0.1:9/hook', 'https://93.184.216.34/all')", [m.merchantId]);
+    const rows = await stack().sql(
+      "select id from webhook_endpoints where merchant_id = $1 and url not in ('http://127.0.0.1:9/hook', 'https://93.184.216.34/all')",
+      [m.merchantId],
+    );
     expect(rows).toEqual([]);
   });
 
@@ -120,12 +136,25 @@ describe("endpoints", () => {
     expect(await live("https://localhost/hook")).toMatch(/public address/);
     // The same rule for every caller (the core checks it): the rest through gRPC, one process spawn fewer each.
     for (const url of [
-      "https://127.0.0.1/hook", "https://[::1]/hook", "https://10.0.0.5/hook", "https://192.168.1.10/hook",
-      "https://172.16.3.4/hook", "https://169.254.169.254/latest", "https://[fe80::1]/hook", "https://[::ffff:127.0.0.1]/hook", "https://0.0.0.0/hook",
-      "https://100.64.0.1/hook", "https://[fd00::1]/hook",
+      "https://127.0.0.1/hook",
+      "https://[::1]/hook",
+      "https://10.0.0.5/hook",
+      "https://192.168.1.10/hook",
+      "https://172.16.3.4/hook",
+      "https://169.254.169.254/latest",
+      "https://[fe80::1]/hook",
+      "https://[::ffff:127.0.0.1]/hook",
+      "https://0.0.0.0/hook",
+      "https://100.64.0.1/hook",
+      "https://[fd00::1]/hook",
     ]) {
       const request = { merchant_id: m.merchantId, mode: Mode.MODE_LIVE, url, enabled_events: [] };
-      const error = await stack().core.webhooks.createEndpoint(request).then(() => undefined, (e: unknown) => e);
+      const error = await stack()
+        .core.webhooks.createEndpoint(request)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error, url).toBeInstanceOf(CoreError);
       expect((error as CoreError).code, url).toBe("validation_error");
       expect((error as CoreError).message, url).toMatch(/public address/);
@@ -156,27 +185,48 @@ describe("endpoints", () => {
     const overlap = Date.parse(rotated.previous_secret_expires_at) - before;
     expect(overlap).toBeGreaterThan(24 * 3_600_000 - 60_000);
     expect(overlap).toBeLessThanOrEqual(24 * 3_600_000 + 60_000);
-    const [row] = await stack().sql<{ secret: string; previous_secret: string }>("select secret, previous_secret from webhook_endpoints where id = $1", [created.id]);
+    const [row] = await stack().sql<{ secret: string; previous_secret: string }>("select secret, previous_secret from webhook_endpoints where id = $1", [
+      created.id,
+    ]);
     expect(row).toEqual({ secret: rotated.secret, previous_secret: created.secret });
 
     expect(await ok("webhooks", "delete", created.id)).toEqual({ id: created.id, deleted: true });
     expect(await stack().sql("select id from webhook_endpoints where id = $1", [created.id])).toEqual([]);
-    for (const args of [["rotate", created.id], ["delete", created.id], ["update", created.id, "--enable"], ["rotate", "we_nope"]]) {
+    for (const args of [
+      ["rotate", created.id],
+      ["delete", created.id],
+      ["update", created.id, "--enable"],
+      ["rotate", "we_nope"],
+    ]) {
       await refused("validation_error", "webhooks", ...args);
     }
   });
 
   test("gRPC and tRPC run the same operations with the same rules", async () => {
     const s = stack();
-    const created = await s.core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: Mode.MODE_TEST, url: "http://127.0.0.1:9/grpc", enabled_events: [] });
+    const created = await s.core.webhooks.createEndpoint({
+      merchant_id: m.merchantId,
+      mode: Mode.MODE_TEST,
+      url: "http://127.0.0.1:9/grpc",
+      enabled_events: [],
+    });
     expect(created.secret).toMatch(SECRET_RE);
-    expect(await grpcCode(s.core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: Mode.MODE_LIVE, url: "https://127.0.0.1/x", enabled_events: [] })))
-      .toBe("validation_error");
-    expect(await grpcCode(s.core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: Mode.MODE_UNSPECIFIED, url: "http://127.0.0.1:9/x", enabled_events: [] })))
-      .toBe("validation_error");
+    expect(
+      await grpcCode(s.core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: Mode.MODE_LIVE, url: "https://127.0.0.1/x", enabled_events: [] })),
+    ).toBe("validation_error");
+    expect(
+      await grpcCode(
+        s.core.webhooks.createEndpoint({ merchant_id: m.merchantId, mode: Mode.MODE_UNSPECIFIED, url: "http://127.0.0.1:9/x", enabled_events: [] }),
+      ),
+    ).toBe("validation_error");
 
     const api = operator();
-    const viaTrpc = await api.webhooks.create.mutate({ merchant_id: m.merchantId, mode: "test", url: "http://127.0.0.1:9/trpc", enabled_events: ["payment.failed"] });
+    const viaTrpc = await api.webhooks.create.mutate({
+      merchant_id: m.merchantId,
+      mode: "test",
+      url: "http://127.0.0.1:9/trpc",
+      enabled_events: ["payment.failed"],
+    });
     expect(viaTrpc).toMatchObject({ id: expect.stringMatching(ENDPOINT_ID_RE), enabled_events: ["payment.failed"], secret: expect.stringMatching(SECRET_RE) });
     const listed = await api.webhooks.list.query({ merchant_id: m.merchantId, mode: "test" });
     expect(listed.data.map((e) => e.id)).toEqual(expect.arrayContaining([created.endpoint!.id, viaTrpc.id]));
@@ -199,7 +249,13 @@ describe("events API", () => {
     const fresh = await s.admin.createMerchant({ name: "Eventos API" });
     const key = fresh.testApiKey;
     const expected: Array<{ type: string; data: unknown }> = [];
-    for (const [step, type] of [["succeed", "payment.succeeded"], ["fail", "payment.failed"], ["cancel", "payment.canceled"], ["succeed", "payment.succeeded"], ["fail", "payment.failed"]] as const) {
+    for (const [step, type] of [
+      ["succeed", "payment.succeeded"],
+      ["fail", "payment.failed"],
+      ["cancel", "payment.canceled"],
+      ["succeed", "payment.succeeded"],
+      ["fail", "payment.failed"],
+    ] as const) {
       const id = (await createOk(s.http, key)).id;
       await s.admin.simulate(id, step);
       // The event's data is the payment as GET /v1/payments/{id} shows it at that moment.
@@ -265,18 +321,26 @@ describe("events API", () => {
 });
 
 describe("paytami trigger", () => {
-  test("payment events: a fixture payment through the real transitions; prints {event_id, type}; the event is in GET /v1/events", { timeout: 180_000 }, async () => {
-    const s = stack();
-    for (const [type, status] of [["payment.succeeded", "captured"], ["payment.failed", "failed"], ["payment.canceled", "canceled"]] as const) {
-      const fired = await ok("trigger", type, "--merchant", m.merchantId);
-      expect(Object.keys(fired)).toEqual(["event_id", "type"]);
-      expect(fired).toEqual({ event_id: expect.stringMatching(EVENT_ID_RE), type });
-      const event = await s.http.get(`/v1/events/${fired.event_id}`, { key: m.testApiKey });
-      expect(event.status, event.text).toBe(200);
-      expect(event.json).toMatchObject({ id: fired.event_id, type, data: { status } });
-      expect(event.json.data).toEqual((await s.http.getPayment(m.testApiKey, event.json.data.id)).json);
-    }
-  });
+  test(
+    "payment events: a fixture payment through the real transitions; prints {event_id, type}; the event is in GET /v1/events",
+    { timeout: 180_000 },
+    async () => {
+      const s = stack();
+      for (const [type, status] of [
+        ["payment.succeeded", "captured"],
+        ["payment.failed", "failed"],
+        ["payment.canceled", "canceled"],
+      ] as const) {
+        const fired = await ok("trigger", type, "--merchant", m.merchantId);
+        expect(Object.keys(fired)).toEqual(["event_id", "type"]);
+        expect(fired).toEqual({ event_id: expect.stringMatching(EVENT_ID_RE), type });
+        const event = await s.http.get(`/v1/events/${fired.event_id}`, { key: m.testApiKey });
+        expect(event.status, event.text).toBe(200);
+        expect(event.json).toMatchObject({ id: fired.event_id, type, data: { status } });
+        expect(event.json.data).toEqual((await s.http.getPayment(m.testApiKey, event.json.data.id)).json);
+      }
+    },
+  );
 
   // Every other type of the catalog: test/trigger-every-event.test.ts.
   test("unknown types, live mode and unknown merchants are refused clearly", { timeout: 180_000 }, async () => {

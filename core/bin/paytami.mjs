@@ -48,7 +48,8 @@ function hasNewerSource(dir, than) {
   }
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() ? hasNewerSource(path, than) : isSource(entry.name) && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) > than) return true;
+    if (entry.isDirectory() ? hasNewerSource(path, than) : isSource(entry.name) && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) > than)
+      return true;
   }
   return false;
 }

@@ -21,11 +21,27 @@ describe("job policies", () => {
 
   it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
     const jobs = loadConfig({
-      ...base, EXPIRE_PAYMENTS_INTERVAL: "100ms", EXPIRE_PAYMENTS_BATCH: "20", IDEMPOTENCY_PURGE_INTERVAL: "5m",
-      IDEMPOTENCY_PURGE_BATCH: "5000", OUTBOX_RELAY_INTERVAL: "1s", OUTBOX_RELAY_BATCH: "50", OUTBOX_RELAY_LEASE: "2m",
-      CONFIRM_BANK_TRANSFERS_INTERVAL: "2s", CONFIRM_BANK_TRANSFERS_BATCH: "30", SETTLE_PAYMENTS_INTERVAL: "10s", SETTLE_PAYMENTS_BATCH: "800",
-      EVENT_PURGE_INTERVAL: "10m", EVENT_PURGE_BATCH: "100", LINK_RATE_LIMIT_PURGE_INTERVAL: "30s", LINK_RATE_LIMIT_PURGE_BATCH: "10",
-      SWEEP_PAYOUTS_INTERVAL: "1s", SWEEP_PAYOUTS_BATCH: "5", RECOVER_PAYOUTS_INTERVAL: "2s", RECOVER_PAYOUTS_BATCH: "7", RECOVER_PAYOUTS_LEASE: "3m",
+      ...base,
+      EXPIRE_PAYMENTS_INTERVAL: "100ms",
+      EXPIRE_PAYMENTS_BATCH: "20",
+      IDEMPOTENCY_PURGE_INTERVAL: "5m",
+      IDEMPOTENCY_PURGE_BATCH: "5000",
+      OUTBOX_RELAY_INTERVAL: "1s",
+      OUTBOX_RELAY_BATCH: "50",
+      OUTBOX_RELAY_LEASE: "2m",
+      CONFIRM_BANK_TRANSFERS_INTERVAL: "2s",
+      CONFIRM_BANK_TRANSFERS_BATCH: "30",
+      SETTLE_PAYMENTS_INTERVAL: "10s",
+      SETTLE_PAYMENTS_BATCH: "800",
+      EVENT_PURGE_INTERVAL: "10m",
+      EVENT_PURGE_BATCH: "100",
+      LINK_RATE_LIMIT_PURGE_INTERVAL: "30s",
+      LINK_RATE_LIMIT_PURGE_BATCH: "10",
+      SWEEP_PAYOUTS_INTERVAL: "1s",
+      SWEEP_PAYOUTS_BATCH: "5",
+      RECOVER_PAYOUTS_INTERVAL: "2s",
+      RECOVER_PAYOUTS_BATCH: "7",
+      RECOVER_PAYOUTS_LEASE: "3m",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
@@ -119,8 +135,9 @@ describe("service tokens", () => {
   });
 
   it("refuses one token for two processes", () => {
-    expect(() => loadConfig({ ...base, PAYTAMI_INTERNAL_TOKEN: strong("x"), PAYTAMI_DISPATCHER_TOKEN: strong("x") }))
-      .toThrow("PAYTAMI_DISPATCHER_TOKEN is the same as PAYTAMI_INTERNAL_TOKEN: each process needs a credential of its own");
+    expect(() => loadConfig({ ...base, PAYTAMI_INTERNAL_TOKEN: strong("x"), PAYTAMI_DISPATCHER_TOKEN: strong("x") })).toThrow(
+      "PAYTAMI_DISPATCHER_TOKEN is the same as PAYTAMI_INTERNAL_TOKEN: each process needs a credential of its own",
+    );
   });
 });
 

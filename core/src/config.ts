@@ -237,7 +237,12 @@ function settlementDelaysEnv(source: NodeJS.ProcessEnv): number[] {
  * A fixed-window limit as "<n>/<unit>,…,<window>": one count per unit (parts in any order, spaces
  * allowed; each count ≥ 1) and a window duration of at least 1s; "off" turns it off (null).
  */
-function parseWindowLimit<U extends string>(name: string, text: string, units: readonly U[], example: string): { counts: Record<U, number>; windowMs: number } | null {
+function parseWindowLimit<U extends string>(
+  name: string,
+  text: string,
+  units: readonly U[],
+  example: string,
+): { counts: Record<U, number>; windowMs: number } | null {
   if (text.trim() === "off") return null;
   const bad = () => new Error(`${name} must look like "${example}" (or "off"), got "${text}"`);
   const parts = text.split(",").map((part) => part.trim());
@@ -340,7 +345,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
         methods: ["card", "bank_transfer"],
         fees: {
           card: { basisPoints: percentEnv(source, "FEE_CARD_GTQ_PERCENT", "3.50"), fixed: minorEnv(source, "FEE_CARD_GTQ_FIXED", 200n), minimum: 0n },
-          bank_transfer: { basisPoints: percentEnv(source, "FEE_BANK_TRANSFER_PERCENT", "1.00"), fixed: 0n, minimum: minorEnv(source, "FEE_BANK_TRANSFER_MIN", 300n) },
+          bank_transfer: {
+            basisPoints: percentEnv(source, "FEE_BANK_TRANSFER_PERCENT", "1.00"),
+            fixed: 0n,
+            minimum: minorEnv(source, "FEE_BANK_TRANSFER_MIN", 300n),
+          },
         },
       },
       USD: {

@@ -44,7 +44,17 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
-  const { expirePayments, purgeIdempotencyKeys, outboxRelay, purgeEvents, confirmBankTransfers: confirmPolicy, settlePayments, purgeLinkRateLimits, sweepPayouts: sweepPolicy, recoverPayouts: recoverPolicy } = config.jobs;
+  const {
+    expirePayments,
+    purgeIdempotencyKeys,
+    outboxRelay,
+    purgeEvents,
+    confirmBankTransfers: confirmPolicy,
+    settlePayments,
+    purgeLinkRateLimits,
+    sweepPayouts: sweepPolicy,
+    recoverPayouts: recoverPolicy,
+  } = config.jobs;
   const schedule = [
     { job: duePayments.job, every: expirePayments.intervalMs, run: () => expireDuePayments(deps, expirePayments) },
     { job: expiredIdempotencyKeys.job, every: purgeIdempotencyKeys.intervalMs, run: () => purgeExpiredIdempotencyKeys(deps, purgeIdempotencyKeys) },

@@ -45,7 +45,9 @@ function positiveInt(source: NodeJS.ProcessEnv, name: string, fallback: number):
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherConfig {
   const internalToken = serviceTokenEnv(source, "PAYTAMI_DISPATCHER_TOKEN");
   if (!internalToken) {
-    throw new Error("PAYTAMI_DISPATCHER_TOKEN is required: the dispatcher's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the dispatcher's; npm start and the test harness set both)");
+    throw new Error(
+      "PAYTAMI_DISPATCHER_TOKEN is required: the dispatcher's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the dispatcher's; npm start and the test harness set both)",
+    );
   }
   const timeoutMs = parseDuration(source.WEBHOOK_TIMEOUT || "15s");
   const shutdownGraceMs = parseDuration(source.SHUTDOWN_GRACE || "10s");

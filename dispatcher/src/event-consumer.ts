@@ -19,6 +19,7 @@ export async function ensureEventConsumer(nc: NatsConnection, consumer: string):
       deliver_policy: DeliverPolicy.All,
       ack_wait: 60_000_000_000,
       max_ack_pending: 1_000,
-    }));
+    }),
+  );
   return jsm;
 }

@@ -33,17 +33,21 @@ const intake = new EventIntake(nc, core, log, config.consumer, () => sender.poke
 sender.start();
 intake.start();
 
-const server = createServer(requestListener(log, async (req, res) => {
-  if (req.method === "GET" && req.url === "/healthz") {
-    const info = nc.isClosed() ? undefined : await jsm.consumers.info(EVENT_STREAM, config.consumer).catch(() => undefined);
-    res.writeHead(info ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
-    res.end(JSON.stringify(info ? { status: "ok", pending_events: info.num_pending, attempts_sent: sender.sent } : { status: "unavailable" }));
-    return;
-  }
-  res.writeHead(404, { "content-type": "application/json" });
-  res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
-}));
-server.listen(config.httpPort, "127.0.0.1", () => log.info({ http_port: config.httpPort, concurrency: config.concurrency, core_tls: config.coreTls !== null }, "dispatcher ready"));
+const server = createServer(
+  requestListener(log, async (req, res) => {
+    if (req.method === "GET" && req.url === "/healthz") {
+      const info = nc.isClosed() ? undefined : await jsm.consumers.info(EVENT_STREAM, config.consumer).catch(() => undefined);
+      res.writeHead(info ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify(info ? { status: "ok", pending_events: info.num_pending, attempts_sent: sender.sent } : { status: "unavailable" }));
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
+  }),
+);
+server.listen(config.httpPort, "127.0.0.1", () =>
+  log.info({ http_port: config.httpPort, concurrency: config.concurrency, core_tls: config.coreTls !== null }, "dispatcher ready"),
+);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

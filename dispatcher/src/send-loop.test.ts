@@ -288,13 +288,19 @@ describe("send loop", () => {
         const results = request.results as AttemptResult[];
         offered.push(results);
         // The core refuses the outcome as sent (as one that could not be stored), and takes the stand-in.
-        const rejected = results.flatMap((r, index) => (r.delivery_id === "dlv_bad" && r.http_status !== undefined ? [{ index, delivery_id: r.delivery_id, reason: "bad row" }] : []));
+        const rejected = results.flatMap((r, index) =>
+          r.delivery_id === "dlv_bad" && r.http_status !== undefined ? [{ index, delivery_id: r.delivery_id, reason: "bad row" }] : [],
+        );
         return { deliveries: [], rejected };
       }
       return {};
     });
     await loop.ready();
-    const standIn = await eventually(async () => offered.flat().find((r) => r.delivery_id === "dlv_bad" && r.http_status === undefined), 10_000, "the stand-in");
+    const standIn = await eventually(
+      async () => offered.flat().find((r) => r.delivery_id === "dlv_bad" && r.http_status === undefined),
+      10_000,
+      "the stand-in",
+    );
     expect(standIn).toEqual({
       delivery_id: "dlv_bad",
       attempted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

@@ -20,7 +20,10 @@ import { webhookDestinations } from "../../proto/public-address.ts";
 /** The core calls the send loop makes: the core client's DeliveryService (a fake in unit tests). */
 export type DeliveryCalls = Pick<CoreClient["deliveries"], "claimDueDeliveries" | "recordAttempts" | "releaseDeliveries">;
 
-export type SendPolicy = Pick<DispatcherConfig, "concurrency" | "timeoutMs" | "leaseMs" | "pollIntervalMs" | "coreRetryMinMs" | "coreRetryMaxMs" | "recordTries" | "allowLoopback">;
+export type SendPolicy = Pick<
+  DispatcherConfig,
+  "concurrency" | "timeoutMs" | "leaseMs" | "pollIntervalMs" | "coreRetryMinMs" | "coreRetryMaxMs" | "recordTries" | "allowLoopback"
+>;
 
 /**
  * RecordAttempts calls in flight at once: an endpoint's slots free only when its attempts are
@@ -147,7 +150,15 @@ export class SendLoop {
 
   /** Makes `call` the claim under way, with `limit` slots kept for what it brings. */
   #hold(call: Promise<unknown>, limit: number): Claim {
-    const claim: Claim = { done: call.then(() => undefined, () => undefined), limit, since: Date.now(), reserved: true };
+    const claim: Claim = {
+      done: call.then(
+        () => undefined,
+        () => undefined,
+      ),
+      limit,
+      since: Date.now(),
+      reserved: true,
+    };
     this.#reserved += limit;
     this.#claiming = claim;
     return claim;
@@ -310,8 +321,9 @@ export class SendLoop {
 
   async #release(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.#core.releaseDeliveries({ delivery_ids: ids }, this.#meta()).catch((err: unknown) =>
-      this.#log.warn({ err, deliveries: ids.length }, "could not hand deliveries back; their leases run out instead"));
+    await this.#core
+      .releaseDeliveries({ delivery_ids: ids }, this.#meta())
+      .catch((err: unknown) => this.#log.warn({ err, deliveries: ids.length }, "could not hand deliveries back; their leases run out instead"));
   }
 
   /**

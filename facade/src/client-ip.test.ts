@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { clientIp, parseTrustProxy } from "./client-ip.ts";
 
-const request = (remoteAddress: string | undefined, forwardedFor = "") => ({
-  get: (name: string) => (name.toLowerCase() === "x-forwarded-for" ? forwardedFor : ""),
-  req: { socket: { remoteAddress } },
-}) as unknown as Parameters<typeof clientIp>[0];
+const request = (remoteAddress: string | undefined, forwardedFor = "") =>
+  ({
+    get: (name: string) => (name.toLowerCase() === "x-forwarded-for" ? forwardedFor : ""),
+    req: { socket: { remoteAddress } },
+  }) as unknown as Parameters<typeof clientIp>[0];
 
 const ip = (trust: string | undefined, remoteAddress: string | undefined, forwardedFor?: string) =>
   clientIp(request(remoteAddress, forwardedFor), parseTrustProxy(trust));

@@ -6,9 +6,7 @@ import type { Context, Next } from "koa";
  * nearest `hops` peers whatever their address, or the peers in `networks`.
  */
 export type TrustedProxies =
-  | { kind: "none" }
-  | { kind: "hops"; hops: number }
-  | { kind: "networks"; networks: readonly string[]; v4: BlockList; v6: BlockList };
+  { kind: "none" } | { kind: "hops"; hops: number } | { kind: "networks"; networks: readonly string[]; v4: BlockList; v6: BlockList };
 
 // Express's names for the usual proxy networks.
 const NAMED_NETWORKS: Record<string, readonly string[]> = {
@@ -33,12 +31,17 @@ export function parseTrustProxy(text: string | undefined): TrustedProxies {
     if (!Number.isSafeInteger(hops)) throw new Error(`TRUST_PROXY hop count is too large: "${text}"`);
     return hops === 0 ? { kind: "none" } : { kind: "hops", hops };
   }
-  const networks = value.split(",").map((part) => part.trim()).flatMap((part) => NAMED_NETWORKS[part] ?? [part]);
+  const networks = value
+    .split(",")
+    .map((part) => part.trim())
+    .flatMap((part) => NAMED_NETWORKS[part] ?? [part]);
   const v4 = new BlockList();
   const v6 = new BlockList();
   for (const network of networks) {
     const bad = () =>
-      new Error(`TRUST_PROXY must be false, true, a hop count or a comma list of proxy addresses/networks (e.g. "127.0.0.1,10.0.0.0/8"); "${network}" is none of these`);
+      new Error(
+        `TRUST_PROXY must be false, true, a hop count or a comma list of proxy addresses/networks (e.g. "127.0.0.1,10.0.0.0/8"); "${network}" is none of these`,
+      );
     const [address = "", prefixText, ...rest] = network.split("/");
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
     const ip = mapped ?? address;
@@ -78,7 +81,11 @@ function isTrustedProxy(trust: TrustedProxies, address: string, nearer: number):
 export function clientIp(ctx: Pick<Context, "get" | "req">, trust: TrustedProxies): string {
   let client = normalized(ctx.req.socket.remoteAddress ?? "unknown");
   if (trust.kind === "none") return client;
-  const hops = ctx.get("X-Forwarded-For").split(",").map((hop) => hop.trim()).filter((hop) => hop !== "");
+  const hops = ctx
+    .get("X-Forwarded-For")
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== "");
   for (let nearer = 0; isTrustedProxy(trust, client, nearer); nearer++) {
     const hop = hops[hops.length - 1 - nearer];
     const address = hop === undefined ? undefined : addressOf(hop);

@@ -52,7 +52,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port, got "${source.PORT}"`);
   const internalToken = serviceTokenEnv(source, "PAYTAMI_FACADE_TOKEN");
   if (!internalToken) {
-    throw new Error("PAYTAMI_FACADE_TOKEN is required: the facade's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the facade's; npm start and the test harness set both)");
+    throw new Error(
+      "PAYTAMI_FACADE_TOKEN is required: the facade's own credential, which the core must know too (the operator's PAYTAMI_INTERNAL_TOKEN is not the facade's; npm start and the test harness set both)",
+    );
   }
   const publicBaseUrl = (source.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   return {

@@ -15,9 +15,11 @@ const payLinkBody = strictBody({
   method_type: text,
   success_url: text,
   cancel_url: text,
-  customer: z.strictObject({ email: text, name: text } satisfies ProtoFields<NonNullable<PayLinkRequest["customer"]>>, {
-    error: "must be an object with optional string fields email and name",
-  }).optional(),
+  customer: z
+    .strictObject({ email: text, name: text } satisfies ProtoFields<NonNullable<PayLinkRequest["customer"]>>, {
+      error: "must be an object with optional string fields email and name",
+    })
+    .optional(),
 } satisfies ProtoFields<PayLinkRequest, "link_id" | "idempotency_key" | "client_ip" | "malformed_request">);
 
 const createLinkBody = strictBody({
@@ -33,12 +35,15 @@ const createLinkBody = strictBody({
   cancel_url: text,
 } satisfies ProtoFields<CreateLinkRequest, "acting_for" | "idempotency_key" | "malformed_request">);
 
-const listLinksQuery = z.strictObject({
-  limit: int32.optional(),
-  starting_after: once.optional(),
-} satisfies ProtoFields<ListLinksRequest, "acting_for" | "malformed_request">, {
-  error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
-});
+const listLinksQuery = z.strictObject(
+  {
+    limit: int32.optional(),
+    starting_after: once.optional(),
+  } satisfies ProtoFields<ListLinksRequest, "acting_for" | "malformed_request">,
+  {
+    error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
+  },
+);
 
 export function payLinkRequest(body: unknown, linkId: string, idempotencyKey: string, clientIp: string): PayLinkRequest {
   return { link_id: linkId, idempotency_key: idempotencyKey, client_ip: clientIp, ...parse(payLinkBody, body) };

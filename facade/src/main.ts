@@ -13,7 +13,10 @@ const log = createLogger("facade");
 const { config, core } = (() => {
   try {
     const config = loadConfig();
-    return { config, core: new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, tls: config.coreTls, timeoutMs: config.coreTimeoutMs }) };
+    return {
+      config,
+      core: new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, tls: config.coreTls, timeoutMs: config.coreTimeoutMs }),
+    };
   } catch (err) {
     log.fatal({ err }, "facade failed to start");
     process.exit(1);

@@ -16,7 +16,12 @@ const unreadable = (fn: () => unknown) => {
 describe("POST /v1/payments body → CreatePaymentRequest", () => {
   test("the public body is the proto request, field for field; values are left to the core", () => {
     const body = {
-      amount: "abc", currency: "eur", method_type: "cash", success_url: "nope", cancel_url: "", description: "x",
+      amount: "abc",
+      currency: "eur",
+      method_type: "cash",
+      success_url: "nope",
+      cancel_url: "",
+      description: "x",
       customer: { email: "not an email", name: "Ana" },
     };
     expect(createPaymentRequest(body, "idem-1")).toEqual({ idempotency_key: "idem-1", ...body });
@@ -40,7 +45,9 @@ describe("POST /v1/payments body → CreatePaymentRequest", () => {
 describe("GET /v1/payments query → ListPaymentsRequest", () => {
   test("text becomes an integer and an enum; the range is the core's to check", () => {
     expect(listPaymentsRequest({ limit: "0", status: "pending_settlement", starting_after: "pay_x" })).toEqual({
-      limit: 0, status: PaymentStatus.PAYMENT_STATUS_PENDING_SETTLEMENT, starting_after: "pay_x",
+      limit: 0,
+      status: PaymentStatus.PAYMENT_STATUS_PENDING_SETTLEMENT,
+      starting_after: "pay_x",
     });
     expect(listPaymentsRequest({ limit: "-1" })).toEqual({ limit: -1 });
     expect(listPaymentsRequest({ limit: "2147483647" })).toEqual({ limit: 2147483647 });

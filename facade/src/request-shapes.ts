@@ -21,9 +21,11 @@ const createPaymentFields = {
   success_url: text,
   cancel_url: text,
   description: text,
-  customer: z.strictObject({ email: text, name: text } satisfies ProtoFields<NonNullable<CreatePaymentRequest["customer"]>>, {
-    error: "must be an object with optional string fields email and name",
-  }).optional(),
+  customer: z
+    .strictObject({ email: text, name: text } satisfies ProtoFields<NonNullable<CreatePaymentRequest["customer"]>>, {
+      error: "must be an object with optional string fields email and name",
+    })
+    .optional(),
 } satisfies ProtoFields<CreatePaymentRequest, "idempotency_key" | "malformed_request">;
 
 const createPaymentBody = z.strictObject(createPaymentFields, {
@@ -51,14 +53,17 @@ const listQuery = z.strictObject(listPaymentsFields, {
   error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
 });
 
-const listEventsQuery = z.strictObject({
-  limit: int32.optional(),
-  starting_after: once.optional(),
-  // The core checks the type against the event catalog.
-  type: once.optional(),
-} satisfies ProtoFields<ListEventsRequest, "malformed_request">, {
-  error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
-});
+const listEventsQuery = z.strictObject(
+  {
+    limit: int32.optional(),
+    starting_after: once.optional(),
+    // The core checks the type against the event catalog.
+    type: once.optional(),
+  } satisfies ProtoFields<ListEventsRequest, "malformed_request">,
+  {
+    error: (issue) => (issue.code === "unrecognized_keys" ? `unknown query parameter ${issue.keys.join(", ")}` : "invalid query"),
+  },
+);
 
 export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);

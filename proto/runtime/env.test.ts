@@ -3,8 +3,9 @@ import { isDuration, parseDuration, parseDurationList, serviceTokenEnv, webhookA
 
 describe("durations", () => {
   it("read ms, s, m, h and d; a bare 0 only in a list", () => {
-    expect([parseDuration("500ms"), parseDuration(" 30s "), parseDuration("5m"), parseDuration("24h"), parseDuration("7d")])
-      .toEqual([500, 30_000, 300_000, 86_400_000, 604_800_000]);
+    expect([parseDuration("500ms"), parseDuration(" 30s "), parseDuration("5m"), parseDuration("24h"), parseDuration("7d")]).toEqual([
+      500, 30_000, 300_000, 86_400_000, 604_800_000,
+    ]);
     expect(parseDurationList("0,5s, 5m")).toEqual([0, 5_000, 300_000]);
     expect(() => parseDuration("0")).toThrow('invalid duration "0"');
   });
@@ -24,7 +25,10 @@ describe("a process credential", () => {
     expect(serviceTokenEnv({ [NAME]: "t".repeat(31) + "u" }, NAME)).toBe("t".repeat(31) + "u");
   });
 
-  it.each([["31 characters", "abcdefghijklmnopqrstuvwxyz01234"], ["one repeated character", "x".repeat(64)]])("is refused when it is %s", (_, token) => {
+  it.each([
+    ["31 characters", "abcdefghijklmnopqrstuvwxyz01234"],
+    ["one repeated character", "x".repeat(64)],
+  ])("is refused when it is %s", (_, token) => {
     expect(() => serviceTokenEnv({ [NAME]: token }, NAME)).toThrow(`${NAME} is too weak`);
   });
 });

@@ -46,17 +46,69 @@ describe("log redaction", () => {
 
   test("every secret-looking key is censored at any depth, whatever its spelling", () => {
     const secrets = {
-      apiKey: "a1", api_key: "a2", "x-api-key": "a3", testApiKey: "a4", live_api_key: "a5",
-      authorization: "a6", Authorization: "a7", "proxy-authorization": "a8", cookie: "a9",
-      internalToken: "b1", internal_token: "b2", "x-paytami-internal-token": "b3", PAYTAMI_INTERNAL_TOKEN: "b4",
-      embedTokenSecret: "c1", embed_token_secret: "c2", EMBED_TOKEN_SECRET: "c3",
-      secret: "d1", webhook_secret: "d2", signingSecret: "d3",
-      card_number: "e1", cardNumber: "e2", cvc: "e3", cvv: "e4", card: { number: "e5", exp_month: 12 },
-      password: "f1", db_password: "f2", token: "f3", access_token: "f4", refreshToken: "f5",
+      apiKey: "a1",
+      api_key: "a2",
+      "x-api-key": "a3",
+      testApiKey: "a4",
+      live_api_key: "a5",
+      authorization: "a6",
+      Authorization: "a7",
+      "proxy-authorization": "a8",
+      cookie: "a9",
+      internalToken: "b1",
+      internal_token: "b2",
+      "x-paytami-internal-token": "b3",
+      PAYTAMI_INTERNAL_TOKEN: "b4",
+      embedTokenSecret: "c1",
+      embed_token_secret: "c2",
+      EMBED_TOKEN_SECRET: "c3",
+      secret: "d1",
+      webhook_secret: "d2",
+      signingSecret: "d3",
+      card_number: "e1",
+      cardNumber: "e2",
+      cvc: "e3",
+      cvv: "e4",
+      card: { number: "e5", exp_month: 12 },
+      password: "f1",
+      db_password: "f2",
+      token: "f3",
+      access_token: "f4",
+      refreshToken: "f5",
     };
     const { log, raw } = capture();
     log.info({ a: { b: { c: { ...secrets } } }, list: [{ nested: [{ ...secrets }] }], ...secrets }, "deep");
-    for (const value of ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "d1", "d2", "d3", "e1", "e2", "e3", "e4", "e5", "f1", "f2", "f3", "f4", "f5"]) {
+    for (const value of [
+      "a1",
+      "a2",
+      "a3",
+      "a4",
+      "a5",
+      "a6",
+      "a7",
+      "a8",
+      "a9",
+      "b1",
+      "b2",
+      "b3",
+      "b4",
+      "c1",
+      "c2",
+      "c3",
+      "d1",
+      "d2",
+      "d3",
+      "e1",
+      "e2",
+      "e3",
+      "e4",
+      "e5",
+      "f1",
+      "f2",
+      "f3",
+      "f4",
+      "f5",
+    ]) {
       expect(raw[0], value).not.toContain(`"${value}"`);
     }
     const line = JSON.parse(raw[0]!);
@@ -67,9 +119,19 @@ describe("log redaction", () => {
 
   test("ordinary fields pass unchanged, including ones that merely mention a secret word", () => {
     const ordinary = {
-      payment_id: "pay_0123456789abcdef01234567", amount: "12345", count: 3, ok: true, none: null,
-      api_key_id: "key_1", token_count: 2, embed_token_ttl_ms: 900000, idempotency_key: "idem-1",
-      numbers: [1, 2, 3], number: 7, at: "2025-01-01T00:00:00.000Z", nested: { deeper: { deepest: { value: "kept" } } },
+      payment_id: "pay_0123456789abcdef01234567",
+      amount: "12345",
+      count: 3,
+      ok: true,
+      none: null,
+      api_key_id: "key_1",
+      token_count: 2,
+      embed_token_ttl_ms: 900000,
+      idempotency_key: "idem-1",
+      numbers: [1, 2, 3],
+      number: 7,
+      at: "2025-01-01T00:00:00.000Z",
+      nested: { deeper: { deepest: { value: "kept" } } },
     };
     const { log, lines } = capture();
     log.info({ ...ordinary }, "ordinary");

@@ -133,7 +133,8 @@ function redactError(error: Error, depth: number): Error {
   // V8's `stack` accessor reads the original's internal slot; copy its text instead.
   Object.defineProperty(copy, "stack", { value: stack, enumerable: false, writable: true, configurable: true });
   Object.defineProperty(copy, "message", { value: message, enumerable: false, writable: true, configurable: true });
-  for (const [key, item] of Object.entries(changes)) Object.defineProperty(copy, key, { value: item, enumerable: key !== "cause", writable: true, configurable: true });
+  for (const [key, item] of Object.entries(changes))
+    Object.defineProperty(copy, key, { value: item, enumerable: key !== "cause", writable: true, configurable: true });
   return copy;
 }
 

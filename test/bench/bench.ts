@@ -492,7 +492,9 @@ async function main(): Promise<void> {
       baseline: { url: `${baseline.url}/v1/payments`, headers: { ...postHeaders, authorization: `Bearer ${baselineMerchant.testApiKey}` } },
     };
     const cpuPids = async (target: Target): Promise<Record<string, number[]>> => {
-      const backends = (await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).map((r) => r.pid);
+      const backends = (await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).map(
+        (r) => r.pid,
+      );
       const own: Record<string, number[]> = target === "product" ? { facade: [s.pids().facade!], core: [s.pids().core!] } : { baseline: [baseline!.pid] };
       return { ...own, postgres: backends };
     };
@@ -500,9 +502,20 @@ async function main(): Promise<void> {
       const before = await cpuPids(target);
       const startCpu = cpuOf(before);
       const startSelf = selfCpuMs();
-      const probed = Object.entries(before).filter(([name]) => name !== "postgres").map(([name, pids]) => [name, pids[0]!] as const);
+      const probed = Object.entries(before)
+        .filter(([name]) => name !== "postgres")
+        .map(([name, pids]) => [name, pids[0]!] as const);
       if (PROBE_DIR) for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
-      const r = await cannon({ label: `POST /v1/payments (${target})`, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
+      const r = await cannon({
+        label: `POST /v1/payments (${target})`,
+        url: targets[target].url,
+        concurrency,
+        seconds,
+        method: "POST",
+        headers: targets[target].headers,
+        body,
+        uniqueIdem: true,
+      });
       const after = await cpuPids(target);
       const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
       const cpuMsPerRequest: Record<string, number> = {};
@@ -512,7 +525,10 @@ async function main(): Promise<void> {
         for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
         await new Promise((resolve) => setTimeout(resolve, 200));
         for (const [name, pid] of probed) {
-          const lines = fs.readFileSync(path.join(PROBE_DIR, `${pid}.jsonl`), "utf8").trim().split("\n");
+          const lines = fs
+            .readFileSync(path.join(PROBE_DIR, `${pid}.jsonl`), "utf8")
+            .trim()
+            .split("\n");
           probes[name] = JSON.parse(lines[lines.length - 1]!) as ProbeRecord;
         }
       }
@@ -536,7 +552,9 @@ async function main(): Promise<void> {
       postRuns.push(r);
       const peaks = sampler.takePhase();
       if (target === "product" && c === 32) for (const [k, v] of Object.entries(peaks)) c32Peaks[k] = Math.max(c32Peaks[k] ?? 0, v);
-      const cpu = Object.entries(r.cpuMsPerRequest).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
+      const cpu = Object.entries(r.cpuMsPerRequest)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(", ");
       say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}; CPU ms/request: ${cpu}`);
     }
     phasePeaks.push({ label: "POST c=32", peaks: c32Peaks });
@@ -553,7 +571,10 @@ async function main(): Promise<void> {
       if (created < ok || created > ok + cutOff) throw new Error(`${line}: every request should have created exactly one payment`);
       return line;
     };
-    const creationCheck = [await checkCreated("product", writer.merchantId, warm), await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline)].join("; ");
+    const creationCheck = [
+      await checkCreated("product", writer.merchantId, warm),
+      await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline),
+    ].join("; ");
     const linkLines = await benchLinkPay(s, POST_SECONDS, say);
     const refundLines = await benchRefundCreate(s, POST_SECONDS, say);
 
@@ -597,16 +618,24 @@ async function main(): Promise<void> {
     const fmt = (v: number, tool: string) => (tool === "autocannon" ? `${v}` : v.toFixed(2));
     lines.push(`### Benchmark (${new Date().toISOString().slice(0, 10)})`);
     lines.push("");
-    lines.push(`Command: \`npm run bench\` (test/bench/bench.ts; POST ${POST_SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up, list ${LIST_SECONDS} s per run; processes at LOG_LEVEL=${LOG_LEVEL})`);
+    lines.push(
+      `Command: \`npm run bench\` (test/bench/bench.ts; POST ${POST_SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up, list ${LIST_SECONDS} s per run; processes at LOG_LEVEL=${LOG_LEVEL})`,
+    );
     for (const name of ["core", "facade"] as const) {
       const { args } = launchCommand(name);
       lines.push(`${name}: \`node ${args.map((a) => path.relative(process.cwd(), a) || a).join(" ")}\``);
     }
-    lines.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.versions.node}; load generator, facade, core and PostgreSQL on the same host over loopback.`);
+    lines.push(
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.versions.node}; load generator, facade, core and PostgreSQL on the same host over loopback.`,
+    );
     lines.push("");
-    lines.push(`POST /v1/payments against the one-hop baseline (test/bench/baseline-server.ts: node:http + pg running the creation statement), run alternately, baseline first, with the same body, a fresh Idempotency-Key per request and autocannon:`);
+    lines.push(
+      `POST /v1/payments against the one-hop baseline (test/bench/baseline-server.ts: node:http + pg running the creation statement), run alternately, baseline first, with the same body, a fresh Idempotency-Key per request and autocannon:`,
+    );
     lines.push("");
-    lines.push("| Concurrency | Pair | Baseline req/s | Baseline p50 (ms) | Baseline p99 (ms) | Product req/s | Product p50 (ms) | Product p99 (ms) | Throughput product / baseline | p99 product / baseline | Non-2xx + errors |");
+    lines.push(
+      "| Concurrency | Pair | Baseline req/s | Baseline p50 (ms) | Baseline p99 (ms) | Product req/s | Product p50 (ms) | Product p99 (ms) | Throughput product / baseline | p99 product / baseline | Non-2xx + errors |",
+    );
     lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     const pairs: Array<{ c: number; base: PostRun; prod: PostRun; rpsRatio: number; p99Ratio: number }> = [];
     for (let i = 0; i + 1 < postRuns.length; i += 2) {
@@ -618,11 +647,15 @@ async function main(): Promise<void> {
       const mine = pairs.filter((p) => p.c === c);
       mine.forEach((p, i) => {
         const bad = p.base.non2xx + p.base.errors + p.prod.non2xx + p.prod.errors;
-        lines.push(`| ${c} | ${i + 1} | ${p.base.rps.toFixed(0)} | ${p.base.p50} | ${p.base.p99} | ${p.prod.rps.toFixed(0)} | ${p.prod.p50} | ${p.prod.p99} | ${p.rpsRatio.toFixed(2)}× | ${p.p99Ratio.toFixed(2)}× | ${bad} |`);
+        lines.push(
+          `| ${c} | ${i + 1} | ${p.base.rps.toFixed(0)} | ${p.base.p50} | ${p.base.p99} | ${p.prod.rps.toFixed(0)} | ${p.prod.p50} | ${p.prod.p99} | ${p.rpsRatio.toFixed(2)}× | ${p.p99Ratio.toFixed(2)}× | ${bad} |`,
+        );
       });
       if (mine.length > 1) {
         const m = (f: (p: (typeof mine)[number]) => number) => median(mine.map(f));
-        lines.push(`| ${c} | median | ${m((p) => p.base.rps).toFixed(0)} | ${m((p) => p.base.p50)} | ${m((p) => p.base.p99)} | ${m((p) => p.prod.rps).toFixed(0)} | ${m((p) => p.prod.p50)} | ${m((p) => p.prod.p99)} | **${m((p) => p.rpsRatio).toFixed(2)}×** | **${m((p) => p.p99Ratio).toFixed(2)}×** | |`);
+        lines.push(
+          `| ${c} | median | ${m((p) => p.base.rps).toFixed(0)} | ${m((p) => p.base.p50)} | ${m((p) => p.base.p99)} | ${m((p) => p.prod.rps).toFixed(0)} | ${m((p) => p.prod.p50)} | ${m((p) => p.prod.p99)} | **${m((p) => p.rpsRatio).toFixed(2)}×** | **${m((p) => p.p99Ratio).toFixed(2)}×** | |`,
+        );
       }
     }
     lines.push("");
@@ -630,24 +663,34 @@ async function main(): Promise<void> {
     if (c32Pairs.length > 0) {
       const rpsRatio = median(c32Pairs.map((p) => p.rpsRatio));
       const p99Ratio = median(c32Pairs.map((p) => p.p99Ratio));
-      lines.push(`Concurrency 32, median of ${c32Pairs.length} pair(s): throughput ${rpsRatio.toFixed(2)}× the baseline's (target ≥ 0.60×: ${rpsRatio >= 0.6 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× the baseline's (target ≤ 2.00×: ${p99Ratio <= 2 ? "met" : "missed"}).`);
+      lines.push(
+        `Concurrency 32, median of ${c32Pairs.length} pair(s): throughput ${rpsRatio.toFixed(2)}× the baseline's (target ≥ 0.60×: ${rpsRatio >= 0.6 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× the baseline's (target ≤ 2.00×: ${p99Ratio <= 2 ? "met" : "missed"}).`,
+      );
       lines.push("");
     }
-    lines.push("CPU time per created payment (ms, median over the runs at each concurrency; PostgreSQL = this database's backends, without its background writers; load generator = autocannon in the bench process):");
+    lines.push(
+      "CPU time per created payment (ms, median over the runs at each concurrency; PostgreSQL = this database's backends, without its background writers; load generator = autocannon in the bench process):",
+    );
     lines.push("");
-    lines.push("| Concurrency | Product: facade | Product: core | Product: PostgreSQL | Product: load generator | Product total | Baseline: process | Baseline: PostgreSQL | Baseline: load generator | Baseline total |");
+    lines.push(
+      "| Concurrency | Product: facade | Product: core | Product: PostgreSQL | Product: load generator | Product total | Baseline: process | Baseline: PostgreSQL | Baseline: load generator | Baseline total |",
+    );
     lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const c of [...new Set(pairs.map((p) => p.c))]) {
       const mine = pairs.filter((p) => p.c === c);
       const cpu = (side: "base" | "prod", name: string) => median(mine.map((p) => p[side].cpuMsPerRequest[name] ?? NaN));
       const total = (side: "base" | "prod") => median(mine.map((p) => Object.values(p[side].cpuMsPerRequest).reduce((a, b) => a + b, 0)));
-      lines.push(`| ${c} | ${cpu("prod", "facade").toFixed(2)} | ${cpu("prod", "core").toFixed(2)} | ${cpu("prod", "postgres").toFixed(2)} | ${cpu("prod", "load generator").toFixed(2)} | ${total("prod").toFixed(2)} | ${cpu("base", "baseline").toFixed(2)} | ${cpu("base", "postgres").toFixed(2)} | ${cpu("base", "load generator").toFixed(2)} | ${total("base").toFixed(2)} |`);
+      lines.push(
+        `| ${c} | ${cpu("prod", "facade").toFixed(2)} | ${cpu("prod", "core").toFixed(2)} | ${cpu("prod", "postgres").toFixed(2)} | ${cpu("prod", "load generator").toFixed(2)} | ${total("prod").toFixed(2)} | ${cpu("base", "baseline").toFixed(2)} | ${cpu("base", "postgres").toFixed(2)} | ${cpu("base", "load generator").toFixed(2)} | ${total("base").toFixed(2)} |`,
+      );
     }
     lines.push("");
     if (PROBE_DIR) {
       lines.push("Inside the Node processes during each run (probe.ts: perf_hooks GC entries, monitorEventLoopDelay, event-loop utilization):");
       lines.push("");
-      lines.push("| Run | Process | ELU | Loop delay p50 / p99 / max (ms) | Minor GCs | Major + incremental GCs | GC ms per s | Longest GC (ms) | GC ms per 1000 payments | Heap used at end (MB) |");
+      lines.push(
+        "| Run | Process | ELU | Loop delay p50 / p99 / max (ms) | Minor GCs | Major + incremental GCs | GC ms per s | Longest GC (ms) | GC ms per 1000 payments | Heap used at end (MB) |",
+      );
       lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const r of postRuns) {
         for (const [name, p] of Object.entries(r.probes)) {
@@ -656,7 +699,9 @@ async function main(): Promise<void> {
           const longest = all.reduce((n, k) => Math.max(n, k.maxMs), 0);
           const major = (p.gc.major?.count ?? 0) + (p.gc.incremental?.count ?? 0);
           const d = p.loopDelayMs;
-          lines.push(`| ${r.target} c=${r.concurrency} | ${name} | ${p.eventLoopUtilization.toFixed(2)} | ${d.p50.toFixed(1)} / ${d.p99.toFixed(1)} / ${d.max.toFixed(1)} | ${p.gc.minor?.count ?? 0} | ${major} | ${(gcMs / p.seconds).toFixed(1)} | ${longest.toFixed(1)} | ${((gcMs / Math.max(1, r.ok2xx)) * 1000).toFixed(0)} | ${p.heapUsedMb.toFixed(0)} |`);
+          lines.push(
+            `| ${r.target} c=${r.concurrency} | ${name} | ${p.eventLoopUtilization.toFixed(2)} | ${d.p50.toFixed(1)} / ${d.p99.toFixed(1)} / ${d.max.toFixed(1)} | ${p.gc.minor?.count ?? 0} | ${major} | ${(gcMs / p.seconds).toFixed(1)} | ${longest.toFixed(1)} | ${((gcMs / Math.max(1, r.ok2xx)) * 1000).toFixed(0)} | ${p.heapUsedMb.toFixed(0)} |`,
+          );
         }
       }
       lines.push("");
@@ -664,7 +709,9 @@ async function main(): Promise<void> {
     lines.push("| Request | Concurrency | Requests/s | p50 (ms) | p99 (ms) | Requests | Non-2xx | Errors | Measured with |");
     lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const r of runs) {
-      lines.push(`| ${r.label} | ${r.concurrency} | ${r.rps.toFixed(0)} | ${fmt(r.p50, r.tool)} | ${fmt(r.p99, r.tool)} | ${r.total} | ${r.non2xx} | ${r.errors} | ${r.tool} |`);
+      lines.push(
+        `| ${r.label} | ${r.concurrency} | ${r.rps.toFixed(0)} | ${fmt(r.p50, r.tool)} | ${fmt(r.p99, r.tool)} | ${r.total} | ${r.non2xx} | ${r.errors} | ${r.tool} |`,
+      );
     }
     lines.push("");
     lines.push(creationCheck + ".");
@@ -676,7 +723,9 @@ async function main(): Promise<void> {
     if (listC1.length >= 2) {
       const first = listC1[0]!;
       const last = listC1[listC1.length - 1]!;
-      lines.push(`List p50 ratio (largest / smallest, concurrency 1): ${(last.p50 / first.p50).toFixed(2)}× (${last.p50.toFixed(2)} ms vs ${first.p50.toFixed(2)} ms)`);
+      lines.push(
+        `List p50 ratio (largest / smallest, concurrency 1): ${(last.p50 / first.p50).toFixed(2)}× (${last.p50.toFixed(2)} ms vs ${first.p50.toFixed(2)} ms)`,
+      );
       lines.push("");
     }
     lines.push("| Process | RSS idle | Peak RSS during POST c=32 | Peak RSS overall (sampled) | VmHWM |");

@@ -23,9 +23,17 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function createPayments(stack: Stack, key: string, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 50) {
-    const chunk = await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => stack.http.createPayment(key, {
-      amount: "12345", currency: "GTQ", method_type: "card", success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart",
-    })));
+    const chunk = await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, () =>
+        stack.http.createPayment(key, {
+          amount: "12345",
+          currency: "GTQ",
+          method_type: "card",
+          success_url: "https://shop.example.com/thanks",
+          cancel_url: "https://shop.example.com/cart",
+        }),
+      ),
+    );
     for (const res of chunk) {
       if (res.status !== 201) throw new Error(`POST /v1/payments answered ${res.status}: ${res.text}`);
       ids.push(res.json.id as string);
@@ -38,15 +46,20 @@ async function submitRun(stack: Stack, ids: string[], concurrency: number): Prom
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      const t = performance.now();
-      const out = await stack.core.checkout.submitCard({ payment_id: id, card: { number: "4242424242424242", exp_month: 12, exp_year: 2031, cvc: "123", holder_name: "Ana López" } });
-      times.push(performance.now() - t);
-      if (out.card_last4 !== "4242") throw new Error("SubmitCard did not charge the card");
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        const t = performance.now();
+        const out = await stack.core.checkout.submitCard({
+          payment_id: id,
+          card: { number: "4242424242424242", exp_month: 12, exp_year: 2031, cvc: "123", holder_name: "Ana López" },
+        });
+        times.push(performance.now() - t);
+        if (out.card_last4 !== "4242") throw new Error("SubmitCard did not charge the card");
+      }
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99), perSecond: ids.length / elapsed };
@@ -64,7 +77,9 @@ export async function benchCheckoutLifecycle(stack: Stack, say: (msg: string) =>
     say(`  c=${c}: ${r.perSecond.toFixed(0)} submits/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
     submitRows.push(`| ${c} | ${SUBMITS} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
   }
-  lines.push("Card submit round trip (gRPC `CheckoutService.SubmitCard` with the success card, as the payment page calls it: claim, sandbox processor call outside any transaction, record; each a fresh payment):");
+  lines.push(
+    "Card submit round trip (gRPC `CheckoutService.SubmitCard` with the success card, as the payment page calls it: claim, sandbox processor call outside any transaction, record; each a fresh payment):",
+  );
   lines.push("");
   lines.push("| Concurrency | Submits | Submits/s | p50 (ms) | p99 (ms) |");
   lines.push("|---:|---:|---:|---:|---:|");
@@ -80,7 +95,9 @@ export async function benchCheckoutLifecycle(stack: Stack, say: (msg: string) =>
   const deps = { orm, config, log: createLogger("bench"), now: () => new Date() };
   const sql = (text: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(text, params);
   say(`settlement: inserting ${SETTLE_BACKLOG} captured payments into a database of their own`);
-  await sql("INSERT INTO merchants (id, name, trade_name, currencies, methods, created_at) VALUES ('mer_bench00000000000000000000', 'Bench', 'Bench', '{GTQ}', '{card}', now())");
+  await sql(
+    "INSERT INTO merchants (id, name, trade_name, currencies, methods, created_at) VALUES ('mer_bench00000000000000000000', 'Bench', 'Bench', '{GTQ}', '{card}', now())",
+  );
   await sql(
     `INSERT INTO payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount, success_url, cancel_url,
                            created_at, updated_at, expires_at, authorized_at, captured_at)
@@ -99,30 +116,41 @@ export async function benchCheckoutLifecycle(stack: Stack, say: (msg: string) =>
     for (let pair = 1; pair <= SETTLE_PAIRS; pair++) {
       await reset();
       let t = performance.now();
-      const bulk = (await sql("UPDATE payments SET status = 'pending_settlement', pending_settlement_at = now(), updated_at = now() WHERE status = 'captured' RETURNING id")) as unknown[];
+      const bulk = (await sql(
+        "UPDATE payments SET status = 'pending_settlement', pending_settlement_at = now(), updated_at = now() WHERE status = 'captured' RETURNING id",
+      )) as unknown[];
       const bulkSeconds = (performance.now() - t) / 1000;
       await reset();
       t = performance.now();
       const tally = await settleDuePayments(deps, config.jobs.settlePayments);
       const jobSeconds = (performance.now() - t) / 1000;
       const moved = tally.pending_settlement ?? 0;
-      if (moved !== SETTLE_BACKLOG || bulk.length !== SETTLE_BACKLOG) throw new Error(`settlement moved ${moved}, the bulk UPDATE ${bulk.length}; expected ${SETTLE_BACKLOG}`);
+      if (moved !== SETTLE_BACKLOG || bulk.length !== SETTLE_BACKLOG)
+        throw new Error(`settlement moved ${moved}, the bulk UPDATE ${bulk.length}; expected ${SETTLE_BACKLOG}`);
       const ratio = moved / jobSeconds / (bulk.length / bulkSeconds);
       ratios.push(ratio);
-      say(`  pair ${pair}: bulk UPDATE ${(bulk.length / bulkSeconds).toFixed(0)} rows/s, job ${(moved / jobSeconds).toFixed(0)} payments/s (${ratio.toFixed(2)}×)`);
-      rows.push(`| ${pair} | ${SETTLE_BACKLOG} | ${bulkSeconds.toFixed(2)} | ${(bulk.length / bulkSeconds).toFixed(0)} | ${jobSeconds.toFixed(2)} | ${(moved / jobSeconds).toFixed(0)} | ${Math.ceil(moved / config.jobs.settlePayments.batch)} | ${ratio.toFixed(2)}× |`);
+      say(
+        `  pair ${pair}: bulk UPDATE ${(bulk.length / bulkSeconds).toFixed(0)} rows/s, job ${(moved / jobSeconds).toFixed(0)} payments/s (${ratio.toFixed(2)}×)`,
+      );
+      rows.push(
+        `| ${pair} | ${SETTLE_BACKLOG} | ${bulkSeconds.toFixed(2)} | ${(bulk.length / bulkSeconds).toFixed(0)} | ${jobSeconds.toFixed(2)} | ${(moved / jobSeconds).toFixed(0)} | ${Math.ceil(moved / config.jobs.settlePayments.batch)} | ${ratio.toFixed(2)}× |`,
+      );
     }
   } finally {
     await orm.close();
     await dropDatabase(adminUrl, database.name);
   }
   const middle = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-  lines.push(`Settlement, captured → pending_settlement with ${SETTLE_BACKLOG.toLocaleString("en-US")} payments waiting: the job's claims (batch ${config.jobs.settlePayments.batch}, each one \`UPDATE … FROM (due rows FOR UPDATE SKIP LOCKED) … RETURNING\` in its own transaction) against one bulk \`UPDATE\` of the same rows, alternately, rows reset and vacuumed before each run:`);
+  lines.push(
+    `Settlement, captured → pending_settlement with ${SETTLE_BACKLOG.toLocaleString("en-US")} payments waiting: the job's claims (batch ${config.jobs.settlePayments.batch}, each one \`UPDATE … FROM (due rows FOR UPDATE SKIP LOCKED) … RETURNING\` in its own transaction) against one bulk \`UPDATE\` of the same rows, alternately, rows reset and vacuumed before each run:`,
+  );
   lines.push("");
   lines.push("| Pair | Payments | Bulk UPDATE (s) | Bulk rows/s | Job (s) | Job payments/s | Claims | Job / bulk |");
   lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
   lines.push(...rows, "");
-  lines.push(`Settlement throughput ${middle.toFixed(2)}× one bulk UPDATE (median of ${ratios.length} pairs, range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×; target ≥ 0.50×: ${middle >= 0.5 ? "met" : "missed"}).`);
+  lines.push(
+    `Settlement throughput ${middle.toFixed(2)}× one bulk UPDATE (median of ${ratios.length} pairs, range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×; target ≥ 0.50×: ${middle >= 0.5 ? "met" : "missed"}).`,
+  );
   lines.push("");
   return lines;
 }

@@ -41,7 +41,8 @@ const REFUND_FACTS = `
 
 async function fillPayments(exec: Exec, from: number, to: number): Promise<void> {
   const range = [from, to];
-  await exec(`
+  await exec(
+    `
     insert into payments (id, merchant_id, mode, status, status_before_chargeback, currency, method_type, amount, service_fee, net_amount,
                           success_url, cancel_url, created_at, updated_at, expires_at, authorized_at, captured_at,
                           pending_settlement_at, settled_to_paytami_at, available_to_merchant_at, refunded_at, chargeback_opened_at, chargeback_won_at)
@@ -53,18 +54,28 @@ async function fillPayments(exec: Exec, from: number, to: number): Promise<void>
            case when stage >= 2 then at + interval '1 minute' end, case when stage >= 3 then at + interval '2 minutes' end,
            case when stage >= 4 then at + interval '3 minutes' end, case when refunds = 2 then at + interval '4 minutes' end,
            case when chargeback is not null then at + interval '5 minutes' end, case when chargeback = 'won' then at + interval '6 minutes' end
-    from (${PAYMENT_FACTS}) p`, range);
-  await exec(`
+    from (${PAYMENT_FACTS}) p`,
+    range,
+  );
+  await exec(
+    `
     insert into refunds (id, merchant_id, mode, payment_id, amount, currency, reason, status, created_at, updated_at)
     select refund_id, merchant_id, 'test', id, refund_amount, currency, 'requested_by_customer', 'succeeded', at + interval '4 minutes', at + interval '4 minutes'
-    from (${REFUND_FACTS}) r`, range);
-  await exec(`
+    from (${REFUND_FACTS}) r`,
+    range,
+  );
+  await exec(
+    `
     insert into chargebacks (id, merchant_id, mode, payment_id, amount, currency, status, reason, opened_at, won_at, created_at, updated_at)
     select 'chb_' || substr(md5('chb' || g), 1, 24), merchant_id, 'test', id, amount - (case when refunds = 1 then amount / 2 else 0 end), currency, chargeback, 'fraudulent',
            at + interval '5 minutes', case when chargeback = 'won' then at + interval '6 minutes' end, at + interval '5 minutes', at + interval '5 minutes'
-    from (${PAYMENT_FACTS}) p where chargeback is not null`, range);
+    from (${PAYMENT_FACTS}) p where chargeback is not null`,
+    range,
+  );
   // The payment's movements: (kind, its lines as [account, amount] pairs) for every stage it reached.
-  await postMovements(exec, `
+  await postMovements(
+    exec,
+    `
     select p.merchant_id, p.currency, p.id as payment_id, null::text as refund_id, null::text as chargeback_id, m.kind, p.at + m.after as at, m.lines
     from (${PAYMENT_FACTS}) p
     cross join lateral (values
@@ -91,7 +102,9 @@ async function fillPayments(exec: Exec, from: number, to: number): Promise<void>
       ('chargeback_opened', interval '5 minutes', true, array[('merchant_available', -c.c), ('platform_cash', c.c)]::ledger_fill_line[]),
       ('chargeback_won', interval '6 minutes', p.chargeback = 'won', array[('merchant_available', c.c), ('platform_cash', -c.c)]::ledger_fill_line[])
     ) k(kind, after, reached, lines)
-    where p.chargeback is not null and k.reached`, range);
+    where p.chargeback is not null and k.reached`,
+    range,
+  );
 }
 
 /**
@@ -99,7 +112,8 @@ async function fillPayments(exec: Exec, from: number, to: number): Promise<void>
  * kind, at, lines ledger_fill_line[]); each becomes a transaction and its lines, in one statement.
  */
 async function postMovements(exec: Exec, source: string, params: unknown[], payout = "null::text"): Promise<void> {
-  await exec(`
+  await exec(
+    `
     with m as (select s.*, ${payout} as payout_id, row_number() over () as n from (${source}) s),
     t as (
       insert into ledger_transactions (kind, merchant_id, mode, currency, payment_id, refund_id, chargeback_id, payout_id, created_at)
@@ -110,7 +124,9 @@ async function postMovements(exec: Exec, source: string, params: unknown[], payo
     select t.id, l.account, m.merchant_id, 'test', m.currency, m.payment_id, l.amount
     from m join t on t.kind = m.kind and t.subject = coalesce(m.refund_id, m.chargeback_id, m.payout_id, m.payment_id)
     cross join lateral unnest(m.lines) l
-    order by t.id`, params);
+    order by t.id`,
+    params,
+  );
 }
 
 /**
@@ -132,7 +148,9 @@ async function fillPayouts(exec: Exec): Promise<void> {
     select id, merchant_id, 'test', currency, 1000, status, bank_account_id, at, at, at,
            case when status = 'completed' then at end, case when status = 'failed' then at end, case when status = 'failed' then 'account_closed' end, at, at
     from (${payouts}) p`);
-  await postMovements(exec, `
+  await postMovements(
+    exec,
+    `
     select p.merchant_id, p.currency, null::text as payment_id, null::text as refund_id, null::text as chargeback_id, k.kind, p.at as at, k.lines, p.id as pid
     from (${payouts}) p
     cross join lateral (values
@@ -140,7 +158,10 @@ async function fillPayouts(exec: Exec): Promise<void> {
       ('payout_completed', p.status = 'completed', array[('merchant_in_transit', -1000::bigint), ('platform_cash', 1000::bigint)]::ledger_fill_line[]),
       ('payout_failed', p.status = 'failed', array[('merchant_in_transit', -1000::bigint), ('merchant_available', 1000::bigint)]::ledger_fill_line[])
     ) k(kind, reached, lines)
-    where k.reached`, [], "s.pid");
+    where k.reached`,
+    [],
+    "s.pid",
+  );
 }
 
 /** Fills an empty, migrated database with about `lines` ledger lines; answers how many it wrote. */

@@ -42,7 +42,9 @@ export async function benchLedgerVerify(say: (msg: string) => void): Promise<str
     const t0 = performance.now();
     const lines = await fillLedger((text, params) => sql(text, params ?? []), LINES, say);
     say(`  ${lines} lines in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    const [size] = (await sql("select pg_size_pretty(pg_relation_size('ledger_lines')) as size, (select count(*) from ledger_transactions)::text as transactions, (select count(*) from payments)::text as payments")) as Array<Record<string, string>>;
+    const [size] = (await sql(
+      "select pg_size_pretty(pg_relation_size('ledger_lines')) as size, (select count(*) from ledger_transactions)::text as transactions, (select count(*) from payments)::text as payments",
+    )) as Array<Record<string, string>>;
 
     const scan = async () => {
       const t = performance.now();

@@ -66,7 +66,13 @@ async function cannon(req: Request, concurrency: number, seconds: number): Promi
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok2xx: result["2xx"], bad: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok2xx: result["2xx"],
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -76,7 +82,11 @@ function timedPost(req: Request): Promise<{ status: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const r = http.request(
       req.url(),
-      { method: "POST", agent, headers: { ...req.headers, "idempotency-key": randomUUID(), "x-forwarded-for": randomIp(), "content-length": Buffer.byteLength(req.body) } },
+      {
+        method: "POST",
+        agent,
+        headers: { ...req.headers, "idempotency-key": randomUUID(), "x-forwarded-for": randomIp(), "content-length": Buffer.byteLength(req.body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
@@ -120,7 +130,8 @@ async function sampleWaits<T extends Run>(s: Stack, work: Promise<T>): Promise<T
     while (!done) {
       const rows = await s.sql<{ w: string; n: string }>(
         `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') AS w, count(*)::text AS n
-           FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`);
+           FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`,
+      );
       for (const r of rows) {
         counts[r.w] = (counts[r.w] ?? 0) + Number(r.n);
         total += Number(r.n);
@@ -137,14 +148,24 @@ async function sampleWaits<T extends Run>(s: Stack, work: Promise<T>): Promise<T
 }
 
 const topWaits = (r: Run) =>
-  Object.entries(r.waits ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(", ");
+  Object.entries(r.waits ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`)
+    .join(", ");
 
 async function createLink(s: Stack, apiKey: string): Promise<string> {
   const res = await s.http.post("/v1/payment_links", {
     key: apiKey,
     idem: randomUUID(),
     // The pay body's return URLs must lie on an origin the merchant trusts: the link's own.
-    body: { title: "Camisa típica", currency: "GTQ", fixed_amount_minor: "12345", success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart" },
+    body: {
+      title: "Camisa típica",
+      currency: "GTQ",
+      fixed_amount_minor: "12345",
+      success_url: "https://shop.example.com/thanks",
+      cancel_url: "https://shop.example.com/cart",
+    },
   });
   if (res.status !== 201) throw new Error(`POST /v1/payment_links answered ${res.status}: ${res.text}`);
   return (res.json as { id: string }).id;
@@ -171,8 +192,12 @@ export async function benchLinkPay(s: Stack, seconds: number, say: (msg: string)
       url: () => `${s.baseUrl}/v1/payments`,
       headers: { ...json, authorization: `Bearer ${merchant.testApiKey}` },
       body: JSON.stringify({
-        amount: "12345", currency: "GTQ", method_type: "card", description: "Camisa típica",
-        success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart",
+        amount: "12345",
+        currency: "GTQ",
+        method_type: "card",
+        description: "Camisa típica",
+        success_url: "https://shop.example.com/thanks",
+        cancel_url: "https://shop.example.com/cart",
         customer: { email: "ana@example.com", name: "Ana López" },
       }),
     },
@@ -212,7 +237,10 @@ export async function benchLinkPay(s: Stack, seconds: number, say: (msg: string)
   }
 
   // Every 2xx on the hot link must be a payment created on it (not a replay, not lost).
-  const hotOk = [...c32.map((r) => r.link.ok2xx + r["link, limit off"].ok2xx), ...c1.map((r) => r.link!.ok2xx + r["link, limit off"]!.ok2xx)].reduce((a, b) => a + b, 0);
+  const hotOk = [...c32.map((r) => r.link.ok2xx + r["link, limit off"].ok2xx), ...c1.map((r) => r.link!.ok2xx + r["link, limit off"]!.ok2xx)].reduce(
+    (a, b) => a + b,
+    0,
+  );
   const hotCreated = (await paymentsOnLinks(s, [hot])) - hotBefore;
   // Requests still in flight when a run's time ran out (warm-up included) answer uncounted.
   const cutOff = 2 * 8 + ROUNDS * 2 * (32 + 1);
@@ -222,32 +250,46 @@ export async function benchLinkPay(s: Stack, seconds: number, say: (msg: string)
   const bad = [...c32.flatMap((r) => Object.values(r)), ...c1.flatMap((r) => Object.values(r))].reduce((n, r) => n + r.bad, 0);
 
   const lines: string[] = [];
-  lines.push(`Payment links (test/bench/link-pay.ts): POST /v1/payment_links/{id}/pay against POST /v1/payments on the same facade and core, alternately, ${seconds} s per run at concurrency 32, ${ROUNDS} rounds; the core at LINK_RATE_LIMIT=${LINK_BENCH_ENV.LINK_RATE_LIMIT} (raised out of the way, still counted) except "limit off" (a second core + facade on the same database with LINK_RATE_LIMIT=off); every pay from its own client IP (X-Forwarded-For, TRUST_PROXY=true); "one link" = every pay on the same link, "${MANY_LINKS} links" = round robin:`);
+  lines.push(
+    `Payment links (test/bench/link-pay.ts): POST /v1/payment_links/{id}/pay against POST /v1/payments on the same facade and core, alternately, ${seconds} s per run at concurrency 32, ${ROUNDS} rounds; the core at LINK_RATE_LIMIT=${LINK_BENCH_ENV.LINK_RATE_LIMIT} (raised out of the way, still counted) except "limit off" (a second core + facade on the same database with LINK_RATE_LIMIT=off); every pay from its own client IP (X-Forwarded-For, TRUST_PROXY=true); "one link" = every pay on the same link, "${MANY_LINKS} links" = round robin:`,
+  );
   lines.push("");
-  lines.push("| Round | POST /v1/payments req/s | p50 | p99 | One link req/s | p50 | p99 | One link, limit off req/s | p50 | p99 | 64 links req/s | p50 | p99 | One link / payments: throughput | p99 |");
+  lines.push(
+    "| Round | POST /v1/payments req/s | p50 | p99 | One link req/s | p50 | p99 | One link, limit off req/s | p50 | p99 | 64 links req/s | p50 | p99 | One link / payments: throughput | p99 |",
+  );
   lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   const cells = (r: Run) => `${r.rps.toFixed(0)} | ${r.p50} | ${r.p99}`;
   c32.forEach((r, i) => {
-    lines.push(`| ${i + 1} | ${cells(r.payments)} | ${cells(r.link)} | ${cells(r["link, limit off"])} | ${cells(r["many links"])} | ${(r.link.rps / r.payments.rps).toFixed(2)}× | ${(r.link.p99 / r.payments.p99).toFixed(2)}× |`);
+    lines.push(
+      `| ${i + 1} | ${cells(r.payments)} | ${cells(r.link)} | ${cells(r["link, limit off"])} | ${cells(r["many links"])} | ${(r.link.rps / r.payments.rps).toFixed(2)}× | ${(r.link.p99 / r.payments.p99).toFixed(2)}× |`,
+    );
   });
   const m = (t: Target, f: (r: Run) => number) => median(c32.map((r) => f(r[t])));
   const medCells = (t: Target) => `${m(t, (r) => r.rps).toFixed(0)} | ${m(t, (r) => r.p50)} | ${m(t, (r) => r.p99)}`;
   const rpsRatio = median(c32.map((r) => r.link.rps / r.payments.rps));
   const p99Ratio = median(c32.map((r) => r.link.p99 / r.payments.p99));
-  lines.push(`| median | ${medCells("payments")} | ${medCells("link")} | ${medCells("link, limit off")} | ${medCells("many links")} | **${rpsRatio.toFixed(2)}×** | **${p99Ratio.toFixed(2)}×** |`);
+  lines.push(
+    `| median | ${medCells("payments")} | ${medCells("link")} | ${medCells("link, limit off")} | ${medCells("many links")} | **${rpsRatio.toFixed(2)}×** | **${p99Ratio.toFixed(2)}×** |`,
+  );
   lines.push("");
   const manyRps = median(c32.map((r) => r["many links"].rps / r.payments.rps));
   const manyP99 = median(c32.map((r) => r["many links"].p99 / r.payments.p99));
   const offRps = median(c32.map((r) => r.link.rps / r["link, limit off"].rps));
-  lines.push(`One link at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.90×: ${rpsRatio >= 0.9 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.20×: ${p99Ratio <= 1.2 ? "met" : "missed"}). ${MANY_LINKS} links: ${manyRps.toFixed(2)}× / ${manyP99.toFixed(2)}×. One link with the limit counted vs off: throughput ${offRps.toFixed(2)}×.`);
+  lines.push(
+    `One link at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.90×: ${rpsRatio >= 0.9 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.20×: ${p99Ratio <= 1.2 ? "met" : "missed"}). ${MANY_LINKS} links: ${manyRps.toFixed(2)}× / ${manyP99.toFixed(2)}×. One link with the limit counted vs off: throughput ${offRps.toFixed(2)}×.`,
+  );
   lines.push("");
   const p50Added32 = median(c32.map((r) => r.link.p50 - r["link, limit off"].p50));
   const s1 = (t: Target) => median(c1.map((r) => r[t]!.p50));
   const s199 = (t: Target) => median(c1.map((r) => r[t]!.p99));
   const p50Added1 = median(c1.map((r) => r.link!.p50 - r["link, limit off"]!.p50));
-  lines.push(`Rate-limit check's added p50 (one link, limit raised − off, same database, median of per-round differences): ${p50Added1.toFixed(2)} ms at concurrency 1 (node:http loop: ${s1("link").toFixed(2)} vs ${s1("link, limit off").toFixed(2)} ms; p99 ${s199("link").toFixed(2)} vs ${s199("link, limit off").toFixed(2)} ms; POST /v1/payments p50 ${s1("payments").toFixed(2)} ms), ${p50Added32.toFixed(1)} ms at concurrency 32 (autocannon).`);
+  lines.push(
+    `Rate-limit check's added p50 (one link, limit raised − off, same database, median of per-round differences): ${p50Added1.toFixed(2)} ms at concurrency 1 (node:http loop: ${s1("link").toFixed(2)} vs ${s1("link, limit off").toFixed(2)} ms; p99 ${s199("link").toFixed(2)} vs ${s199("link, limit off").toFixed(2)} ms; POST /v1/payments p50 ${s1("payments").toFixed(2)} ms), ${p50Added32.toFixed(1)} ms at concurrency 32 (autocannon).`,
+  );
   lines.push("");
-  lines.push(`Where this database's active backends waited during the last round (pg_stat_activity every 100 ms; share of active backends): ${order.map((t) => `${t}: ${topWaits(c32[c32.length - 1]![t])}`).join("; ")}.`);
+  lines.push(
+    `Where this database's active backends waited during the last round (pg_stat_activity every 100 ms; share of active backends): ${order.map((t) => `${t}: ${topWaits(c32[c32.length - 1]![t])}`).join("; ")}.`,
+  );
   lines.push("");
   lines.push(`${sanity}; non-2xx + errors over all link-section runs: ${bad}.`);
   lines.push("");

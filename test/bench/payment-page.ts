@@ -30,7 +30,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /** One request; resolves with the time to the first byte of the response and its status, after reading the body. */
-function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; firstByteMs: number; totalMs: number }> {
+function request(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; firstByteMs: number; totalMs: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers, agent }, (res) => {
@@ -45,7 +48,13 @@ function request(url: string, opts: { method?: string; headers?: Record<string, 
 }
 
 /** Closed loop at `concurrency` for `seconds`, each request for the next payment in turn. */
-async function firstBytes(urlOf: (id: string) => string, headers: Record<string, string>, ids: string[], concurrency: number, seconds: number): Promise<Latencies> {
+async function firstBytes(
+  urlOf: (id: string) => string,
+  headers: Record<string, string>,
+  ids: string[],
+  concurrency: number,
+  seconds: number,
+): Promise<Latencies> {
   const times: number[] = [];
   let next = 0;
   const end = performance.now() + seconds * 1000;
@@ -68,7 +77,14 @@ async function createPayments(stack: Stack, key: string, n: number): Promise<str
   for (let i = 0; i < n; i += 50) {
     const chunk = await Promise.all(
       Array.from({ length: Math.min(50, n - i) }, () =>
-        stack.http.createPayment(key, { amount: "15050", currency: "GTQ", method_type: "card", description: "Camisa típica", success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart" }),
+        stack.http.createPayment(key, {
+          amount: "15050",
+          currency: "GTQ",
+          method_type: "card",
+          description: "Camisa típica",
+          success_url: "https://shop.example.com/thanks",
+          cancel_url: "https://shop.example.com/cart",
+        }),
       ),
     );
     for (const res of chunk) {
@@ -87,7 +103,11 @@ async function submits(stack: Stack, ids: string[], concurrency: number): Promis
     Array.from({ length: concurrency }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        const r = await request(`${stack.baseUrl}/pay/${id}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: CARD_FORM });
+        const r = await request(`${stack.baseUrl}/pay/${id}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: CARD_FORM,
+        });
         if (r.status !== 303) throw new Error(`POST /pay/${id} answered ${r.status}`);
         times.push(r.totalMs);
       }
@@ -113,7 +133,9 @@ export async function benchPaymentPage(stack: Stack, say: (msg: string) => void)
     say(`payment page: pair ${i + 1}/${PAGE_PAIRS}, GET /v1/payments/{id} then GET /pay/{id}, ${PAGE_SECONDS} s each at concurrency 16`);
     const a = await firstBytes(api, apiHeaders, ids, 16, PAGE_SECONDS);
     const p = await firstBytes(page, pageHeaders, ids, 16, PAGE_SECONDS);
-    say(`  API p50 ${a.p50.toFixed(2)} / p99 ${a.p99.toFixed(2)} ms (${a.perSecond.toFixed(0)}/s); page p50 ${p.p50.toFixed(2)} / p99 ${p.p99.toFixed(2)} ms (${p.perSecond.toFixed(0)}/s)`);
+    say(
+      `  API p50 ${a.p50.toFixed(2)} / p99 ${a.p99.toFixed(2)} ms (${a.perSecond.toFixed(0)}/s); page p50 ${p.p50.toFixed(2)} / p99 ${p.p99.toFixed(2)} ms (${p.perSecond.toFixed(0)}/s)`,
+    );
     pairs.push({ api: a, page: p });
   }
   const submitIds = await createPayments(stack, merchant.testApiKey, SUBMITS);
@@ -123,12 +145,16 @@ export async function benchPaymentPage(stack: Stack, say: (msg: string) => void)
   const s8 = await submits(stack, submitIds.slice(half), 8);
 
   const lines: string[] = [];
-  lines.push(`Payment page first byte (test/bench/payment-page.ts): GET /pay/{id} (HTML, rendered on the server) against the authenticated GET /v1/payments/{id} of the same ${PAGE_PAYMENTS} payments, concurrency 16, ${PAGE_SECONDS} s per run, alternately, node:http closed loop:`);
+  lines.push(
+    `Payment page first byte (test/bench/payment-page.ts): GET /pay/{id} (HTML, rendered on the server) against the authenticated GET /v1/payments/{id} of the same ${PAGE_PAYMENTS} payments, concurrency 16, ${PAGE_SECONDS} s per run, alternately, node:http closed loop:`,
+  );
   lines.push("");
   lines.push("| Pair | API req/s | API p50 (ms) | API p99 (ms) | Page req/s | Page p50 (ms) | Page p99 (ms) | p99 page / API |");
   lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
   pairs.forEach((r, i) => {
-    lines.push(`| ${i + 1} | ${r.api.perSecond.toFixed(0)} | ${r.api.p50.toFixed(2)} | ${r.api.p99.toFixed(2)} | ${r.page.perSecond.toFixed(0)} | ${r.page.p50.toFixed(2)} | ${r.page.p99.toFixed(2)} | ${(r.page.p99 / r.api.p99).toFixed(2)}× |`);
+    lines.push(
+      `| ${i + 1} | ${r.api.perSecond.toFixed(0)} | ${r.api.p50.toFixed(2)} | ${r.api.p99.toFixed(2)} | ${r.page.perSecond.toFixed(0)} | ${r.page.p50.toFixed(2)} | ${r.page.p99.toFixed(2)} | ${(r.page.p99 / r.api.p99).toFixed(2)}× |`,
+    );
   });
   const ratio = median(pairs.map((r) => r.page.p99 / r.api.p99));
   lines.push("");
@@ -138,7 +164,11 @@ export async function benchPaymentPage(stack: Stack, say: (msg: string) => void)
   lines.push("");
   lines.push("| Concurrency | Submits | Submits/s | p50 (ms) | p99 (ms) |");
   lines.push("|---:|---:|---:|---:|---:|");
-  for (const [c, r] of [[1, s1], [8, s8]] as const) lines.push(`| ${c} | ${r.count} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+  for (const [c, r] of [
+    [1, s1],
+    [8, s8],
+  ] as const)
+    lines.push(`| ${c} | ${r.count} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
   lines.push("");
   agent.destroy();
   return lines;

@@ -33,7 +33,7 @@ let since = performance.now();
 
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    const kind = KINDS[((entry as { detail?: { kind?: number } }).detail?.kind) ?? -1] ?? "other";
+    const kind = KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? "other";
     const k = (gc[kind] ??= { count: 0, ms: 0, maxMs: 0 });
     k.count++;
     k.ms += entry.duration;

@@ -51,7 +51,13 @@ async function cannon(baseUrl: string, req: Request, concurrency: number, second
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok2xx: result["2xx"], bad: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok2xx: result["2xx"],
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 function median(values: number[]): number {
@@ -65,7 +71,11 @@ async function capturedPayments(s: Stack, apiKey: string, n: number): Promise<st
   const ids: string[] = [];
   const one = async () => {
     const res = await s.http.createPayment(apiKey, {
-      amount: "10000000", currency: "GTQ", method_type: "card", success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart",
+      amount: "10000000",
+      currency: "GTQ",
+      method_type: "card",
+      success_url: "https://shop.example.com/thanks",
+      cancel_url: "https://shop.example.com/cart",
     });
     if (res.status !== 201) throw new Error(`POST /v1/payments answered ${res.status}: ${res.text}`);
     await s.admin.simulate(res.json.id, "succeed");
@@ -82,14 +92,22 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   const payments = await capturedPayments(s, merchant.testApiKey, REFUND_PAYMENTS);
   const headers = { "content-type": "application/json", authorization: `Bearer ${merchant.testApiKey}` };
   const paymentBody = JSON.stringify({
-    amount: "12345", currency: "GTQ", method_type: "card", description: "Camisa típica",
-    success_url: "https://shop.example.com/thanks", cancel_url: "https://shop.example.com/cart",
+    amount: "12345",
+    currency: "GTQ",
+    method_type: "card",
+    description: "Camisa típica",
+    success_url: "https://shop.example.com/thanks",
+    cancel_url: "https://shop.example.com/cart",
     customer: { email: "ana@example.com", name: "Ana López" },
   });
   let next = 0;
   const targets: Record<Target, Request> = {
     payments: { path: "/v1/payments", headers, body: () => paymentBody },
-    refunds: { path: "/v1/refunds", headers, body: () => JSON.stringify({ payment_id: payments[next++ % payments.length], amount: "1", reason: "requested_by_customer" }) },
+    refunds: {
+      path: "/v1/refunds",
+      headers,
+      body: () => JSON.stringify({ payment_id: payments[next++ % payments.length], amount: "1", reason: "requested_by_customer" }),
+    },
   };
   const order: Target[] = ["payments", "refunds"];
   const refundsBefore = await refundCount(s, merchant.merchantId);
@@ -123,18 +141,26 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   const bad = runs.reduce((n, r) => n + r.payments.bad + r.refunds.bad, 0);
 
   const lines: string[] = [];
-  lines.push(`Refunds (test/bench/refund-create.ts): POST /v1/refunds against POST /v1/payments on the same facade and core, alternately, ${seconds} s per run at concurrency 32, ${ROUNDS} rounds; each refund takes 1 minor unit of one of ${REFUND_PAYMENTS} captured payments (created before the timed part), round robin, with a fresh Idempotency-Key:`);
+  lines.push(
+    `Refunds (test/bench/refund-create.ts): POST /v1/refunds against POST /v1/payments on the same facade and core, alternately, ${seconds} s per run at concurrency 32, ${ROUNDS} rounds; each refund takes 1 minor unit of one of ${REFUND_PAYMENTS} captured payments (created before the timed part), round robin, with a fresh Idempotency-Key:`,
+  );
   lines.push("");
   lines.push("| Round | POST /v1/payments req/s | p50 | p99 | POST /v1/refunds req/s | p50 | p99 | Refunds / payments: throughput | p99 |");
   lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   const cells = (r: Run) => `${r.rps.toFixed(0)} | ${r.p50} | ${r.p99}`;
-  runs.forEach((r, i) => lines.push(`| ${i + 1} | ${cells(r.payments)} | ${cells(r.refunds)} | ${(r.refunds.rps / r.payments.rps).toFixed(2)}× | ${(r.refunds.p99 / r.payments.p99).toFixed(2)}× |`));
+  runs.forEach((r, i) =>
+    lines.push(
+      `| ${i + 1} | ${cells(r.payments)} | ${cells(r.refunds)} | ${(r.refunds.rps / r.payments.rps).toFixed(2)}× | ${(r.refunds.p99 / r.payments.p99).toFixed(2)}× |`,
+    ),
+  );
   const rpsRatio = median(runs.map((r) => r.refunds.rps / r.payments.rps));
   const p99Ratio = median(runs.map((r) => r.refunds.p99 / r.payments.p99));
   const med = (t: Target) => `${median(runs.map((r) => r[t].rps)).toFixed(0)} | ${median(runs.map((r) => r[t].p50))} | ${median(runs.map((r) => r[t].p99))}`;
   lines.push(`| median | ${med("payments")} | ${med("refunds")} | **${rpsRatio.toFixed(2)}×** | **${p99Ratio.toFixed(2)}×** |`);
   lines.push("");
-  lines.push(`Refund creation at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.80×: ${rpsRatio >= 0.8 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.25×: ${p99Ratio <= 1.25 ? "met" : "missed"}). ${sanity}; non-2xx + errors: ${bad}.`);
+  lines.push(
+    `Refund creation at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.80×: ${rpsRatio >= 0.8 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.25×: ${p99Ratio <= 1.25 ? "met" : "missed"}). ${sanity}; non-2xx + errors: ${bad}.`,
+  );
   lines.push("");
   return lines;
 }

@@ -41,7 +41,12 @@ const BURST = Number(process.env.BENCH_WEBHOOK_BURST ?? 3000);
 const SOURCE = process.env.BENCH_WEBHOOK_SOURCE ?? "batch";
 const BATCH = Number(process.env.BENCH_WEBHOOK_BATCH ?? 50);
 const SOURCE_CONCURRENCY = Number(process.env.BENCH_WEBHOOK_SOURCE_CONCURRENCY ?? 4);
-const EXTRA_ENV = Object.fromEntries((process.env.BENCH_WEBHOOK_ENV ?? "").split(",").filter(Boolean).map((kv) => kv.split("=", 2) as [string, string]));
+const EXTRA_ENV = Object.fromEntries(
+  (process.env.BENCH_WEBHOOK_ENV ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((kv) => kv.split("=", 2) as [string, string]),
+);
 
 function say(msg: string): void {
   process.stderr.write(`bench  | ${msg}\n`);
@@ -54,23 +59,27 @@ async function createPayments(stack: Stack, key: string, n: number): Promise<str
   const ids: string[] = [];
   let next = 0;
   const body = { amount: "12345", currency: "GTQ", method_type: "card", success_url: "https://shop.example.com/ok", cancel_url: "https://shop.example.com/no" };
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < n) {
-      next++;
-      const res = await stack.http.createPayment(key, body);
-      if (res.status !== 201) throw new Error(`payment creation answered ${res.status}`);
-      ids.push((res.json as { id: string }).id);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < n) {
+        next++;
+        const res = await stack.http.createPayment(key, body);
+        if (res.status !== 201) throw new Error(`payment creation answered ${res.status}`);
+        ids.push((res.json as { id: string }).id);
+      }
+    }),
+  );
   return ids;
 }
 
 /** Runs `work` on each item of `items`, `concurrency` at a time. */
 async function each<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 /**
@@ -78,7 +87,7 @@ async function each<T>(items: readonly T[], concurrency: number, work: (item: T)
  * config values the captures read (PUBLIC_BASE_URL, for the checkout_url in the event's payment).
  */
 async function openDomain(stack: Stack): Promise<{ deps: CoreDeps; close(): Promise<void> }> {
-  const [{ name }] = await stack.sql<{ name: string }>("select current_database() as name") as [{ name: string }];
+  const [{ name }] = (await stack.sql<{ name: string }>("select current_database() as name")) as [{ name: string }];
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
   const orm = await openOrm({ databaseUrl: url.toString(), poolSize: SOURCE_CONCURRENCY });
@@ -112,7 +121,8 @@ function arrivals(receiver: WebhookReceiver, from: number): Arrival[] {
 async function waitForCount(receivers: WebhookReceiver[], counts: number[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (receivers.some((r, i) => r.requests.length < counts[i]!)) {
-    if (Date.now() > deadline) throw new Error(`deliveries did not all arrive within ${timeoutMs} ms (${receivers.map((r, i) => `${r.requests.length}/${counts[i]}`).join(", ")})`);
+    if (Date.now() > deadline)
+      throw new Error(`deliveries did not all arrive within ${timeoutMs} ms (${receivers.map((r, i) => `${r.requests.length}/${counts[i]}`).join(", ")})`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -151,21 +161,28 @@ export async function webhookBench(): Promise<string> {
     const domain = SOURCE === "batch" ? await openDomain(stack) : undefined;
     const chunks: string[][] = [];
     for (let i = 0; i < burst.length; i += BATCH) chunks.push(burst.slice(i, i + BATCH));
-    say(SOURCE === "batch"
-      ? `throughput: capturing ${BURST} payments, ${BATCH} per transaction, ${SOURCE_CONCURRENCY} transactions at once`
-      : `throughput: capturing ${BURST} payments through gRPC SimulatePayment at concurrency 32`);
+    say(
+      SOURCE === "batch"
+        ? `throughput: capturing ${BURST} payments, ${BATCH} per transaction, ${SOURCE_CONCURRENCY} transactions at once`
+        : `throughput: capturing ${BURST} payments through gRPC SimulatePayment at concurrency 32`,
+    );
     const before = healthy.map((r) => r.requests.length);
     const t0 = Date.now();
     if (domain) await each(chunks, SOURCE_CONCURRENCY, (chunk) => captureBatch(domain.deps, chunk));
     else await each(burst, 32, (id) => stack.core.admin.simulatePayment({ payment_id: id, step: "succeed" }));
     const capturedMs = Date.now() - t0;
     await domain?.close();
-    await waitForCount(healthy, before.map((n) => n + BURST), 300_000);
+    await waitForCount(
+      healthy,
+      before.map((n) => n + BURST),
+      300_000,
+    );
     // Every burst event arrived exactly once at each healthy receiver (a redelivery would be counted twice).
     for (const [i, r] of healthy.entries()) {
       const got = arrivals(r, before[i]!);
       const distinct = new Set(got.map((a) => a.eventId)).size;
-      if (got.length !== BURST || distinct !== BURST) throw new Error(`receiver ${i}: ${got.length} deliveries of ${distinct} distinct events, expected ${BURST}`);
+      if (got.length !== BURST || distinct !== BURST)
+        throw new Error(`receiver ${i}: ${got.length} deliveries of ${distinct} distinct events, expected ${BURST}`);
     }
     const lastArrival = Math.max(...healthy.map((r) => r.requests.at(-1)!.at));
     const throughput = (2 * BURST) / ((lastArrival - t0) / 1000);
@@ -179,8 +196,15 @@ export async function webhookBench(): Promise<string> {
       const from = healthy.map((r) => r.requests.length);
       say(`lag: ${label}: ${RATE} events/s for ${SECONDS} s`);
       await steady(stack, batch, RATE);
-      await waitForCount(healthy, from.map((n) => n + batch.length), 120_000);
-      const lags = healthy.flatMap((r, i) => arrivals(r, from[i]!)).map((a) => a.lagMs).sort((a, b) => a - b);
+      await waitForCount(
+        healthy,
+        from.map((n) => n + batch.length),
+        120_000,
+      );
+      const lags = healthy
+        .flatMap((r, i) => arrivals(r, from[i]!))
+        .map((a) => a.lagMs)
+        .sort((a, b) => a - b);
       return { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1)!, n: lags.length };
     };
     const calm = await lagRun("two healthy endpoints", ids.slice(BURST, BURST + perPhase));
@@ -188,14 +212,24 @@ export async function webhookBench(): Promise<string> {
     const withHang = await lagRun("two healthy endpoints and one hanging", ids.slice(BURST + perPhase));
     const ratio = withHang.p99 / calm.p99;
 
-    lines.push(`Webhook delivery (test/bench/webhook-bench.ts; dispatcher defaults: DISPATCHER_CONCURRENCY 256, WEBHOOK_ENDPOINT_CONCURRENCY 16, WEBHOOK_TIMEOUT 15s; OUTBOX_RELAY_INTERVAL 250ms${Object.keys(EXTRA_ENV).length ? `; with ${JSON.stringify(EXTRA_ENV)}` : ""}):`);
+    lines.push(
+      `Webhook delivery (test/bench/webhook-bench.ts; dispatcher defaults: DISPATCHER_CONCURRENCY 256, WEBHOOK_ENDPOINT_CONCURRENCY 16, WEBHOOK_TIMEOUT 15s; OUTBOX_RELAY_INTERVAL 250ms${Object.keys(EXTRA_ENV).length ? `; with ${JSON.stringify(EXTRA_ENV)}` : ""}):`,
+    );
     lines.push("");
     lines.push("| Measure | Result | Target | |");
     lines.push("|---|---:|---:|---|");
-    lines.push(`| Deliveries/s, ${BURST} events captured ${SOURCE === "batch" ? `${BATCH} per transaction, ${SOURCE_CONCURRENCY} at once` : "via gRPC at c=32"} (source ${(BURST / (capturedMs / 1000)).toFixed(0)} events/s, ${capturedMs} ms) → 2 endpoints, first change to last arrival | ${throughput.toFixed(0)} | ≥ 1000 | ${throughput >= 1000 ? "met" : "missed"} |`);
-    lines.push(`| Of those, delivered after the source's last commit: ${afterSource} in ${lastArrival - sourceDone} ms (the pipeline alone) | ${drainRate.toFixed(0)}/s | | |`);
-    lines.push(`| Lag commit → arrival at ${RATE} events/s, 2 endpoints (${calm.n} deliveries): p50 / p99 / max (ms) | ${calm.p50} / ${calm.p99} / ${calm.max} | p99 ≤ 250 | ${calm.p99 <= 250 ? "met" : "missed"} |`);
-    lines.push(`| Same with a third endpoint hanging (${withHang.n} healthy deliveries): p50 / p99 / max (ms) | ${withHang.p50} / ${withHang.p99} / ${withHang.max} | | |`);
+    lines.push(
+      `| Deliveries/s, ${BURST} events captured ${SOURCE === "batch" ? `${BATCH} per transaction, ${SOURCE_CONCURRENCY} at once` : "via gRPC at c=32"} (source ${(BURST / (capturedMs / 1000)).toFixed(0)} events/s, ${capturedMs} ms) → 2 endpoints, first change to last arrival | ${throughput.toFixed(0)} | ≥ 1000 | ${throughput >= 1000 ? "met" : "missed"} |`,
+    );
+    lines.push(
+      `| Of those, delivered after the source's last commit: ${afterSource} in ${lastArrival - sourceDone} ms (the pipeline alone) | ${drainRate.toFixed(0)}/s | | |`,
+    );
+    lines.push(
+      `| Lag commit → arrival at ${RATE} events/s, 2 endpoints (${calm.n} deliveries): p50 / p99 / max (ms) | ${calm.p50} / ${calm.p99} / ${calm.max} | p99 ≤ 250 | ${calm.p99 <= 250 ? "met" : "missed"} |`,
+    );
+    lines.push(
+      `| Same with a third endpoint hanging (${withHang.n} healthy deliveries): p50 / p99 / max (ms) | ${withHang.p50} / ${withHang.p99} / ${withHang.max} | | |`,
+    );
     lines.push(`| Healthy p99 with the hanging endpoint / without | ${ratio.toFixed(2)}× | ≤ 1.5× | ${ratio <= 1.5 ? "met" : "missed"} |`);
     lines.push("");
     lines.push(`The hanging endpoint had at most ${hanging.maxHanging} attempts open at once.`);
@@ -246,8 +280,11 @@ if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
       await stopInfra();
     }
   };
-  main().then(() => process.exit(0), (e: unknown) => {
-    process.stderr.write(`bench  | failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`bench  | failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
 }

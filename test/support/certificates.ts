@@ -38,8 +38,26 @@ const KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-node
 export function createCa(dir: string, name: string): CertificateAuthority {
   const own = path.join(dir, name);
   fs.mkdirSync(own, { recursive: true });
-  openssl(["req", "-x509", ...KEY, "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", `/CN=${name}`,
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"], own);
+  openssl(
+    [
+      "req",
+      "-x509",
+      ...KEY,
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.crt",
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${name}`,
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ],
+    own,
+  );
   return { name, dir: own, cert: path.join(own, "ca.crt"), key: path.join(own, "ca.key") };
 }
 
@@ -57,8 +75,27 @@ export function issue(ca: CertificateAuthority, subject: string, role: "server" 
   ];
   fs.writeFileSync(`${base}.ext`, `${extensions.join("\n")}\n`);
   openssl(["req", "-new", ...KEY, "-keyout", `${base}.key`, "-out", `${base}.csr`, "-subj", `/CN=${subject}`], ca.dir);
-  openssl(["x509", "-req", "-in", `${base}.csr`, "-CA", ca.cert, "-CAkey", ca.key, "-set_serial", `0x${randomBytes(8).toString("hex")}`,
-    "-days", "1", "-extfile", `${base}.ext`, "-out", `${base}.crt`], ca.dir);
+  openssl(
+    [
+      "x509",
+      "-req",
+      "-in",
+      `${base}.csr`,
+      "-CA",
+      ca.cert,
+      "-CAkey",
+      ca.key,
+      "-set_serial",
+      `0x${randomBytes(8).toString("hex")}`,
+      "-days",
+      "1",
+      "-extfile",
+      `${base}.ext`,
+      "-out",
+      `${base}.crt`,
+    ],
+    ca.dir,
+  );
   return { cert: `${base}.crt`, key: `${base}.key`, ca: ca.cert };
 }
 

@@ -6,8 +6,14 @@ import { eventually } from "./eventually.ts";
  * move on their own): equal snapshots mean no call changed anything.
  */
 export async function databaseSnapshot(s: Stack): Promise<Record<string, string>> {
-  await eventually(async () => ((await s.sql("select 1 from outbox_events where published_at is null")).length === 0 ? true : undefined), 20_000, "the outbox to drain");
-  const tables = await s.sql<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'");
+  await eventually(
+    async () => ((await s.sql("select 1 from outbox_events where published_at is null")).length === 0 ? true : undefined),
+    20_000,
+    "the outbox to drain",
+  );
+  const tables = await s.sql<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
+  );
   const out: Record<string, string> = {};
   for (const { name } of tables) {
     const rows = name === "outbox_events" ? "(select id, type, envelope::text from outbox_events)" : `"${name}"`;

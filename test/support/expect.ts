@@ -93,7 +93,9 @@ export async function walkPages(
 }
 
 export function randomHex(n: number): string {
-  return randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
+  return randomBytes(Math.ceil(n / 2))
+    .toString("hex")
+    .slice(0, n);
 }
 
 export function randomPaymentId(): string {
@@ -189,8 +191,7 @@ export function useStack(opts: StackOptions & { allow503?: boolean; ledgerCorrup
     // 5xx (except 503 processor_unavailable, the hosted pages' 503 page and /healthz 503 where a test
     // takes the core down on purpose).
     const unexpected = serverErrors.filter(
-      (e) =>
-        !(opts.allow503 && e.status === 503 && (e.body.includes('"processor_unavailable"') || e.url.endsWith("/healthz") || HOSTED_PAGE.test(e.url))),
+      (e) => !(opts.allow503 && e.status === 503 && (e.body.includes('"processor_unavailable"') || e.url.endsWith("/healthz") || HOSTED_PAGE.test(e.url))),
     );
     const ledger = opts.ledgerCorruptedOnPurpose ? undefined : await verifyStackLedger(stack);
     await stack.stop();
@@ -199,11 +200,16 @@ export function useStack(opts: StackOptions & { allow503?: boolean; ledgerCorrup
     if (unexpected.length > 0) {
       throw new Error(
         `${unexpected.length} request(s) got a 5xx:\n` +
-          unexpected.slice(0, 10).map((e) => `  ${e.method} ${e.url} → ${e.status} ${e.body}`).join("\n"),
+          unexpected
+            .slice(0, 10)
+            .map((e) => `  ${e.method} ${e.url} → ${e.status} ${e.body}`)
+            .join("\n"),
       );
     }
     if (ledger && !ledger.ok) {
-      throw new Error(`ledger verify after this file's scenarios found ${ledger.violations.length} violation(s):\n${JSON.stringify(ledger.violations.slice(0, 10), null, 2)}`);
+      throw new Error(
+        `ledger verify after this file's scenarios found ${ledger.violations.length} violation(s):\n${JSON.stringify(ledger.violations.slice(0, 10), null, 2)}`,
+      );
     }
   });
   beforeEach(() => {
@@ -240,7 +246,11 @@ const AFTER_CAPTURE: Record<string, (stack: Stack, id: string) => Promise<unknow
 async function refundAsOperator(stack: Stack, id: string, amount: string | undefined): Promise<unknown> {
   const [payment] = await stack.sql<{ merchant_id: string; mode: string }>("SELECT merchant_id, mode FROM payments WHERE id = $1", [id]);
   if (!payment) throw new Error(`no payment ${id}`);
-  return stack.core.refunds.createRefund({ acting_for: { merchant_id: payment.merchant_id, mode: modeCodec.fromWire(payment.mode) }, payment_id: id, ...(amount ? { amount } : {}) });
+  return stack.core.refunds.createRefund({
+    acting_for: { merchant_id: payment.merchant_id, mode: modeCodec.fromWire(payment.mode) },
+    payment_id: id,
+    ...(amount ? { amount } : {}),
+  });
 }
 
 /**
@@ -268,6 +278,9 @@ export async function driveToState(stack: Stack, id: string, state: string): Pro
  * sandbox steps refuse them.
  */
 export async function payByCard(stack: Stack, paymentId: string, number = "4242424242424242"): Promise<string> {
-  const paid = await stack.core.checkout.submitCard({ payment_id: paymentId, card: { number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" } });
+  const paid = await stack.core.checkout.submitCard({
+    payment_id: paymentId,
+    card: { number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" },
+  });
   return paymentStatusCodec.toWire(paid.payment!.status);
 }

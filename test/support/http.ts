@@ -33,13 +33,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 /** Every 5xx any test in this worker received (checked after each file by useStack). */
 export const serverErrors: Array<{ method: string; url: string; status: number; body: string }> = [];
 
-function rawRequest(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body: Buffer | undefined,
-  timeoutMs = 30_000,
-): Promise<Res> {
+function rawRequest(url: string, method: string, headers: Record<string, string>, body: Buffer | undefined, timeoutMs = 30_000): Promise<Res> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, agent, timeout: timeoutMs }, (res) => {

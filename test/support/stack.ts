@@ -156,10 +156,7 @@ function installExitHook(): void {
 export function nodeBinary(): string {
   const major = Number(process.versions.node.split(".")[0]);
   if (major >= 24) return process.execPath;
-  const candidates = [
-    path.join(REPO_ROOT, "node_modules/node/bin/node"),
-    path.join(REPO_ROOT, "node_modules/.bin/node"),
-  ];
+  const candidates = [path.join(REPO_ROOT, "node_modules/node/bin/node"), path.join(REPO_ROOT, "node_modules/.bin/node")];
   for (const c of candidates) if (fs.existsSync(c)) return c;
   throw new Error("Node >= 24 not found (install dependencies with npm ci)");
 }
@@ -322,7 +319,12 @@ function stackCertificates(dir: string): StackTls {
   const ca = createCa(path.join(dir, "tls"), "paytami-test-ca");
   return {
     ca,
-    issued: { core: issue(ca, "core", "server"), facade: issue(ca, "facade", "client"), dispatcher: issue(ca, "dispatcher", "client"), operator: issue(ca, "operator", "client") },
+    issued: {
+      core: issue(ca, "core", "server"),
+      facade: issue(ca, "facade", "client"),
+      dispatcher: issue(ca, "dispatcher", "client"),
+      operator: issue(ca, "operator", "client"),
+    },
   };
 }
 
@@ -348,7 +350,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
 
   const db = await createDatabase(adminUrl);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-logs-"));
-  const [facadePort, grpcPort, coreHttpPort, dispatcherPort] = await freePorts(4) as [number, number, number, number];
+  const [facadePort, grpcPort, coreHttpPort, dispatcherPort] = (await freePorts(4)) as [number, number, number, number];
   const baseUrl = `http://127.0.0.1:${facadePort}`;
   const publicBaseUrl = opts.publicBaseUrl ?? baseUrl;
   const embedBaseUrl = opts.embedBaseUrl ?? publicBaseUrl;
@@ -385,7 +387,12 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   };
   // Each process holds its own credential and certificate; the core knows every process's token.
   const credentials: Record<ProcessName, Record<string, string>> = {
-    core: { PAYTAMI_INTERNAL_TOKEN: internalToken, PAYTAMI_FACADE_TOKEN: facadeToken, PAYTAMI_DISPATCHER_TOKEN: dispatcherToken, ...(tls ? tlsEnv(tls.issued.core) : {}) },
+    core: {
+      PAYTAMI_INTERNAL_TOKEN: internalToken,
+      PAYTAMI_FACADE_TOKEN: facadeToken,
+      PAYTAMI_DISPATCHER_TOKEN: dispatcherToken,
+      ...(tls ? tlsEnv(tls.issued.core) : {}),
+    },
     facade: { PAYTAMI_FACADE_TOKEN: facadeToken, ...(tls ? tlsEnv(tls.issued.facade) : {}) },
     dispatcher: { PAYTAMI_DISPATCHER_TOKEN: dispatcherToken, ...(tls ? tlsEnv(tls.issued.dispatcher) : {}) },
   };

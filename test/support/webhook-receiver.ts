@@ -58,7 +58,15 @@ export class WebhookReceiver {
         } catch {
           eventId = undefined;
         }
-        const request: ReceivedRequest = { n: this.requests.length + 1, method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, at: Date.now(), eventId };
+        const request: ReceivedRequest = {
+          n: this.requests.length + 1,
+          method: req.method ?? "",
+          path: req.url ?? "",
+          headers: req.headers,
+          body,
+          at: Date.now(),
+          eventId,
+        };
         this.requests.push(request);
         for (const wake of this.#waiters.splice(0)) wake();
         const answer = this.behaviour(request);

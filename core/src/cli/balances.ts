@@ -16,8 +16,10 @@ export function addBalanceCommands(program: Command, context: CommandContext): v
       const json = { merchant_id: result.merchant_id, mode: modeCodec.toWire(result.mode), balances: result.balances };
       context.print({
         json,
-        text: [`${json.merchant_id} (${json.mode})`, ...result.balances.map((b) =>
-          `  ${b.currency}  pending ${b.pending}  available ${b.available}  in transit ${b.in_transit}`)].join("\n"),
+        text: [
+          `${json.merchant_id} (${json.mode})`,
+          ...result.balances.map((b) => `  ${b.currency}  pending ${b.pending}  available ${b.available}  in transit ${b.in_transit}`),
+        ].join("\n"),
       });
     });
 }

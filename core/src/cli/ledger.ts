@@ -14,7 +14,8 @@ export function addLedgerCommands(program: Command, context: CommandContext): vo
       if (result.ok) {
         context.print({
           json: { ok: true, checked },
-          text: `ledger ok: ${checked.transactions} transactions, ${checked.lines} lines, ${checked.payments} payments, ${checked.refunds} refunds, ` +
+          text:
+            `ledger ok: ${checked.transactions} transactions, ${checked.lines} lines, ${checked.payments} payments, ${checked.refunds} refunds, ` +
             `${checked.chargebacks} chargebacks, ${checked.payouts} payouts, ${checked.balances} balances checked`,
         });
         return;
@@ -34,11 +35,12 @@ export function addLedgerCommands(program: Command, context: CommandContext): vo
       const result = await context.core().ledger.listPaymentLedger({ payment_id: paymentId });
       context.print({
         json: { payment_id: result.payment_id, transactions: result.transactions },
-        text: result.transactions.length === 0
-          ? `${result.payment_id} has no ledger transactions`
-          : result.transactions
-            .map((t) => [`${t.id} ${t.kind} ${t.created_at}`, ...t.lines.map((l) => `  ${l.account.padEnd(22)} ${l.amount.padStart(14)}`)].join("\n"))
-            .join("\n"),
+        text:
+          result.transactions.length === 0
+            ? `${result.payment_id} has no ledger transactions`
+            : result.transactions
+                .map((t) => [`${t.id} ${t.kind} ${t.created_at}`, ...t.lines.map((l) => `  ${l.account.padEnd(22)} ${l.amount.padStart(14)}`)].join("\n"))
+                .join("\n"),
       });
     });
 }

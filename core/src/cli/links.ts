@@ -29,32 +29,44 @@ export function addLinkCommands(program: Command, context: CommandContext): void
     .requiredOption("--title <title>", "what the customer pays for", nonBlank)
     .option("--description <text>", "shown on the link page")
     .addOption(new Option("--currency <currency>", "the link's currency").choices(currencyCodec.wireNames).makeOptionMandatory())
-    .option("--amount <minor>", "fixed amount in minor units (\"15000\" is Q 150.00)")
+    .option("--amount <minor>", 'fixed amount in minor units ("15000" is Q 150.00)')
     .option("--min <minor>", "variable amount: the least the customer may pay")
     .option("--max <minor>", "variable amount: the most the customer may pay")
     .option("--expires-at <iso>", "when the link stops accepting payments, ISO 8601")
     .option("--max-payments <n>", "stop after this many succeeded payments", positiveInteger)
     .option("--success-url <url>", "where customers return after paying (default: the link's done page)")
     .option("--cancel-url <url>", "where customers return when they cancel (default: the link's done page)")
-    .action(async (options: {
-      merchant: string; mode: string; title: string; description?: string; currency: string; amount?: string; min?: string; max?: string;
-      expiresAt?: string; maxPayments?: number; successUrl?: string; cancelUrl?: string;
-    }) => {
-      const { link } = await context.core().links.createLink({
-        acting_for: { merchant_id: options.merchant, mode: modeCodec.fromWire(options.mode) },
-        title: options.title,
-        description: options.description,
-        currency: options.currency,
-        fixed_amount_minor: options.amount,
-        min_amount_minor: options.min,
-        max_amount_minor: options.max,
-        expires_at: options.expiresAt,
-        max_payments: options.maxPayments,
-        success_url: options.successUrl,
-        cancel_url: options.cancelUrl,
-      });
-      context.print({ json: identifiedPublicLinkJson(link!), text: `Created ${describe(link!)}` });
-    });
+    .action(
+      async (options: {
+        merchant: string;
+        mode: string;
+        title: string;
+        description?: string;
+        currency: string;
+        amount?: string;
+        min?: string;
+        max?: string;
+        expiresAt?: string;
+        maxPayments?: number;
+        successUrl?: string;
+        cancelUrl?: string;
+      }) => {
+        const { link } = await context.core().links.createLink({
+          acting_for: { merchant_id: options.merchant, mode: modeCodec.fromWire(options.mode) },
+          title: options.title,
+          description: options.description,
+          currency: options.currency,
+          fixed_amount_minor: options.amount,
+          min_amount_minor: options.min,
+          max_amount_minor: options.max,
+          expires_at: options.expiresAt,
+          max_payments: options.maxPayments,
+          success_url: options.successUrl,
+          cancel_url: options.cancelUrl,
+        });
+        context.print({ json: identifiedPublicLinkJson(link!), text: `Created ${describe(link!)}` });
+      },
+    );
 
   links
     .command("deactivate")

@@ -18,7 +18,9 @@ const TIMEOUT_MS = 15_000;
 export function addListenCommands(program: Command, context: CommandContext): void {
   program
     .command("listen")
-    .description("forward a merchant's new events to a local URL, signed like real deliveries, until interrupted (one line per event; with --json one JSON object per line)")
+    .description(
+      "forward a merchant's new events to a local URL, signed like real deliveries, until interrupted (one line per event; with --json one JSON object per line)",
+    )
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
     .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:3000/webhooks")
     .addOption(new Option("--mode <mode>", "the events' mode").choices(modeCodec.wireNames).default("test"))
@@ -42,7 +44,14 @@ export function addListenCommands(program: Command, context: CommandContext): vo
         for (const event of found.events) {
           if (seen.has(event.id)) continue;
           seen.set(event.id, Date.parse(event.created_at));
-          const outcome = await sendWebhook({ url: options.forwardTo, eventId: event.id, body: event.body, secrets: [secret], destinations: "any", timeoutMs: TIMEOUT_MS });
+          const outcome = await sendWebhook({
+            url: options.forwardTo,
+            eventId: event.id,
+            body: event.body,
+            secrets: [secret],
+            destinations: "any",
+            timeoutMs: TIMEOUT_MS,
+          });
           const result = outcome.httpStatus ?? `error: ${outcome.error ?? "no response"}`;
           context.print({
             json: { event_id: event.id, type: event.type, status: outcome.httpStatus ?? null, error: outcome.error ?? null, latency_ms: outcome.latencyMs },
@@ -51,9 +60,8 @@ export function addListenCommands(program: Command, context: CommandContext): vo
         }
         // Full page: continue right after it; else look again from a little before the core's time.
         const last = found.events.at(-1);
-        since = found.events.length >= 500 && last
-          ? last.created_at
-          : new Date(Math.max(Date.parse(started), Date.parse(found.now) - OVERLAP_MS)).toISOString();
+        since =
+          found.events.length >= 500 && last ? last.created_at : new Date(Math.max(Date.parse(started), Date.parse(found.now) - OVERLAP_MS)).toISOString();
         const horizon = Date.parse(since) - OVERLAP_MS;
         for (const [id, at] of seen) if (at < horizon) seen.delete(id);
         if (!stopped && found.events.length < 500) await sleep(POLL_MS);

@@ -45,11 +45,16 @@ export function addMerchantCommands(program: Command, context: CommandContext): 
       .argument("<merchant>", "merchant id (mer_…)")
       .requiredOption("--origins <list>", `comma-separated origins, e.g. ${example}; "" clears them`)
       .action(async (merchantId: string, { origins }: { origins: string }) => {
-        const list = origins.split(",").map((o) => o.trim()).filter((o) => o !== "");
+        const list = origins
+          .split(",")
+          .map((o) => o.trim())
+          .filter((o) => o !== "");
         const result = await set({ merchant_id: merchantId, origins: list });
         context.print({
           json: { merchant_id: result.merchant_id, origins: result.origins },
-          text: result.origins.length ? `${noun} of ${result.merchant_id}:\n${result.origins.map((o) => `  ${o}`).join("\n")}` : `${result.merchant_id} has no ${noun.toLowerCase()}`,
+          text: result.origins.length
+            ? `${noun} of ${result.merchant_id}:\n${result.origins.map((o) => `  ${o}`).join("\n")}`
+            : `${result.merchant_id} has no ${noun.toLowerCase()}`,
         });
       });
 

@@ -31,7 +31,10 @@ export function addPayoutCommands(program: Command, context: CommandContext): vo
       const views = page.data.map(payoutJson);
       context.print({
         json: { data: views, has_more: page.has_more },
-        text: views.length === 0 ? "No payouts." : views.map((view) => describeObject(view)).join("\n\n") + (page.has_more ? "\n\n(more: --starting-after the last id)" : ""),
+        text:
+          views.length === 0
+            ? "No payouts."
+            : views.map((view) => describeObject(view)).join("\n\n") + (page.has_more ? "\n\n(more: --starting-after the last id)" : ""),
       });
     });
 

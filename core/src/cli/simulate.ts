@@ -13,9 +13,7 @@ export function addSimulateCommands(program: Command, context: CommandContext): 
 
   simulate
     .command("payment")
-    .description(
-      "run one step of the payment state table and print the payment (succeed authorizes and captures; settle runs every settlement step)",
-    )
+    .description("run one step of the payment state table and print the payment (succeed authorizes and captures; settle runs every settlement step)")
     .argument("<payment-id>", "the payment (pay_…)")
     .addArgument(new Argument("<step>", "the step to run").choices(SIMULATION_STEP_NAMES))
     .action(async (paymentId: string, step: string) => {
@@ -45,7 +43,9 @@ export function addSimulateCommands(program: Command, context: CommandContext): 
     .requiredOption("--currency <currency>", "the currency (GTQ, USD)")
     .addOption(new Option("--mode <mode>", "the mode").choices(modeCodec.wireNames).default("test"))
     .action(async (options: { merchant: string; currency: string; mode: string }) => {
-      const { payout } = await context.core().payouts.requestPayout({ merchant_id: options.merchant, mode: modeCodec.fromWire(options.mode), currency: options.currency });
+      const { payout } = await context
+        .core()
+        .payouts.requestPayout({ merchant_id: options.merchant, mode: modeCodec.fromWire(options.mode), currency: options.currency });
       if (!payout) throw new CoreError("internal_error", "core returned no payout", true);
       const view = payoutJson(payout);
       context.print({ json: view, text: `${view.id} ${view.status}\n${describeObject(view)}` });

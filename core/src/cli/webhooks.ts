@@ -9,7 +9,10 @@ import { describeObject } from "./views.ts";
 
 /** "payment.succeeded,payment.failed"; the core refuses unknown types, so they are passed on as typed. */
 function eventList(value: string): string[] {
-  const events = value.split(",").map((item) => item.trim()).filter(Boolean);
+  const events = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (events.length === 0) throw new InvalidArgumentError(`It takes a comma-separated list of ${EVENT_TYPES.join(", ")}.`);
   return events;
 }
@@ -41,7 +44,10 @@ export function addWebhookCommands(program: Command, context: CommandContext): v
     .description("register a webhook endpoint; prints its signing secret (shown only here and on rotate)")
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
     .addOption(modeOption())
-    .requiredOption("--url <url>", "where events are POSTed: a public address (loopback too in test mode where WEBHOOK_ALLOW_LOOPBACK is on); https in live mode")
+    .requiredOption(
+      "--url <url>",
+      "where events are POSTed: a public address (loopback too in test mode where WEBHOOK_ALLOW_LOOPBACK is on); https in live mode",
+    )
     .option("--events <types>", `comma-separated event types (default: every event): ${EVENT_TYPES.join(", ")}`, eventList)
     .action(async (options: { merchant: string; mode: string; url: string; events?: string[] }) => {
       const created = await context.core().webhooks.createEndpoint({

@@ -1,11 +1,46 @@
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type EntityManager, type InferKyselyDB, type Options } from "@mikro-orm/postgresql";
 import type { Kysely } from "kysely";
-import { ENTITIES, type ApiKey, type BankAccount, type Chargeback, type LedgerLine, type LedgerTransaction, type Payout, type Refund, type IdempotencyKey, type Link, type LinkRateLimit, type Merchant, type OutboxEvent, type Payment, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from "./entities/index.ts";
+import {
+  ENTITIES,
+  type ApiKey,
+  type BankAccount,
+  type Chargeback,
+  type LedgerLine,
+  type LedgerTransaction,
+  type Payout,
+  type Refund,
+  type IdempotencyKey,
+  type Link,
+  type LinkRateLimit,
+  type Merchant,
+  type OutboxEvent,
+  type Payment,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from "./entities/index.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import { TimestampsPlugin } from "./timestamps-plugin.ts";
 
-export type DB = InferKyselyDB<typeof Merchant | typeof ApiKey | typeof Payment | typeof IdempotencyKey | typeof OutboxEvent | typeof Link | typeof LinkRateLimit | typeof WebhookEndpoint | typeof WebhookDelivery | typeof WebhookAttempt | typeof LedgerTransaction | typeof LedgerLine | typeof Refund | typeof Chargeback | typeof BankAccount | typeof Payout>;
+export type DB = InferKyselyDB<
+  | typeof Merchant
+  | typeof ApiKey
+  | typeof Payment
+  | typeof IdempotencyKey
+  | typeof OutboxEvent
+  | typeof Link
+  | typeof LinkRateLimit
+  | typeof WebhookEndpoint
+  | typeof WebhookDelivery
+  | typeof WebhookAttempt
+  | typeof LedgerTransaction
+  | typeof LedgerLine
+  | typeof Refund
+  | typeof Chargeback
+  | typeof BankAccount
+  | typeof Payout
+>;
 export type Db = Kysely<DB>;
 export type { EntityManager };
 

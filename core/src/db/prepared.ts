@@ -1,6 +1,4 @@
-import {
-  CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable, type QueryResult,
-} from "kysely";
+import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable, type QueryResult } from "kysely";
 import type { DB, Db } from "./orm.ts";
 
 /** Builds statements for PreparedStatement; never executes anything itself. */
@@ -41,6 +39,11 @@ export class PreparedStatement<Values extends Record<string, unknown>, Row> {
   }
 
   run(db: Db, values: Values): Promise<QueryResult<Row>> {
-    return db.executeQuery<Row>(CompiledQuery.raw(this.#sql, this.#slots.map((slot) => values[slot])));
+    return db.executeQuery<Row>(
+      CompiledQuery.raw(
+        this.#sql,
+        this.#slots.map((slot) => values[slot]),
+      ),
+    );
   }
 }

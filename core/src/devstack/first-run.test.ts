@@ -34,10 +34,14 @@ cat <<'NOISE'
 ${NOISE}
 NOISE
 if [ "$1" = ci ]; then echo "npm error usage: npm ci [--install-strategy <hoisted|nested|shallow|linked>]" >&2; exit 1; fi
-${installFails ? 'echo "npm error network request failed: ECONNREFUSED" >&2; exit 1' : `mkdir -p node_modules/.bin
+${
+  installFails
+    ? 'echo "npm error network request failed: ECONNREFUSED" >&2; exit 1'
+    : `mkdir -p node_modules/.bin
 printf '#!/bin/sh\\necho "entry ran: $*"\\n' > node_modules/.bin/node
 chmod +x node_modules/.bin/node
-echo "added 312 packages in 41s"`}
+echo "added 312 packages in 41s"`
+}
 `,
   );
   return { root, bin };
@@ -90,7 +94,9 @@ describe("npm start on a fresh clone", () => {
     const run = launch(root, bin);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe(`paytami    | node_modules links to ${shared}, which has no node_modules/.bin/node; install dependencies there and run this again\n`);
+    expect(run.stderr).toBe(
+      `paytami    | node_modules links to ${shared}, which has no node_modules/.bin/node; install dependencies there and run this again\n`,
+    );
     expect(existsSync(join(root, ".paytami", "install.log")), "npm was not run").toBe(false);
   });
 });
@@ -140,12 +146,17 @@ echo "Setting up $*"
       Promise.allSettled([aptInstall(["postgresql"], "PostgreSQL", "hint pg", home), aptInstall(["nats-server"], "nats-server", "hint nats", home)]),
     ).finally(output.restore);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled"]);
-    expect(readFileSync(calls, "utf8").trim().split("\n").filter((l) => l.startsWith("install"))).toEqual([
-      "install -y --no-install-recommends postgresql nats-server",
-    ]);
+    expect(
+      readFileSync(calls, "utf8")
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("install")),
+    ).toEqual(["install -y --no-install-recommends postgresql nats-server"]);
     const lines = output.text().trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`paytami    | PostgreSQL and nats-server not found; installing postgresql, nats-server with apt-get (log: ${join(home, "install.log")})…`);
+    expect(lines[0]).toBe(
+      `paytami    | PostgreSQL and nats-server not found; installing postgresql, nats-server with apt-get (log: ${join(home, "install.log")})…`,
+    );
     expect(lines[1]).toMatch(/^paytami {4}\| installed postgresql, nats-server \(\d+ s\)$/);
     expect(readFileSync(join(home, "install.log"), "utf8")).toContain("Setting up install -y --no-install-recommends postgresql nats-server");
   });
@@ -154,11 +165,15 @@ echo "Setting up $*"
     const home = mkdtempSync(join(scratch, "home-"));
     const { bin } = fakeAptGet(true);
     const output = captureOutput();
-    const result = await withPath(bin, () => aptInstall(["nats-server"], "nats-server", "install nats-server or set NATS_URL", home).then(
-      () => "installed",
-      (error: Error) => error.message,
-    )).finally(output.restore);
-    expect(result).toBe(`apt-get install nats-server failed (exit 100; last lines above, full log: ${join(home, "install.log")}); install nats-server or set NATS_URL`);
+    const result = await withPath(bin, () =>
+      aptInstall(["nats-server"], "nats-server", "install nats-server or set NATS_URL", home).then(
+        () => "installed",
+        (error: Error) => error.message,
+      ),
+    ).finally(output.restore);
+    expect(result).toBe(
+      `apt-get install nats-server failed (exit 100; last lines above, full log: ${join(home, "install.log")}); install nats-server or set NATS_URL`,
+    );
     expect(output.text()).toContain("apt-get    | E: Unable to locate package nats-server");
     expect(output.text()).not.toContain("apt-get    | Setting up update"); // only the last command's lines
   });

@@ -26,7 +26,9 @@ if (!existsSync(node24)) {
   // delete it under every process using it, and in the middle of someone else's install we would
   // start a second one. Only our own (or none yet) is ours to install.
   if (lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    console.error(`paytami    | node_modules links to ${realpathOr(modules)}, which has no node_modules/.bin/node; install dependencies there and run this again`);
+    console.error(
+      `paytami    | node_modules links to ${realpathOr(modules)}, which has no node_modules/.bin/node; install dependencies there and run this again`,
+    );
     process.exit(1);
   }
   installDependencies();
@@ -58,9 +60,10 @@ function installDependencies() {
     let result;
     try {
       const stdio = ["ignore", fd, fd];
-      result = npmCli && npmCli.endsWith(".js")
-        ? spawnSync(process.execPath, [npmCli, ...npmArgs], { cwd: root, stdio })
-        : spawnSync("npm", npmArgs, { cwd: root, stdio });
+      result =
+        npmCli && npmCli.endsWith(".js")
+          ? spawnSync(process.execPath, [npmCli, ...npmArgs], { cwd: root, stdio })
+          : spawnSync("npm", npmArgs, { cwd: root, stdio });
     } finally {
       closeSync(fd);
     }
@@ -79,7 +82,11 @@ function installDependencies() {
   if (install.status !== 0 || !existsSync(node24)) {
     // The last attempt's output, at most 40 lines.
     const text = readFileSync(log, "utf8");
-    const lines = text.slice(text.lastIndexOf("\n===== ") + 1).trimEnd().split("\n").slice(-40);
+    const lines = text
+      .slice(text.lastIndexOf("\n===== ") + 1)
+      .trimEnd()
+      .split("\n")
+      .slice(-40);
     for (const line of lines) console.error(`npm        | ${line}`);
     console.error(`paytami    | installing dependencies failed (last lines above, full log: ${shown}); fix the cause and run it again`);
     process.exit(install.status || 1);

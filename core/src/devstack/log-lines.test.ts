@@ -3,8 +3,15 @@ import { logLinesFor, prettyLogLines } from "./log-lines.ts";
 
 const pretty = prettyLogLines({ colorize: false });
 const READY = JSON.stringify({
-  level: 30, time: "2026-01-02T03:04:05.678Z", pid: 123, hostname: "box", service: "core", name: "core",
-  grpc: "127.0.0.1:50051", http_port: 4001, msg: "core ready",
+  level: 30,
+  time: "2026-01-02T03:04:05.678Z",
+  pid: 123,
+  hostname: "box",
+  service: "core",
+  name: "core",
+  grpc: "127.0.0.1:50051",
+  http_port: 4001,
+  msg: "core ready",
 });
 
 describe("log lines in a terminal", () => {
@@ -17,14 +24,22 @@ describe("log lines in a terminal", () => {
   });
 
   test("levels are named", () => {
-    for (const [level, name] of [[20, "DEBUG"], [40, "WARN"], [50, "ERROR"], [60, "FATAL"]] as const) {
+    for (const [level, name] of [
+      [20, "DEBUG"],
+      [40, "WARN"],
+      [50, "ERROR"],
+      [60, "FATAL"],
+    ] as const) {
       expect(pretty(JSON.stringify({ level, time: 0, msg: "m" }))).toContain(`${name}: m`);
     }
   });
 
   test("an error keeps its stack, on the lines below, and no trailing newline", () => {
     const line = JSON.stringify({
-      level: 50, time: 0, service: "core", msg: "job run failed",
+      level: 50,
+      time: 0,
+      service: "core",
+      msg: "job run failed",
       err: { type: "Error", message: "boom", stack: "Error: boom\n    at run (jobs.ts:1:2)" },
     });
     const out = pretty(line);

@@ -103,11 +103,7 @@ export async function startPostgres(home: string): Promise<PostgresHandle> {
   const versionFile = join(dataDir, "PG_VERSION");
   if (!existsSync(versionFile)) {
     say(`initializing PostgreSQL ${major} cluster in ${dataDir}`);
-    const init = await runCommand(
-      join(bindir, "initdb"),
-      ["-D", dataDir, "-U", ROLE, "--auth=trust", "-E", "UTF8", "--locale=C"],
-      asOwner,
-    );
+    const init = await runCommand(join(bindir, "initdb"), ["-D", dataDir, "-U", ROLE, "--auth=trust", "-E", "UTF8", "--locale=C"], asOwner);
     if (init.code !== 0) throw failed("initdb", init);
     // Per-start settings live in their own file so we never rewrite the operator-visible config.
     appendFileSync(join(dataDir, "postgresql.conf"), "\n# Paytami dev stack: port and sockets, rewritten on every start\ninclude_if_exists = 'paytami.conf'\n");

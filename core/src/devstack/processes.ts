@@ -135,12 +135,7 @@ export function describeExit(exit: Exit): string {
 // Polls `probe` every 100 ms until it returns true (anything else is why it is not ready yet).
 // Fails early when `child` exits, so a crashing process is reported at once instead of after the
 // whole timeout.
-export async function waitUntilReady(
-  what: string,
-  child: Child,
-  timeoutMs: number,
-  probe: () => Promise<true | string>,
-): Promise<void> {
+export async function waitUntilReady(what: string, child: Child, timeoutMs: number, probe: () => Promise<true | string>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer yet";
   while (Date.now() < deadline) {

@@ -40,7 +40,11 @@ export function tailOf(path: string, lines = 20): string {
 // logFile), each line under the step's name.
 export function showTail(name: string, path: string, lines = 40): void {
   const text = readLog(path);
-  const last = text.slice(text.lastIndexOf("\n===== ") + 1).trimEnd().split("\n").slice(-lines);
+  const last = text
+    .slice(text.lastIndexOf("\n===== ") + 1)
+    .trimEnd()
+    .split("\n")
+    .slice(-lines);
   for (const line of last) process.stderr.write(`${linePrefix(name)}${line}\n`);
 }
 

@@ -62,7 +62,9 @@ async function run(life: Lifecycle): Promise<void> {
   const embedTokenSecret = process.env.EMBED_TOKEN_SECRET || previous?.embed_token_secret || randomBytes(32).toString("base64url");
 
   // Every process but the core gets only its own credential; TLS stays off on this loopback stack.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PAYTAMI_(INTERNAL|FACADE|DISPATCHER)_TOKEN|CORE_TLS_\w+)$/.test(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(PAYTAMI_(INTERNAL|FACADE|DISPATCHER)_TOKEN|CORE_TLS_\w+)$/.test(name)),
+  );
   const env: NodeJS.ProcessEnv = {
     ...inherited,
     PAYTAMI_HOME: home,

@@ -88,15 +88,17 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
   const holderName = text(input.holderName, "holder_name", merchant.name);
   const at = deps.now();
   const active = input.active ?? true;
-  const replaced = !active ? undefined : await trx
-    .updateTable("bank_accounts")
-    .set({ active: false, updated_at: at })
-    .where("merchant_id", "=", input.merchantId)
-    .where("mode", "=", mode)
-    .where("currency", "=", input.currency)
-    .where("active", "=", true)
-    .returning("next_payout_at")
-    .executeTakeFirst();
+  const replaced = !active
+    ? undefined
+    : await trx
+        .updateTable("bank_accounts")
+        .set({ active: false, updated_at: at })
+        .where("merchant_id", "=", input.merchantId)
+        .where("mode", "=", mode)
+        .where("currency", "=", input.currency)
+        .where("active", "=", true)
+        .returning("next_payout_at")
+        .executeTakeFirst();
   const schedule = deps.config.payoutScheduleMs;
   const nextPayoutAt = schedule === null || !active ? null : (replaced?.next_payout_at ?? new Date(at.getTime() + schedule));
   const row: BankAccountRow = {

@@ -1,7 +1,16 @@
 import { db } from "../db/orm.ts";
 import type { MerchantCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
-import { checkIdempotencyKeyShape, claimKeyIn, earlierAnswer, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import {
+  checkIdempotencyKeyShape,
+  claimKeyIn,
+  earlierAnswer,
+  merchantScope,
+  replayOrConflict,
+  requestFingerprint,
+  requireIdempotencyKey,
+  type IdempotentResult,
+} from "./idempotency.ts";
 import { lockPayable, notPayable } from "./payment-lock.ts";
 import { cancel, type PaymentStatus } from "./payment-states.ts";
 import { transitionPayment } from "./payment-transitions.ts";
@@ -37,7 +46,12 @@ export async function cancelPayment(deps: CoreDeps, tx: Tx, caller: MerchantCall
     if (key !== undefined) {
       // A concurrent request with the same key waits here for the other to commit, then finds it taken.
       const claimed = await claimKeyIn(inner, scope, {
-        key, fingerprint, resourceId: command.id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+        key,
+        fingerprint,
+        resourceId: command.id,
+        response: "",
+        now,
+        expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
       });
       if (!claimed) return { value: await replayOrConflict(inner, scope, key, fingerprint), events: [] };
     }

@@ -37,7 +37,9 @@ const nextWindow = () => {
 let n = 0;
 async function newPayment(): Promise<string> {
   const input = { amount: "15050", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-  const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `card-limit-${n++}`, input }));
+  const created = await withoutTransaction(deps, (tx) =>
+    createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `card-limit-${n++}`, input }),
+  );
   return created.value.id;
 }
 
@@ -80,7 +82,12 @@ describe("CARD_SUBMIT_LIMIT", () => {
     const id = await newPayment();
     // Another address of the same /64 is the same client.
     for (let i = 0; i < 6; i++) expect(await submit(id, "4242424242424242", `2001:db8:5:6::${i + 2}`)).toMatch(/^rate_limited .*from this address/);
-    const rows = await db(database!.orm.em.fork()).selectFrom("link_rate_limits").select(["bucket", "attempts"]).where("bucket", "like", "card-%").where("window_start", "=", new Date(Math.floor(clock.getTime() / 600_000) * 600_000)).execute();
+    const rows = await db(database!.orm.em.fork())
+      .selectFrom("link_rate_limits")
+      .select(["bucket", "attempts"])
+      .where("bucket", "like", "card-%")
+      .where("window_start", "=", new Date(Math.floor(clock.getTime() / 600_000) * 600_000))
+      .execute();
     expect(rows.find((r) => r.bucket === `card-payment:${id}`)).toBeUndefined();
     expect(rows.find((r) => r.bucket === "card-ip:2001:db8:5:6::/64")?.attempts).toBe(11);
     expect(await submit(id, "4000000000000119")).toMatch(/^processor_unavailable/);

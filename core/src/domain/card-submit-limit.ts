@@ -46,9 +46,15 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
       qc
         .insertInto("link_rate_limits")
         .columns(["bucket", "window_start", "attempts"])
-        .expression((eb) => eb.selectFrom("payment").select(countOne(v.ip_bucket!, v.window_start)).where(sql<boolean>`${v.ip_bucket}::text is not null`))
+        .expression((eb) =>
+          eb
+            .selectFrom("payment")
+            .select(countOne(v.ip_bucket!, v.window_start))
+            .where(sql<boolean>`${v.ip_bucket}::text is not null`),
+        )
         .onConflict(countAgain)
-        .returning("link_rate_limits.attempts"))
+        .returning("link_rate_limits.attempts"),
+    )
     // Reads ip_hit, so the client's row is always locked before the payment's (no lock cycles).
     .with("payment_hit", (qc) =>
       qc
@@ -58,23 +64,32 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
           eb
             .selectFrom("payment")
             .select(countOne(v.payment_bucket, v.window_start))
-            .where(sql<boolean>`coalesce((select attempts from ip_hit), 0) <= ${v.per_ip}::int`))
+            .where(sql<boolean>`coalesce((select attempts from ip_hit), 0) <= ${v.per_ip}::int`),
+        )
         .onConflict(countAgain)
-        .returning("link_rate_limits.attempts"))
+        .returning("link_rate_limits.attempts"),
+    )
     .selectNoFrom((eb) => [
       // Evaluated during the statement, so it applies to the statement's own commit (and then lapses).
       sql<string>`set_config('synchronous_commit', coalesce(${v.synchronous_commit}::text, current_setting('synchronous_commit')), true)`.as("commit_mode"),
       eb.exists(eb.selectFrom("payment").select("payment.id")).as("found"),
       eb.selectFrom("ip_hit").select("ip_hit.attempts").as("ip_attempts"),
       eb.selectFrom("payment_hit").select("payment_hit.attempts").as("payment_attempts"),
-    ]));
+    ]),
+);
 
 /**
  * Counts one card submit on `paymentId` from `clientIp` (none: an internal caller, counted per
  * payment only), refusing it with `rate_limited` (and the seconds until the window admits again)
  * when its client or its payment is over CARD_SUBMIT_LIMIT. Unknown payments pass uncounted.
  */
-export async function admitCardSubmit(config: Pick<CoreConfig, "cardSubmitLimit">, tx: Tx, paymentId: string, clientIp: string | undefined, now: Date): Promise<void> {
+export async function admitCardSubmit(
+  config: Pick<CoreConfig, "cardSubmitLimit">,
+  tx: Tx,
+  paymentId: string,
+  clientIp: string | undefined,
+  now: Date,
+): Promise<void> {
   const limit = config.cardSubmitLimit;
   if (!limit || !isId("pay", paymentId)) return;
   const windowStart = Math.floor(now.getTime() / limit.windowMs) * limit.windowMs;

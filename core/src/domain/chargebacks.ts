@@ -4,7 +4,13 @@ import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { postLedger, type LedgerEntry } from "./ledger.ts";
-import { openChargeback as openChargebackState, TRANSITIONS, winChargeback as winChargebackState, type PaymentStatus, type TransitionResult } from "./payment-states.ts";
+import {
+  openChargeback as openChargebackState,
+  TRANSITIONS,
+  winChargeback as winChargebackState,
+  type PaymentStatus,
+  type TransitionResult,
+} from "./payment-states.ts";
 import { transitionPayment } from "./payment-transitions.ts";
 import { requireSandbox, requireSandboxPayment } from "./sandbox-only.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";

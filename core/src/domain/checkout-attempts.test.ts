@@ -31,7 +31,9 @@ afterAll(() => database?.close());
 let n = 0;
 async function newPayment(method: "card" | "bank_transfer" = "card", key = merchant.testApiKey): Promise<string> {
   const input = { amount: "15050", currency: "GTQ", method_type: method, success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-  const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(key), { idempotencyKey: `attempt-test-${n++}-${Math.random()}`, input }));
+  const created = await withoutTransaction(deps, (tx) =>
+    createPayment(deps, tx, presentApiKey(key), { idempotencyKey: `attempt-test-${n++}-${Math.random()}`, input }),
+  );
   return created.value.id;
 }
 
@@ -39,9 +41,16 @@ const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: 
 const sql = () => db(database!.orm.em.fork());
 const row = (id: string) => sql().selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const eventsOf = async (id: string) =>
-  (await sql().selectFrom("outbox_events").select(["type", "envelope"]).execute()).filter((e) => (e.envelope as { data: { id: string } }).data.id === id).map((e) => e.type);
-const submit = (id: string, number: string, d: CoreDeps = deps) => withoutTransaction(d, (tx) => submitCard(d, tx, PUBLIC, { paymentId: id, card: card(number) }));
-const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (e: unknown) => (e instanceof DomainError ? e.code : `unexpected: ${String(e)}`));
+  (await sql().selectFrom("outbox_events").select(["type", "envelope"]).execute())
+    .filter((e) => (e.envelope as { data: { id: string } }).data.id === id)
+    .map((e) => e.type);
+const submit = (id: string, number: string, d: CoreDeps = deps) =>
+  withoutTransaction(d, (tx) => submitCard(d, tx, PUBLIC, { paymentId: id, card: card(number) }));
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (e: unknown) => (e instanceof DomainError ? e.code : `unexpected: ${String(e)}`),
+  );
 
 describe("card attempts with the sandbox test cards", () => {
   test.each([
@@ -52,7 +61,11 @@ describe("card attempts with the sandbox test cards", () => {
   ])("%s → %s (%s)", async (number, status, next, events) => {
     const id = await newPayment();
     const result = await submit(id, number);
-    expect(result).toMatchObject({ next, card: { brand: "visa", last4: number.slice(-4) }, payment: { status, card_brand: "visa", card_last4: number.slice(-4) } });
+    expect(result).toMatchObject({
+      next,
+      card: { brand: "visa", last4: number.slice(-4) },
+      payment: { status, card_brand: "visa", card_last4: number.slice(-4) },
+    });
     const stored = await row(id);
     expect(stored).toMatchObject({ status, card_brand: "visa", card_last4: number.slice(-4), attempt_expires_at: null });
     // The number is nowhere in the row, only its last four digits.
@@ -69,7 +82,9 @@ describe("card attempts with the sandbox test cards", () => {
 
   test("a bad card is refused before the processor, without its number in the message", async () => {
     const id = await newPayment();
-    const error = await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: card("4242424242424241") })).catch((e: unknown) => e as DomainError);
+    const error = await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: card("4242424242424241") })).catch(
+      (e: unknown) => e as DomainError,
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe("validation_error");
     expect((error as DomainError).message).not.toContain("4242424242424241");
@@ -88,8 +103,12 @@ describe("card attempts with the sandbox test cards", () => {
 
     const failed = await newPayment();
     await submit(failed, "4000000000003220");
-    expect((await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: failed, confirmed: false }))).payment.status).toBe("failed");
-    expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: failed, confirmed: true })))).toBe("payment_not_payable");
+    expect((await withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: failed, confirmed: false }))).payment.status).toBe(
+      "failed",
+    );
+    expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: failed, confirmed: true })))).toBe(
+      "payment_not_payable",
+    );
 
     const none = await newPayment();
     expect(await codeOf(withoutTransaction(deps, (tx) => completeChallenge(deps, tx, PUBLIC, { paymentId: none, confirmed: true })))).toBe("validation_error");
@@ -172,7 +191,11 @@ describe("one attempt at a time, and no lock held while the processor answers", 
 
   test("an attempt claimed by a core that died frees the payment when its lease runs out", async () => {
     const id = await newPayment();
-    await sql().updateTable("payments").set({ attempt_expires_at: new Date(clock.getTime() + 1_000) }).where("id", "=", id).execute();
+    await sql()
+      .updateTable("payments")
+      .set({ attempt_expires_at: new Date(clock.getTime() + 1_000) })
+      .where("id", "=", id)
+      .execute();
     expect(await codeOf(submit(id, "4242424242424242"))).toBe("payment_not_payable");
     clock = new Date(clock.getTime() + 2_000);
     expect((await submit(id, "4242424242424242")).payment.status).toBe("captured");
@@ -180,8 +203,15 @@ describe("one attempt at a time, and no lock held while the processor answers", 
 
   test("past its TTL with an attempt in flight: refused as in progress, and not expired under the call", async () => {
     const id = await newPayment();
-    await sql().updateTable("payments").set({ attempt_expires_at: new Date(clock.getTime() + 1_000), expires_at: new Date(clock.getTime() - 1) }).where("id", "=", id).execute();
-    const refused = await submit(id, "4242424242424242").then(() => undefined, (e: unknown) => e);
+    await sql()
+      .updateTable("payments")
+      .set({ attempt_expires_at: new Date(clock.getTime() + 1_000), expires_at: new Date(clock.getTime() - 1) })
+      .where("id", "=", id)
+      .execute();
+    const refused = await submit(id, "4242424242424242").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ code: "payment_not_payable", message: expect.stringContaining("in progress") });
     expect(await row(id)).toMatchObject({ status: "created" });
@@ -207,7 +237,10 @@ describe("the processor's deadline (PROCESSOR_CALL_TIMEOUT)", () => {
     });
     const id = await newPayment();
     const started = Date.now();
-    const refused = await submit(id, "4242424242424242", withdrawing).then(() => undefined, (e: unknown) => e);
+    const refused = await submit(id, "4242424242424242", withdrawing).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toMatchObject({ code: "processor_unavailable", message: expect.stringContaining("nothing was charged") });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(calls).toBe(1);
@@ -230,7 +263,10 @@ describe("the processor's deadline (PROCESSOR_CALL_TIMEOUT)", () => {
     });
     const id = await newPayment();
     const started = Date.now();
-    const refused = await submit(id, "4242424242424242", ignoring).then(() => undefined, (e: unknown) => e);
+    const refused = await submit(id, "4242424242424242", ignoring).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toMatchObject({ code: "processor_unavailable", message: expect.stringContaining("do not pay it again") });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(aborted).toBe(true);
@@ -241,7 +277,9 @@ describe("the processor's deadline (PROCESSOR_CALL_TIMEOUT)", () => {
     // Another submit, the customer's cancel and the merchant's cancel wait for the first call's answer.
     expect(await codeOf(submit(id, "4242424242424242", ignoring))).toBe("payment_not_payable");
     expect(await codeOf(withoutTransaction(deps, (tx) => cancelCheckout(deps, tx, PUBLIC, id)))).toBe("payment_not_payable");
-    expect(await codeOf(withoutTransaction(deps, (tx) => cancelPayment(deps, tx, merchantCaller(merchant.merchantId, "test"), { id, idempotencyKey: undefined })))).toBe("payment_not_payable");
+    expect(
+      await codeOf(withoutTransaction(deps, (tx) => cancelPayment(deps, tx, merchantCaller(merchant.merchantId, "test"), { id, idempotencyKey: undefined }))),
+    ).toBe("payment_not_payable");
     expect(calls).toBe(1);
     answer({ outcome: "authorized" });
     await expect.poll(async () => (await row(id)).status, { timeout: 5_000 }).toBe("captured");

@@ -79,7 +79,12 @@ async function releaseAttempt(tx: Tx, paymentId: string): Promise<void> {
  * for the late answer. The customer is answered processor_unavailable in every one of these cases.
  */
 async function callProcessor<T extends CardOutcome>(
-  deps: CoreDeps, tx: Tx, payment: LockedPayment, call: CallLabel["call"], request: (signal: AbortSignal) => Promise<T>, card: CardSummary | null,
+  deps: CoreDeps,
+  tx: Tx,
+  payment: LockedPayment,
+  call: CallLabel["call"],
+  request: (signal: AbortSignal) => Promise<T>,
+  card: CardSummary | null,
 ): Promise<T> {
   let ended: DeadlineOutcome<T>;
   try {
@@ -110,7 +115,11 @@ async function holdForLateAnswer(deps: CoreDeps, tx: Tx, paymentId: string): Pro
     const changes = await transitionPayment(deps, inner, paymentId, [(p, at) => (p.status === "created" ? startProcessing(p, at) : null)]);
     await db(inner)
       .updateTable("payments")
-      .set((eb) => ({ attempt_expires_at: eb.fn("greatest", [eb.ref("expires_at"), eb.ref("attempt_expires_at")]), challenge_pending: false, challenge_reference: null }))
+      .set((eb) => ({
+        attempt_expires_at: eb.fn("greatest", [eb.ref("expires_at"), eb.ref("attempt_expires_at")]),
+        challenge_pending: false,
+        challenge_reference: null,
+      }))
       .where("id", "=", paymentId)
       .execute();
     return { value: undefined, events: changes.events };
@@ -124,9 +133,17 @@ function recordLateAnswer(deps: CoreDeps, paymentId: string, late: Promise<CardO
     (answer) =>
       withoutTransaction(deps, (tx) => recordOutcome(deps, tx, paymentId, answer, card)).then(
         () => deps.log.warn({ payment_id: paymentId, outcome: answer.outcome }, "processor answered after its deadline; the answer is recorded"),
-        (err: unknown) => deps.log.error({ err, payment_id: paymentId, outcome: answer.outcome }, "processor answered after its deadline and the answer could not be recorded; reconcile with the processor"),
+        (err: unknown) =>
+          deps.log.error(
+            { err, payment_id: paymentId, outcome: answer.outcome },
+            "processor answered after its deadline and the answer could not be recorded; reconcile with the processor",
+          ),
       ),
-    (err: unknown) => deps.log.error({ err, payment_id: paymentId }, "processor call failed after its deadline; the payment stays held until it expires; reconcile with the processor"),
+    (err: unknown) =>
+      deps.log.error(
+        { err, payment_id: paymentId },
+        "processor call failed after its deadline; the payment stays held until it expires; reconcile with the processor",
+      ),
   );
 }
 
@@ -155,7 +172,13 @@ async function recordOutcome(deps: CoreDeps, tx: Tx, paymentId: string, outcome:
 }
 
 async function recordTransition(
-  deps: CoreDeps, tx: Tx, paymentId: string, steps: TransitionStep[], next: CheckoutNext, challenge: string | null, card: CardSummary | null,
+  deps: CoreDeps,
+  tx: Tx,
+  paymentId: string,
+  steps: TransitionStep[],
+  next: CheckoutNext,
+  challenge: string | null,
+  card: CardSummary | null,
 ): Promise<CheckoutNext> {
   return atomically(tx, async (inner) => {
     const changes = await transitionPayment(deps, inner, paymentId, steps);
@@ -178,7 +201,12 @@ async function outcome(deps: CoreDeps, tx: Tx, caller: PublicCaller, paymentId: 
 }
 
 /** The card form's submit. Declined → failed; the challenge card → processing, waiting for `completeChallenge`. */
-export async function submitCard(deps: CoreDeps, tx: Tx, caller: PublicCaller, { paymentId, card: input }: { paymentId: string; card: CardInput }): Promise<CheckoutOutcome> {
+export async function submitCard(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: PublicCaller,
+  { paymentId, card: input }: { paymentId: string; card: CardInput },
+): Promise<CheckoutOutcome> {
   requireNoTransaction(tx);
   await admitCardSubmit(deps.config, tx, paymentId, caller.clientIp, deps.now());
   const card = readCard(input, deps.now());
@@ -211,7 +239,14 @@ export async function completeChallenge(
   const processor = processorFor(deps, payment.mode);
   // A challenge left pending before its reference was stored is one the processor cannot name: it refuses it.
   const reference = payment.challenge_reference ?? "";
-  const result = await callProcessor(deps, tx, payment, "complete_challenge", (signal) => processor.completeChallenge(reference, cardholderConfirmed, signal), null);
+  const result = await callProcessor(
+    deps,
+    tx,
+    payment,
+    "complete_challenge",
+    (signal) => processor.completeChallenge(reference, cardholderConfirmed, signal),
+    null,
+  );
   const next = await recordOutcome(deps, tx, paymentId, result, null);
   const card = payment.card_brand && payment.card_last4 ? { brand: payment.card_brand as CardSummary["brand"], last4: payment.card_last4 } : undefined;
   return outcome(deps, tx, caller, paymentId, next, card);

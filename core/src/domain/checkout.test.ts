@@ -25,14 +25,15 @@ async function overduePayment(): Promise<string> {
   const m = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Tienda", currencies: [], methods: [] }));
   const input = { amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
   const created = await withoutTransaction(deps, (tx) =>
-    createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: `overdue-${clock.getTime()}-${Math.random()}`, input }));
+    createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: `overdue-${clock.getTime()}-${Math.random()}`, input }),
+  );
   // Past PAYMENT_TTL, with no expiry job running in this process.
   clock = new Date(clock.getTime() + deps.config.paymentTtlMs + 1_000);
   return created.value.id;
 }
 
 const statusOf = async (id: string) =>
-  (await db(database!.orm.em.fork()).selectFrom("payments").select(["status", "expired_at"]).where("id", "=", id).executeTakeFirstOrThrow());
+  await db(database!.orm.em.fork()).selectFrom("payments").select(["status", "expired_at"]).where("id", "=", id).executeTakeFirstOrThrow();
 
 describe("checkout of an overdue payment", () => {
   test("GET /v1/checkout answers payment_not_payable, and the expiry it found is kept", async () => {
@@ -48,7 +49,11 @@ describe("checkout of an overdue payment", () => {
     const { deps } = database!;
     const id = await overduePayment();
     expect(await withoutTransaction(deps, (tx) => getCheckoutSession(deps, tx, PUBLIC, id))).toEqual({ payment_id: id, payable: false, reason: "expired" });
-    expect(await withoutTransaction(deps, (tx) => getHostedPayment(deps, tx, PUBLIC, id))).toMatchObject({ status: "expired", payable: false, reason: "expired" });
+    expect(await withoutTransaction(deps, (tx) => getHostedPayment(deps, tx, PUBLIC, id))).toMatchObject({
+      status: "expired",
+      payable: false,
+      reason: "expired",
+    });
     expect((await statusOf(id)).status).toBe("expired");
   });
 });

@@ -50,9 +50,22 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
     .selectFrom("payments")
     .innerJoin("merchants", "merchants.id", "payments.merchant_id")
     .select([
-      "payments.id", "payments.status", "payments.currency", "payments.amount", "payments.description", "payments.method_type",
-      "payments.success_url", "payments.cancel_url", "payments.mode", "payments.expires_at", "merchants.trade_name",
-      "payments.card_brand", "payments.card_last4", "payments.bank_reference", "payments.challenge_pending", "merchants.embed_origins",
+      "payments.id",
+      "payments.status",
+      "payments.currency",
+      "payments.amount",
+      "payments.description",
+      "payments.method_type",
+      "payments.success_url",
+      "payments.cancel_url",
+      "payments.mode",
+      "payments.expires_at",
+      "merchants.trade_name",
+      "payments.card_brand",
+      "payments.card_last4",
+      "payments.bank_reference",
+      "payments.challenge_pending",
+      "merchants.embed_origins",
     ])
     .where("payments.id", "=", paymentId)
     .executeTakeFirst();
@@ -64,15 +77,27 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
   }
   const reason = notPayableReason(status);
   // The account is the processor's to say (sandbox: configuration); only a started transfer has a reference.
-  const account = row.bank_reference === null
-    ? null
-    : await answerWithin(deps.config, { mode: row.mode as Mode, call: "bank_transfer_account" }, (signal) =>
-      processorFor(deps, row.mode as Mode).bankTransferAccount(row.currency as Currency, signal));
+  const account =
+    row.bank_reference === null
+      ? null
+      : await answerWithin(deps.config, { mode: row.mode as Mode, call: "bank_transfer_account" }, (signal) =>
+          processorFor(deps, row.mode as Mode).bankTransferAccount(row.currency as Currency, signal),
+        );
   return {
-    payment_id: row.id, status, currency: row.currency, amount: String(row.amount), description: row.description,
-    merchant_trade_name: row.trade_name, method_type: row.method_type, payable: reason === null, reason,
-    success_url: row.success_url, cancel_url: row.cancel_url, mode: row.mode,
-    card_brand: row.card_brand, card_last4: row.card_last4,
+    payment_id: row.id,
+    status,
+    currency: row.currency,
+    amount: String(row.amount),
+    description: row.description,
+    merchant_trade_name: row.trade_name,
+    method_type: row.method_type,
+    payable: reason === null,
+    reason,
+    success_url: row.success_url,
+    cancel_url: row.cancel_url,
+    mode: row.mode,
+    card_brand: row.card_brand,
+    card_last4: row.card_last4,
     bank_transfer: account && row.bank_reference ? { ...account, reference: row.bank_reference } : null,
     challenge_pending: row.challenge_pending && status === "processing",
     embed_origins: row.embed_origins,
@@ -106,6 +131,11 @@ export async function getCheckoutSession(deps: CoreDeps, tx: Tx, caller: PublicC
 }
 
 /** Whether `token` is a live embed token of the payment (the embed page's check; no database). */
-export async function checkEmbedToken(deps: CoreDeps, _tx: Tx, _caller: PublicCaller, { paymentId, token }: { paymentId: string; token: string }): Promise<boolean> {
+export async function checkEmbedToken(
+  deps: CoreDeps,
+  _tx: Tx,
+  _caller: PublicCaller,
+  { paymentId, token }: { paymentId: string; token: string },
+): Promise<boolean> {
   return verifyEmbedToken(embedSecret(deps), paymentId, token, deps.now());
 }

@@ -20,10 +20,13 @@ describe("clocks", () => {
     const files = ROOTS.flatMap(sources);
     expect(files.length).toBeGreaterThan(50);
     const found = files.flatMap((file) =>
-      readFileSync(file, "utf8").split("\n").flatMap((line, i) => {
-        const code = line.replace(/\/\/.*$/, "").trimStart();
-        return code.startsWith("*") || !WALL_CLOCK.test(code) ? [] : [`${file}:${i + 1}: ${line.trim()}`];
-      }));
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) => {
+          const code = line.replace(/\/\/.*$/, "").trimStart();
+          return code.startsWith("*") || !WALL_CLOCK.test(code) ? [] : [`${file}:${i + 1}: ${line.trim()}`];
+        }),
+    );
     expect(found).toEqual([]);
   });
 });

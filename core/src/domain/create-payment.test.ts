@@ -24,14 +24,22 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const input = (overrides: Record<string, unknown> = {}) => ({
-  amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no", ...overrides,
+  amount: "15000",
+  currency: "GTQ",
+  method_type: "card",
+  success_url: "https://shop.example/ok",
+  cancel_url: "https://shop.example/no",
+  ...overrides,
 });
 
 const newMerchant = (currencies: string[] = [], methods: string[] = []) =>
   inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Tienda", currencies, methods }));
 
 const codeOf = (promise: Promise<unknown>) =>
-  promise.then(() => "created", (error: unknown) => (error instanceof DomainError ? error.code : error));
+  promise.then(
+    () => "created",
+    (error: unknown) => (error instanceof DomainError ? error.code : error),
+  );
 
 describe("createPayment for a resolved merchant (dashboard session)", () => {
   test("creates the payment in the merchant's mode, and shares the idempotency scope with its API keys", async () => {
@@ -45,14 +53,22 @@ describe("createPayment for a resolved merchant (dashboard session)", () => {
     expect(row).toEqual({ merchant_id: m.merchantId, mode: "test" });
 
     // The same key through the merchant's API key replays the dashboard's payment: one scope per merchant and mode.
-    const viaKey = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input() }));
+    const viaKey = await withoutTransaction(deps, (tx) =>
+      createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input() }),
+    );
     expect(viaKey.replayed).toBe(true);
     expect(JSON.stringify(viaKey.value)).toBe(JSON.stringify(first.value));
-    expect(await codeOf(withoutTransaction(deps, (tx) =>
-      createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input({ amount: "15001" }) })))).toBe("idempotency_key_reused");
+    expect(
+      await codeOf(
+        withoutTransaction(deps, (tx) =>
+          createPayment(deps, tx, presentApiKey(m.testApiKey), { idempotencyKey: "dash-key-0001", input: input({ amount: "15001" }) }),
+        ),
+      ),
+    ).toBe("idempotency_key_reused");
     // ...but not across modes.
     const live = await withoutTransaction(deps, (tx) =>
-      createPayment(deps, tx, merchantCaller(m.merchantId, "live"), { idempotencyKey: "dash-key-0001", input: input() }));
+      createPayment(deps, tx, merchantCaller(m.merchantId, "live"), { idempotencyKey: "dash-key-0001", input: input() }),
+    );
     expect(live.replayed).toBe(false);
     expect(live.value.id).not.toBe(payment.id);
   });
@@ -60,7 +76,16 @@ describe("createPayment for a resolved merchant (dashboard session)", () => {
   test("a merchant with a narrower policy is priced again against its own: refusals in DESIGN's order, nothing written", async () => {
     const m = await newMerchant(["GTQ"], ["card"]);
     const caller = merchantCaller(m.merchantId, "test");
-    const count = async () => Number((await db(orm.em.fork()).selectFrom("payments").select((eb) => eb.fn.countAll().as("n")).where("merchant_id", "=", m.merchantId).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db(orm.em.fork())
+            .selectFrom("payments")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("merchant_id", "=", m.merchantId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const attempt = (key: string, overrides: Record<string, unknown>) =>
       codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: key, input: input(overrides) })));
     expect(await attempt("narrow-0001", { currency: "USD", amount: "50" })).toBe("currency_not_supported");
@@ -71,19 +96,31 @@ describe("createPayment for a resolved merchant (dashboard session)", () => {
 
     // The process remembers the narrow policy as a pricing hint; when the merchant's policy widens,
     // the stale hint must not refuse what the merchant now accepts.
-    await db(orm.em.fork()).updateTable("merchants").set({ currencies: ["GTQ", "USD"], methods: ["card", "bank_transfer"] }).where("id", "=", m.merchantId).execute();
+    await db(orm.em.fork())
+      .updateTable("merchants")
+      .set({ currencies: ["GTQ", "USD"], methods: ["card", "bank_transfer"] })
+      .where("id", "=", m.merchantId)
+      .execute();
     expect(await attempt("narrow-0004", { currency: "USD", amount: "500" })).toBe("created");
     expect(await attempt("narrow-0005", { method_type: "bank_transfer" })).toBe("created");
     // And when it narrows again, the statement's policy check refuses what the hint would have let through.
-    await db(orm.em.fork()).updateTable("merchants").set({ currencies: ["GTQ"] }).where("id", "=", m.merchantId).execute();
+    await db(orm.em.fork())
+      .updateTable("merchants")
+      .set({ currencies: ["GTQ"] })
+      .where("id", "=", m.merchantId)
+      .execute();
     expect(await attempt("narrow-0006", { currency: "USD", amount: "500" })).toBe("currency_not_supported");
     expect(await count()).toBe(3);
   });
 
   test("an unknown merchant is unauthorized, like an unknown API key", async () => {
     const caller = merchantCaller("mer_000000000000000000000000", "test");
-    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0001", input: input() })))).toBe("unauthorized");
+    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0001", input: input() })))).toBe(
+      "unauthorized",
+    );
     // Before the body is looked at (DESIGN §4 check order).
-    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0002", input: { amount: 5 } })))).toBe("unauthorized");
+    expect(await codeOf(withoutTransaction(deps, (tx) => createPayment(deps, tx, caller, { idempotencyKey: "nobody-0002", input: { amount: 5 } })))).toBe(
+      "unauthorized",
+    );
   });
 });

@@ -23,7 +23,12 @@ export interface CreatePaymentCommand {
  * Idempotency-Key, credential, body shape, currency, method, amount limits.
  * The idempotency scope is the merchant and mode.
  */
-export async function createPayment(deps: CoreDeps, tx: Tx, payer: PresentedCredential | MerchantCaller, command: CreatePaymentCommand): Promise<IdempotentResult<PaymentView>> {
+export async function createPayment(
+  deps: CoreDeps,
+  tx: Tx,
+  payer: PresentedCredential | MerchantCaller,
+  command: CreatePaymentCommand,
+): Promise<IdempotentResult<PaymentView>> {
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
   const resolved = payer.kind === "merchant" ? payer : readableApiKey(payer);
   const mode = resolved.mode;

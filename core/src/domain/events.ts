@@ -56,11 +56,7 @@ export async function listEvents(_deps: CoreDeps, tx: Tx, caller: MerchantCaller
     noun: "events",
     findCursor: (id) => findOwnEvent(tx, caller, id),
     fetch: (after, take) => {
-      let q = db(tx)
-        .selectFrom("outbox_events")
-        .select("envelope")
-        .where("merchant_id", "=", caller.merchantId)
-        .where("mode", "=", caller.mode);
+      let q = db(tx).selectFrom("outbox_events").select("envelope").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
       if (type) q = q.where("type", "=", type);
       if (after) q = q.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();

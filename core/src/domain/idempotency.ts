@@ -69,17 +69,27 @@ export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { sco
       eb
         .selectFrom(sql.table(scopes).as("scopes") as unknown as "scopes")
         .select([
-          "scopes.scope", eb.val(claim.key).as("key"), eb.val(claim.fingerprint).as("fingerprint"), eb.val(claim.resourceId).as("resource_id"),
-          eb.val(claim.response).as("response"), sql<Date>`${claim.now}::timestamptz`.as("created_at"), sql<Date>`${expiresAt}::timestamptz`.as("expires_at"),
-        ]))
+          "scopes.scope",
+          eb.val(claim.key).as("key"),
+          eb.val(claim.fingerprint).as("fingerprint"),
+          eb.val(claim.resourceId).as("resource_id"),
+          eb.val(claim.response).as("response"),
+          sql<Date>`${claim.now}::timestamptz`.as("created_at"),
+          sql<Date>`${expiresAt}::timestamptz`.as("expires_at"),
+        ]),
+    )
     .onConflict((oc) =>
       oc
         .columns(["scope", "key"])
         .doUpdateSet((eb) => ({
-          fingerprint: eb.ref("excluded.fingerprint"), resource_id: eb.ref("excluded.resource_id"), response: eb.ref("excluded.response"),
-          created_at: eb.ref("excluded.created_at"), expires_at: eb.ref("excluded.expires_at"),
+          fingerprint: eb.ref("excluded.fingerprint"),
+          resource_id: eb.ref("excluded.resource_id"),
+          response: eb.ref("excluded.response"),
+          created_at: eb.ref("excluded.created_at"),
+          expires_at: eb.ref("excluded.expires_at"),
         }))
-        .where("idempotency_keys.expires_at", "<=", claim.now))
+        .where("idempotency_keys.expires_at", "<=", claim.now),
+    )
     .returning("idempotency_keys.scope");
 }
 
@@ -127,7 +137,13 @@ export async function replayOrConflict<T>(em: EntityManager, scope: string, key:
 }
 
 /** The answer to an earlier request that still holds this key, if one does (its replay, or idempotency_key_reused). */
-export async function earlierAnswer<T>(em: EntityManager, scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotentResult<T> | undefined> {
+export async function earlierAnswer<T>(
+  em: EntityManager,
+  scope: string,
+  key: string,
+  fingerprint: string,
+  now: Date,
+): Promise<IdempotentResult<T> | undefined> {
   const existing = await db(em)
     .selectFrom("idempotency_keys")
     .select(["fingerprint", "response"])

@@ -39,7 +39,9 @@ afterAll(() => database?.close());
 let n = 0;
 async function capturedPayment(amount: string, currency: string): Promise<string> {
   const input = { amount, currency, method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-  const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `ledger-verify-${n++}-${Math.random()}`, input }));
+  const created = await withoutTransaction(deps, (tx) =>
+    createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `ledger-verify-${n++}-${Math.random()}`, input }),
+  );
   const id = created.value.id;
   await inTransaction(deps, (tx) => transitionPayment(deps, tx, id, SIMULATION_STEPS.succeed));
   return id;
@@ -69,7 +71,12 @@ const violationsOf = (r: LedgerVerification): LedgerViolation[] => (r.ok ? [] : 
 const invariants = (r: LedgerVerification) => [...new Set(violationsOf(r).map((v) => v.invariant))].sort();
 
 async function transactionOf(paymentId: string, kind: string): Promise<string> {
-  const row = await db(deps.orm.em.fork()).selectFrom("ledger_transactions").select("id").where("payment_id", "=", paymentId).where("kind", "=", kind).executeTakeFirstOrThrow();
+  const row = await db(deps.orm.em.fork())
+    .selectFrom("ledger_transactions")
+    .select("id")
+    .where("payment_id", "=", paymentId)
+    .where("kind", "=", kind)
+    .executeTakeFirstOrThrow();
   return String(row.id);
 }
 
@@ -93,10 +100,16 @@ describe("verifyLedger", () => {
   test("a line changed by one: its transaction does not sum to zero, and the merchant's total is off by one", async () => {
     const capture = await transactionOf(captured, "capture");
     const result = await verifyAfter((tx) =>
-      exec(tx, sql`update ledger_lines set amount = amount + 1 where transaction_id = ${capture} and account = 'merchant_pending'`));
+      exec(tx, sql`update ledger_lines set amount = amount + 1 where transaction_id = ${capture} and account = 'merchant_pending'`),
+    );
     expect(invariants(result)).toEqual(["merchant_total", "transaction_balanced"]);
     expect(violationsOf(result).find((v) => v.invariant === "transaction_balanced")).toEqual({
-      invariant: "transaction_balanced", transaction_id: capture, payment_id: captured, currency: "GTQ", expected: "0", actual: "1",
+      invariant: "transaction_balanced",
+      transaction_id: capture,
+      payment_id: captured,
+      currency: "GTQ",
+      expected: "0",
+      actual: "1",
       message: `ledger transaction ${capture}: its GTQ lines sum to 1, not 0`,
     });
     const total = violationsOf(result).find((v) => v.invariant === "merchant_total")!;
@@ -107,9 +120,15 @@ describe("verifyLedger", () => {
   test("an extra unbalanced line on a settlement transaction is named", async () => {
     const batch = await transactionOf(usd, "settlement_batch");
     const result = await verifyAfter((tx) =>
-      exec(tx, sql`insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
-                   values (${batch}, 'platform_cash', ${merchant.merchantId}, 'test', 'USD', ${usd}, -25)`));
-    expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "-25" })]);
+      exec(
+        tx,
+        sql`insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
+                   values (${batch}, 'platform_cash', ${merchant.merchantId}, 'test', 'USD', ${usd}, -25)`,
+      ),
+    );
+    expect(violationsOf(result)).toEqual([
+      expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "-25" }),
+    ]);
   });
 
   // The amounts are fingerprinted exactly, not modulo a prime: a line off by 2^31 − 1 on a platform
@@ -117,17 +136,24 @@ describe("verifyLedger", () => {
   test("a platform line off by 2^31 − 1 is named", async () => {
     const batch = await transactionOf(usd, "settlement_batch");
     const result = await verifyAfter((tx) =>
-      exec(tx, sql`update ledger_lines set amount = amount + 2147483647 where transaction_id = ${batch} and account = 'processor_in_flight'`));
-    expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "2147483647" })]);
+      exec(tx, sql`update ledger_lines set amount = amount + 2147483647 where transaction_id = ${batch} and account = 'processor_in_flight'`),
+    );
+    expect(violationsOf(result)).toEqual([
+      expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "2147483647" }),
+    ]);
   });
 
   // An amount of 2^32 or more can overflow its fingerprint term: the exact queries decide instead.
   test("amounts too large for the fingerprint: balanced ones pass, an unbalanced one is named", async () => {
     const batch = await transactionOf(usd, "settlement_batch");
-    const huge = (amount: bigint) => (tx: Tx) => exec(tx, sql`
+    const huge = (amount: bigint) => (tx: Tx) =>
+      exec(
+        tx,
+        sql`
       insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
       values (${batch}, 'processor_in_flight', ${merchant.merchantId}, 'test', 'USD', ${usd}, ${(2n ** 62n).toString()}),
-             (${batch}, 'processor_receivable', ${merchant.merchantId}, 'test', 'USD', ${usd}, ${(-(2n ** 62n) + amount).toString()})`);
+             (${batch}, 'processor_receivable', ${merchant.merchantId}, 'test', 'USD', ${usd}, ${(-(2n ** 62n) + amount).toString()})`,
+      );
     expect(await verifyAfter(huge(0n))).toMatchObject({ ok: true, checked: { lines: 23 } });
     const result = await verifyAfter(huge(7n));
     expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "transaction_balanced", transaction_id: batch, currency: "USD", actual: "7" })]);
@@ -136,16 +162,21 @@ describe("verifyLedger", () => {
   test("lines balanced overall but in two currencies: each currency is reported", async () => {
     const batch = await transactionOf(released, "settlement_batch");
     const result = await verifyAfter((tx) =>
-      exec(tx, sql`update ledger_lines set currency = 'USD' where transaction_id = ${batch} and account = 'processor_in_flight'`));
+      exec(tx, sql`update ledger_lines set currency = 'USD' where transaction_id = ${batch} and account = 'processor_in_flight'`),
+    );
     const unbalanced = violationsOf(result).filter((v) => v.invariant === "transaction_balanced");
-    expect(unbalanced.map((v) => [v.transaction_id, v.currency, v.actual]).sort()).toEqual([[batch, "GTQ", "20000"], [batch, "USD", "-20000"]]);
+    expect(unbalanced.map((v) => [v.transaction_id, v.currency, v.actual]).sort()).toEqual([
+      [batch, "GTQ", "20000"],
+      [batch, "USD", "-20000"],
+    ]);
   });
 
   // GTQ and EUR hash (hashtext) to values of the same sign, USD to the other: each pair gets weights of its own.
   test.each(["EUR", "USD"])("a line moved from GTQ to %s in a balanced transaction: both currencies are reported", async (currency) => {
     const capture = await transactionOf(captured, "capture");
     const result = await verifyAfter((tx) =>
-      exec(tx, sql`update ledger_lines set currency = ${currency} where transaction_id = ${capture} and account = 'merchant_pending'`));
+      exec(tx, sql`update ledger_lines set currency = ${currency} where transaction_id = ${capture} and account = 'merchant_pending'`),
+    );
     const unbalanced = violationsOf(result).filter((v) => v.invariant === "transaction_balanced");
     expect(unbalanced.map((v) => v.currency).sort()).toEqual([currency, "GTQ"].sort());
   });
@@ -156,7 +187,9 @@ describe("verifyLedger", () => {
       await exec(tx, sql`delete from ledger_lines where transaction_id = ${capture}`);
       await exec(tx, sql`delete from ledger_transactions where id = ${capture}`);
     });
-    expect(violationsOf(result)).toContainEqual(expect.objectContaining({ invariant: "payment_has_movement", payment_id: captured, expected: "a capture transaction", actual: "none" }));
+    expect(violationsOf(result)).toContainEqual(
+      expect.objectContaining({ invariant: "payment_has_movement", payment_id: captured, expected: "a capture transaction", actual: "none" }),
+    );
     expect(invariants(result)).toEqual(["merchant_total", "payment_has_movement"]);
   });
 
@@ -174,15 +207,27 @@ describe("verifyLedger", () => {
 
   test("a refund row without its ledger transaction", async () => {
     const result = await verifyAfter(async (tx) => {
-      await exec(tx, sql`insert into refunds (id, merchant_id, mode, payment_id, amount, currency, reason, status, created_at, updated_at)
-                         values ('refund_000000000000000000000001', ${merchant.merchantId}, 'test', ${released}, 500, 'GTQ', 'other', 'succeeded', now(), now())`);
+      await exec(
+        tx,
+        sql`insert into refunds (id, merchant_id, mode, payment_id, amount, currency, reason, status, created_at, updated_at)
+                         values ('refund_000000000000000000000001', ${merchant.merchantId}, 'test', ${released}, 500, 'GTQ', 'other', 'succeeded', now(), now())`,
+      );
       await exec(tx, sql`update payments set status = 'partially_refunded' where id = ${released}`);
     });
-    expect(violationsOf(result)).toContainEqual(expect.objectContaining({ invariant: "refund_has_movement", refund_id: "refund_000000000000000000000001", payment_id: released, actual: "no transaction" }));
+    expect(violationsOf(result)).toContainEqual(
+      expect.objectContaining({
+        invariant: "refund_has_movement",
+        refund_id: "refund_000000000000000000000001",
+        payment_id: released,
+        actual: "no transaction",
+      }),
+    );
     // The balance still holds the 500: what the tables say is 500 less.
     expect(violationsOf(result)).toContainEqual(expect.objectContaining({ invariant: "merchant_total", merchant_id: merchant.merchantId, currency: "GTQ" }));
     // Counted by its rows, the payment has 19 500 left; counted by the ledger, 20 000.
-    expect(violationsOf(result)).toContainEqual(expect.objectContaining({ invariant: "refundable_remainder", payment_id: released, expected: "19500", actual: "20000" }));
+    expect(violationsOf(result)).toContainEqual(
+      expect.objectContaining({ invariant: "refundable_remainder", payment_id: released, expected: "19500", actual: "20000" }),
+    );
     expect(invariants(result)).toEqual(["merchant_total", "refund_has_movement", "refundable_remainder"]);
   });
 
@@ -191,7 +236,9 @@ describe("verifyLedger", () => {
       await refundWithLedger(tx, "refund_000000000000000000000002", released, 700n, 600n);
       await exec(tx, sql`update payments set status = 'partially_refunded' where id = ${released}`);
     });
-    expect(violationsOf(result)).toContainEqual(expect.objectContaining({ invariant: "refund_has_movement", refund_id: "refund_000000000000000000000002", expected: "700", actual: "600" }));
+    expect(violationsOf(result)).toContainEqual(
+      expect.objectContaining({ invariant: "refund_has_movement", refund_id: "refund_000000000000000000000002", expected: "700", actual: "600" }),
+    );
   });
 
   test("refunds above the payment's amount, and a status that disagrees with what is left", async () => {
@@ -204,15 +251,19 @@ describe("verifyLedger", () => {
     });
     const remainders = violationsOf(result).filter((v) => v.invariant === "refundable_remainder");
     expect(remainders).toHaveLength(2);
-    expect(remainders).toEqual(expect.arrayContaining([
-      expect.objectContaining({ payment_id: released, expected: "refunds <= amount", actual: "refunds 20001 > amount 20000" }),
-      expect.objectContaining({ payment_id: usd, expected: "partially_refunded", actual: "refunded" }),
-    ]));
+    expect(remainders).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ payment_id: released, expected: "refunds <= amount", actual: "refunds 20001 > amount 20000" }),
+        expect.objectContaining({ payment_id: usd, expected: "partially_refunded", actual: "refunded" }),
+      ]),
+    );
   });
 
   test("a payment marked refunded with no refund", async () => {
     const result = await verifyAfter((tx) => exec(tx, sql`update payments set status = 'refunded' where id = ${captured}`));
-    expect(violationsOf(result)).toEqual([expect.objectContaining({ invariant: "refundable_remainder", payment_id: captured, expected: "a refund", actual: "none" })]);
+    expect(violationsOf(result)).toEqual([
+      expect.objectContaining({ invariant: "refundable_remainder", payment_id: captured, expected: "a refund", actual: "none" }),
+    ]);
   });
 
   // The remainder pass joins only payments whose status says refunded: a refund of any other
@@ -231,24 +282,41 @@ describe("verifyLedger", () => {
 
   test("available below zero: refused without an open chargeback, allowed with one", async () => {
     // A balanced move of more than is available from available to in transit.
-    const moveOut = (tx: Tx) => exec(tx, sql`
+    const moveOut = (tx: Tx) =>
+      exec(
+        tx,
+        sql`
       with t as (insert into ledger_transactions (kind, merchant_id, mode, currency, created_at)
                  values ('payout_requested', ${merchant.merchantId}, 'test', 'GTQ', now()) returning id)
       insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, amount)
-      select t.id, a.account, ${merchant.merchantId}, 'test', 'GTQ', a.amount from t, (values ('merchant_available', -999999::bigint), ('merchant_in_transit', 999999::bigint)) a(account, amount)`);
+      select t.id, a.account, ${merchant.merchantId}, 'test', 'GTQ', a.amount from t, (values ('merchant_available', -999999::bigint), ('merchant_in_transit', 999999::bigint)) a(account, amount)`,
+      );
     const without = await verifyAfter(moveOut);
     expect(violationsOf(without)).toEqual([
-      expect.objectContaining({ invariant: "available_not_negative", merchant_id: merchant.merchantId, mode: "test", currency: "GTQ", account: "merchant_available", expected: ">= 0" }),
+      expect.objectContaining({
+        invariant: "available_not_negative",
+        merchant_id: merchant.merchantId,
+        mode: "test",
+        currency: "GTQ",
+        account: "merchant_available",
+        expected: ">= 0",
+      }),
     ]);
     // A chargeback opened on the captured payment takes its amount from available: below zero, allowed.
     const withChargeback = await verifyAfter(async (tx) => {
-      await exec(tx, sql`insert into chargebacks (id, merchant_id, mode, payment_id, amount, currency, status, reason, opened_at, created_at, updated_at)
-                         values ('chb_000000000000000000000001', ${merchant.merchantId}, 'test', ${captured}, 15050, 'GTQ', 'opened', 'fraudulent', now(), now(), now())`);
-      await exec(tx, sql`
+      await exec(
+        tx,
+        sql`insert into chargebacks (id, merchant_id, mode, payment_id, amount, currency, status, reason, opened_at, created_at, updated_at)
+                         values ('chb_000000000000000000000001', ${merchant.merchantId}, 'test', ${captured}, 15050, 'GTQ', 'opened', 'fraudulent', now(), now(), now())`,
+      );
+      await exec(
+        tx,
+        sql`
         with t as (insert into ledger_transactions (kind, merchant_id, mode, currency, payment_id, chargeback_id, created_at)
                    values ('chargeback_opened', ${merchant.merchantId}, 'test', 'GTQ', ${captured}, 'chb_000000000000000000000001', now()) returning id)
         insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
-        select t.id, a.account, ${merchant.merchantId}, 'test', 'GTQ', ${captured}, a.amount from t, (values ('merchant_available', -15050::bigint), ('platform_cash', 15050::bigint)) a(account, amount)`);
+        select t.id, a.account, ${merchant.merchantId}, 'test', 'GTQ', ${captured}, a.amount from t, (values ('merchant_available', -15050::bigint), ('platform_cash', 15050::bigint)) a(account, amount)`,
+      );
       await exec(tx, sql`update payments set status = 'chargeback', status_before_chargeback = 'captured' where id = ${captured}`);
       await moveOut(tx);
     });
@@ -257,10 +325,16 @@ describe("verifyLedger", () => {
 
   test("a completed payout with no ledger movement: the merchant's total disagrees with the tables", async () => {
     const result = await verifyAfter(async (tx) => {
-      await exec(tx, sql`insert into bank_accounts (id, merchant_id, mode, currency, bank_name, holder_name, account_number, last4, active, created_at, updated_at)
-                         values ('ba_000000000000000000000001', ${merchant.merchantId}, 'test', 'USD', 'Banco', 'Ana', '12340001', '0001', true, now(), now())`);
-      await exec(tx, sql`insert into payouts (id, merchant_id, mode, currency, amount, status, bank_account_id, requested_at, completed_at, created_at, updated_at)
-                         values ('payout_000000000000000000000001', ${merchant.merchantId}, 'test', 'USD', 300, 'completed', 'ba_000000000000000000000001', now(), now(), now(), now())`);
+      await exec(
+        tx,
+        sql`insert into bank_accounts (id, merchant_id, mode, currency, bank_name, holder_name, account_number, last4, active, created_at, updated_at)
+                         values ('ba_000000000000000000000001', ${merchant.merchantId}, 'test', 'USD', 'Banco', 'Ana', '12340001', '0001', true, now(), now())`,
+      );
+      await exec(
+        tx,
+        sql`insert into payouts (id, merchant_id, mode, currency, amount, status, bank_account_id, requested_at, completed_at, created_at, updated_at)
+                         values ('payout_000000000000000000000001', ${merchant.merchantId}, 'test', 'USD', 300, 'completed', 'ba_000000000000000000000001', now(), now(), now(), now())`,
+      );
     });
     expect(violationsOf(result)).toEqual([
       expect.objectContaining({ invariant: "merchant_total", merchant_id: merchant.merchantId, mode: "test", currency: "USD" }),
@@ -273,12 +347,18 @@ describe("verifyLedger", () => {
 /** A refund row of `amount` and a refund transaction that takes `moved` from the payment's available balance. */
 async function refundWithLedger(tx: Tx, refundId: string, paymentId: string, amount: bigint, moved: bigint): Promise<void> {
   const currency = paymentId === usd ? "USD" : "GTQ";
-  await exec(tx, sql`insert into refunds (id, merchant_id, mode, payment_id, amount, currency, reason, status, created_at, updated_at)
-                     values (${refundId}, ${merchant.merchantId}, 'test', ${paymentId}, ${amount.toString()}, ${currency}, 'other', 'succeeded', now(), now())`);
-  await exec(tx, sql`
+  await exec(
+    tx,
+    sql`insert into refunds (id, merchant_id, mode, payment_id, amount, currency, reason, status, created_at, updated_at)
+                     values (${refundId}, ${merchant.merchantId}, 'test', ${paymentId}, ${amount.toString()}, ${currency}, 'other', 'succeeded', now(), now())`,
+  );
+  await exec(
+    tx,
+    sql`
     with t as (insert into ledger_transactions (kind, merchant_id, mode, currency, payment_id, refund_id, created_at)
                values ('refund', ${merchant.merchantId}, 'test', ${currency}, ${paymentId}, ${refundId}, now()) returning id)
     insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
     select t.id, a.account, ${merchant.merchantId}, 'test', ${currency}, ${paymentId}, a.amount
-    from t, (values ('merchant_available', ${(-moved).toString()}::bigint), ('platform_cash', ${moved.toString()}::bigint)) a(account, amount)`);
+    from t, (values ('merchant_available', ${(-moved).toString()}::bigint), ('platform_cash', ${moved.toString()}::bigint)) a(account, amount)`,
+  );
 }

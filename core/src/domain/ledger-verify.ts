@@ -35,5 +35,11 @@ export type { LedgerChecked, LedgerInvariant, LedgerVerification, LedgerViolatio
 export async function verifyLedger(deps: CoreDeps, tx: Tx, caller: OperatorCaller): Promise<LedgerVerification> {
   void caller;
   const seed = BigInt(randomInt(1, 2 ** 47));
-  return inOneSnapshot(deps, tx, (first) => ledgerPass(first, seed), (second) => paymentsPass(second, seed), judge);
+  return inOneSnapshot(
+    deps,
+    tx,
+    (first) => ledgerPass(first, seed),
+    (second) => paymentsPass(second, seed),
+    judge,
+  );
 }

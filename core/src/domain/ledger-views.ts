@@ -48,7 +48,7 @@ export async function getBalances(deps: CoreDeps, tx: Tx, caller: MerchantCaller
   const merchant = await db(tx).selectFrom("merchants").select(["id", "currencies"]).where("id", "=", caller.merchantId).executeTakeFirst();
   if (!merchant) fail("validation_error", `Unknown merchant ${caller.merchantId}.`);
   const sums = new Map((await merchantBalances(tx, caller.merchantId, caller.mode)).map((b) => [b.currency, b]));
-  const currencies = [...new Set([...(merchant!.currencies), ...sums.keys()])].sort();
+  const currencies = [...new Set([...merchant!.currencies, ...sums.keys()])].sort();
   return {
     merchant_id: caller.merchantId,
     mode: caller.mode,

@@ -163,19 +163,49 @@ type Command =
   | { t: "account"; merchant: number; currency: Currency; failing: boolean };
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ t: fc.constant("pay" as const), merchant: fc.integer({ min: 0, max: 1 }), currency: fc.constantFrom(...CURRENCIES), amount: fc.integer({ min: 500, max: 60_000 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("pay" as const),
+      merchant: fc.integer({ min: 0, max: 1 }),
+      currency: fc.constantFrom(...CURRENCIES),
+      amount: fc.integer({ min: 500, max: 60_000 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ t: fc.constant("settle" as const), p: fc.nat() }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant("refund" as const), p: fc.nat(), how: fc.constantFrom("part" as const, "rest" as const, "default" as const, "tooMuch" as const), quarter: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("refund" as const),
+      p: fc.nat(),
+      how: fc.constantFrom("part" as const, "rest" as const, "default" as const, "tooMuch" as const),
+      quarter: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("chargeback" as const), p: fc.nat(), action: fc.constantFrom("open" as const, "win" as const) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant("payout" as const), merchant: fc.integer({ min: 0, max: 1 }), currency: fc.constantFrom(...CURRENCIES) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant("account" as const), merchant: fc.integer({ min: 0, max: 1 }), currency: fc.constantFrom(...CURRENCIES), failing: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant("payout" as const), merchant: fc.integer({ min: 0, max: 1 }), currency: fc.constantFrom(...CURRENCIES) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("account" as const),
+      merchant: fc.integer({ min: 0, max: 1 }),
+      currency: fc.constantFrom(...CURRENCIES),
+      failing: fc.boolean(),
+    }),
+  },
 );
 
 const codeOf = async (work: Promise<unknown>): Promise<string> =>
-  work.then(() => "ok", (error: unknown) => {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  });
+  work.then(
+    () => "ok",
+    (error: unknown) => {
+      if (error instanceof DomainError) return error.code;
+      throw error;
+    },
+  );
 
 let accountSerial = 0;
 const accountNumber = (failing: boolean) => `55${String(++accountSerial).padStart(6, "0")}${failing ? "0002" : "0001"}`;
@@ -189,7 +219,9 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
   const key = (merchant: number, currency: string) => `${merchants[merchant]!.merchantId}:${currency}`;
   for (let m = 0; m < merchants.length; m++) {
     for (const currency of CURRENCIES) {
-      await inTransaction(deps, (tx) => addBankAccount(deps, tx, OPERATOR, { merchantId: merchants[m]!.merchantId, mode: "test", currency, accountNumber: accountNumber(false) }));
+      await inTransaction(deps, (tx) =>
+        addBankAccount(deps, tx, OPERATOR, { merchantId: merchants[m]!.merchantId, mode: "test", currency, accountNumber: accountNumber(false) }),
+      );
     }
   }
   const pick = (p: number) => (model.payments.length === 0 ? undefined : model.payments[p % model.payments.length]);
@@ -198,12 +230,29 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
     switch (command.t) {
       case "pay": {
         const merchant = merchants[command.merchant]!;
-        const input = { amount: String(command.amount), currency: command.currency, method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-        const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `property-${Math.random()}`, input }));
+        const input = {
+          amount: String(command.amount),
+          currency: command.currency,
+          method_type: "card",
+          success_url: "https://shop.example/ok",
+          cancel_url: "https://shop.example/no",
+        };
+        const created = await withoutTransaction(deps, (tx) =>
+          createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `property-${Math.random()}`, input }),
+        );
         const payment = created.value;
         await inTransaction(deps, (tx) => transitionPayment(deps, tx, payment.id, SIMULATION_STEPS.succeed));
         const net = BigInt(payment.net_amount);
-        model.capture({ id: payment.id, group: key(command.merchant, command.currency), amount: BigInt(payment.amount), net, pendingShare: net, released: false, refunded: 0n, openChargeback: null });
+        model.capture({
+          id: payment.id,
+          group: key(command.merchant, command.currency),
+          amount: BigInt(payment.amount),
+          net,
+          pendingShare: net,
+          released: false,
+          refunded: 0n,
+          openChargeback: null,
+        });
         break;
       }
       case "settle": {
@@ -217,17 +266,23 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
         const p = pick(command.p);
         if (!p) break;
         const remaining = p.amount - p.refunded;
-        const asked = command.how === "default" ? undefined
-          : command.how === "rest" ? remaining
-          : command.how === "tooMuch" ? remaining + 1n
-          : (remaining * BigInt(command.quarter)) / 4n || 1n;
+        const asked =
+          command.how === "default"
+            ? undefined
+            : command.how === "rest"
+              ? remaining
+              : command.how === "tooMuch"
+                ? remaining + 1n
+                : (remaining * BigInt(command.quarter)) / 4n || 1n;
         const expected = !model.refundable(p) ? "payment_not_refundable" : (asked ?? remaining) > remaining ? "refund_amount_exceeds_remaining" : "ok";
         let refunded: string | undefined;
-        const code = await codeOf(inTransaction(deps, async (tx) => {
-          const changes = await refundPayment(deps, tx, p.id, asked, undefined);
-          refunded = changes.value.amount;
-          return changes;
-        }));
+        const code = await codeOf(
+          inTransaction(deps, async (tx) => {
+            const changes = await refundPayment(deps, tx, p.id, asked, undefined);
+            refunded = changes.value.amount;
+            return changes;
+          }),
+        );
         expect(code, `refund ${asked ?? "(rest)"} of ${p.id} (${remaining} left)`).toBe(expected);
         if (code === "ok") {
           expect(refunded).toBe(String(asked ?? remaining));
@@ -240,11 +295,13 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
         if (!p) break;
         if (command.action === "open") {
           const allowed = model.refundable(p);
-          const opened = await codeOf(inTransaction(deps, async (tx) => {
-            const changes = await openChargeback(deps, tx, OPERATOR, { paymentId: p.id });
-            expect(changes.value.amount).toBe(String(p.amount - p.refunded));
-            return changes;
-          }));
+          const opened = await codeOf(
+            inTransaction(deps, async (tx) => {
+              const changes = await openChargeback(deps, tx, OPERATOR, { paymentId: p.id });
+              expect(changes.value.amount).toBe(String(p.amount - p.refunded));
+              return changes;
+            }),
+          );
           // Refused (whatever the code) exactly when the model says the payment cannot be disputed.
           expect(opened === "ok", `open a chargeback on ${p.id}: ${opened}`).toBe(allowed);
           if (opened === "ok") model.openChargeback(p);
@@ -259,7 +316,9 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
       case "payout": {
         const merchant = merchants[command.merchant]!;
         const groupKey = key(command.merchant, command.currency);
-        const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: command.currency }));
+        const payout = await inTransaction(deps, (tx) =>
+          requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: command.currency }),
+        );
         const expected = model.requestPayout(groupKey);
         expect(payout?.amount ?? null, `payout of ${groupKey}`).toBe(expected === null ? null : String(expected));
         if (!payout) break;
@@ -270,7 +329,13 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
       }
       case "account": {
         await inTransaction(deps, (tx) =>
-          addBankAccount(deps, tx, OPERATOR, { merchantId: merchants[command.merchant]!.merchantId, mode: "test", currency: command.currency, accountNumber: accountNumber(command.failing) }));
+          addBankAccount(deps, tx, OPERATOR, {
+            merchantId: merchants[command.merchant]!.merchantId,
+            mode: "test",
+            currency: command.currency,
+            accountNumber: accountNumber(command.failing),
+          }),
+        );
         break;
       }
     }
@@ -285,10 +350,15 @@ async function runSequence(commands: readonly Command[]): Promise<void> {
       const groupKey = key(m, currency);
       const g = model.group(groupKey);
       const actual = balances.find((b) => b.currency === currency) ?? { pending: 0n, available: 0n, in_transit: 0n };
-      expect({ pending: actual.pending, available: actual.available, in_transit: actual.in_transit }, groupKey).toEqual({ pending: g.pending, available: g.available, in_transit: g.in_transit });
+      expect({ pending: actual.pending, available: actual.available, in_transit: actual.in_transit }, groupKey).toEqual({
+        pending: g.pending,
+        available: g.available,
+        in_transit: g.in_transit,
+      });
       const openChargebacks = model.openChargebacks(groupKey);
-      expect(actual.pending + actual.available + actual.in_transit, `${groupKey}: net − refunds − open chargebacks − completed payouts`)
-        .toBe(g.net - g.refunds - openChargebacks - g.completedPayouts);
+      expect(actual.pending + actual.available + actual.in_transit, `${groupKey}: net − refunds − open chargebacks − completed payouts`).toBe(
+        g.net - g.refunds - openChargebacks - g.completedPayouts,
+      );
       if (openChargebacks === 0n) expect(actual.available >= 0n, `${groupKey}: available ${actual.available} with no open chargeback`).toBe(true);
     }
   }

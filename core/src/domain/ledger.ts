@@ -17,8 +17,16 @@ export type MerchantAccount = (typeof MERCHANT_ACCOUNTS)[number];
 export type LedgerAccount = MerchantAccount | (typeof PLATFORM_ACCOUNTS)[number];
 
 export const LEDGER_KINDS = [
-  "capture", "settlement_batch", "funds_received", "release", "refund",
-  "chargeback_opened", "chargeback_won", "payout_requested", "payout_completed", "payout_failed",
+  "capture",
+  "settlement_batch",
+  "funds_received",
+  "release",
+  "refund",
+  "chargeback_opened",
+  "chargeback_won",
+  "payout_requested",
+  "payout_completed",
+  "payout_failed",
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -79,12 +87,23 @@ export function ledgerValues(entries: readonly LedgerEntry[]): LedgerValues {
   const t = written.map(({ entry }) => entry);
   const l = written.flatMap(({ entry, lines }) => lines.map((line) => ({ entry, line })));
   return {
-    tx_kinds: t.map((e) => e.kind), tx_merchant_ids: t.map((e) => e.merchantId), tx_modes: t.map((e) => e.mode), tx_currencies: t.map((e) => e.currency),
-    tx_payment_ids: t.map((e) => e.paymentId ?? null), tx_refund_ids: t.map((e) => e.refundId ?? null), tx_chargeback_ids: t.map((e) => e.chargebackId ?? null),
-    tx_payout_ids: t.map((e) => e.payoutId ?? null), tx_created_at: t.map((e) => e.at),
-    line_kinds: l.map(({ entry }) => entry.kind), line_subjects: l.map(({ entry }) => subjectOf(entry)), line_accounts: l.map(({ line }) => line.account),
-    line_merchant_ids: l.map(({ entry }) => entry.merchantId), line_modes: l.map(({ entry }) => entry.mode), line_currencies: l.map(({ entry }) => entry.currency),
-    line_payment_ids: l.map(({ entry }) => entry.paymentId ?? null), line_amounts: l.map(({ line }) => line.amount.toString()),
+    tx_kinds: t.map((e) => e.kind),
+    tx_merchant_ids: t.map((e) => e.merchantId),
+    tx_modes: t.map((e) => e.mode),
+    tx_currencies: t.map((e) => e.currency),
+    tx_payment_ids: t.map((e) => e.paymentId ?? null),
+    tx_refund_ids: t.map((e) => e.refundId ?? null),
+    tx_chargeback_ids: t.map((e) => e.chargebackId ?? null),
+    tx_payout_ids: t.map((e) => e.payoutId ?? null),
+    tx_created_at: t.map((e) => e.at),
+    line_kinds: l.map(({ entry }) => entry.kind),
+    line_subjects: l.map(({ entry }) => subjectOf(entry)),
+    line_accounts: l.map(({ line }) => line.account),
+    line_merchant_ids: l.map(({ entry }) => entry.merchantId),
+    line_modes: l.map(({ entry }) => entry.mode),
+    line_currencies: l.map(({ entry }) => entry.currency),
+    line_payment_ids: l.map(({ entry }) => entry.paymentId ?? null),
+    line_amounts: l.map(({ line }) => line.amount.toString()),
   };
 }
 
@@ -122,7 +141,8 @@ const POST_LEDGER = new PreparedStatement((v: LedgerValues) =>
   statementBuilder
     .with(LEDGER_TRANSACTIONS_CTE, () => ledgerTransactionsInsert(v))
     .with("ledger_lines_written", () => ledgerLinesInsert(v))
-    .selectNoFrom(sql<number>`1`.as("written")));
+    .selectNoFrom(sql<number>`1`.as("written")),
+);
 
 /** Writes `entries` (each a balanced transaction) in one statement, whatever their number (see ledgerValues). */
 export async function postLedger(tx: Tx, entries: readonly LedgerEntry[]): Promise<void> {
@@ -158,12 +178,24 @@ export function captureEntry(p: PaymentMoney, at: Date): LedgerEntry {
 
 /** Settlement batch: the captured amount is on its way from the processor. */
 export function settlementBatchEntry(p: PaymentMoney, at: Date): LedgerEntry {
-  return { ...base("settlement_batch", p, at), lines: [{ account: "processor_receivable", amount: BigInt(p.amount) }, { account: "processor_in_flight", amount: -BigInt(p.amount) }] };
+  return {
+    ...base("settlement_batch", p, at),
+    lines: [
+      { account: "processor_receivable", amount: BigInt(p.amount) },
+      { account: "processor_in_flight", amount: -BigInt(p.amount) },
+    ],
+  };
 }
 
 /** Funds received: the processor's money is in Paytami's bank. */
 export function fundsReceivedEntry(p: PaymentMoney, at: Date): LedgerEntry {
-  return { ...base("funds_received", p, at), lines: [{ account: "processor_in_flight", amount: BigInt(p.amount) }, { account: "platform_cash", amount: -BigInt(p.amount) }] };
+  return {
+    ...base("funds_received", p, at),
+    lines: [
+      { account: "processor_in_flight", amount: BigInt(p.amount) },
+      { account: "platform_cash", amount: -BigInt(p.amount) },
+    ],
+  };
 }
 
 /**
@@ -173,7 +205,13 @@ export function fundsReceivedEntry(p: PaymentMoney, at: Date): LedgerEntry {
  */
 export function releaseEntry(p: PaymentMoney, pendingShare: bigint, at: Date): LedgerEntry {
   const released = pendingShare > 0n ? pendingShare : 0n;
-  return { ...base("release", p, at), lines: [{ account: "merchant_pending", amount: -released }, { account: "merchant_available", amount: released }] };
+  return {
+    ...base("release", p, at),
+    lines: [
+      { account: "merchant_pending", amount: -released },
+      { account: "merchant_available", amount: released },
+    ],
+  };
 }
 
 /** Each payment's pending share: the sum of its lines on merchant_pending (capture, refunds taken from it). */
@@ -198,7 +236,10 @@ export interface Balance {
   in_transit: bigint;
 }
 
-const BALANCE_FIELD = { merchant_pending: "pending", merchant_available: "available", merchant_in_transit: "in_transit" } as const satisfies Record<MerchantAccount, keyof Balance>;
+const BALANCE_FIELD = { merchant_pending: "pending", merchant_available: "available", merchant_in_transit: "in_transit" } as const satisfies Record<
+  MerchantAccount,
+  keyof Balance
+>;
 
 /** A merchant's balances in one mode, per currency it has ever had money in: sums of its ledger lines. */
 export async function merchantBalances(tx: Tx, merchantId: string, mode: string, currency?: string): Promise<Balance[]> {

@@ -25,10 +25,16 @@ beforeAll(async () => {
   ({ deps } = database);
   const merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Tienda", currencies: [], methods: [] }));
   const created = await inTransaction(deps, (tx) =>
-    createLink(deps, tx, { kind: "merchant", merchantId: merchant.merchantId, mode: "test", via: "api_key" }, {
-      idempotencyKey: undefined,
-      input: { title: "Camisa típica", currency: "GTQ", fixed_amount_minor: "15000" },
-    }));
+    createLink(
+      deps,
+      tx,
+      { kind: "merchant", merchantId: merchant.merchantId, mode: "test", via: "api_key" },
+      {
+        idempotencyKey: undefined,
+        input: { title: "Camisa típica", currency: "GTQ", fixed_amount_minor: "15000" },
+      },
+    ),
+  );
   linkId = created.value.id;
 });
 
@@ -38,7 +44,15 @@ const limit = { linkRateLimit: { perIp: 1_000, perLink: 20, windowMs: 60_000 } }
 /** A well-formed body for the test link (test mode, fixed amount). */
 const FITS: LinkKind[] = ["test:fixed", "live:fixed"];
 const settingNow = async () =>
-  withoutTransaction(deps, async (tx) => (await db(tx).selectNoFrom((eb) => eb.fn<string>("current_setting", [eb.val("synchronous_commit")]).as("s")).executeTakeFirstOrThrow()).s);
+  withoutTransaction(
+    deps,
+    async (tx) =>
+      (
+        await db(tx)
+          .selectNoFrom((eb) => eb.fn<string>("current_setting", [eb.val("synchronous_commit")]).as("s"))
+          .executeTakeFirstOrThrow()
+      ).s,
+  );
 
 describe("admitPayAttempt", () => {
   test("50 concurrent attempts on one link from 50 addresses: exactly the limit's 20 admitted", async () => {
@@ -47,13 +61,15 @@ describe("admitPayAttempt", () => {
         withoutTransaction(deps, (tx) => admitPayAttempt(limit, tx, { linkId, clientIp: `10.0.0.${i + 1}`, fits: FITS }, clock)).then(
           (link) => (link?.id === linkId ? "admitted" : "missing"),
           (e: unknown) => (e instanceof DomainError ? `${e.code} ${e.retryAfterSeconds}` : String(e)),
-        )),
+        ),
+      ),
     );
     expect(outcomes.filter((o) => o === "admitted")).toHaveLength(20);
     // The window started at 12:00:00 and ends at 12:01:00: 30 s from the clock.
     expect(outcomes.filter((o) => o === "rate_limited 30")).toHaveLength(30);
     const counted = await withoutTransaction(deps, (tx) =>
-      db(tx).selectFrom("link_rate_limits").select("attempts").where("bucket", "=", `link:${linkId}`).executeTakeFirstOrThrow());
+      db(tx).selectFrom("link_rate_limits").select("attempts").where("bucket", "=", `link:${linkId}`).executeTakeFirstOrThrow(),
+    );
     expect(counted.attempts).toBe(50);
   });
 
@@ -63,7 +79,9 @@ describe("admitPayAttempt", () => {
     expect(await settingNow()).toBe("on");
     const inside = await inTransaction(deps, async (tx) => {
       await admitPayAttempt(limit, tx, { linkId, clientIp: "10.1.0.2", fits: FITS }, new Date(clock.getTime() + 60_000));
-      const s = await db(tx).selectNoFrom((eb) => eb.fn<string>("current_setting", [eb.val("synchronous_commit")]).as("s")).executeTakeFirstOrThrow();
+      const s = await db(tx)
+        .selectNoFrom((eb) => eb.fn<string>("current_setting", [eb.val("synchronous_commit")]).as("s"))
+        .executeTakeFirstOrThrow();
       return { value: s.s, events: [] };
     });
     expect(inside).toBe("on");
@@ -79,9 +97,17 @@ describe("admitPayAttempt", () => {
       (e: unknown) => (e instanceof DomainError ? `${e.code}: ${e.message}` : String(e)),
     );
   const counters = async (at: Date) =>
-    Object.fromEntries((await withoutTransaction(deps, (tx) =>
-      db(tx).selectFrom("link_rate_limits").select(["bucket", "attempts"]).where("window_start", "=", new Date(Math.floor(at.getTime() / 60_000) * 60_000)).execute()))
-      .map((r) => [r.bucket, r.attempts]));
+    Object.fromEntries(
+      (
+        await withoutTransaction(deps, (tx) =>
+          db(tx)
+            .selectFrom("link_rate_limits")
+            .select(["bucket", "attempts"])
+            .where("window_start", "=", new Date(Math.floor(at.getTime() / 60_000) * 60_000))
+            .execute(),
+        )
+      ).map((r) => [r.bucket, r.attempts]),
+    );
 
   test("an attempt refused by its client's limit counts against that client only, never the link", async () => {
     const at = nextWindow();

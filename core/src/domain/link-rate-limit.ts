@@ -56,11 +56,7 @@ interface AdmitRow extends LinkRow {
 }
 
 const linkWithMerchant = (v: { link_id: string }) =>
-  statementBuilder
-    .selectFrom("links")
-    .innerJoin("merchants", "merchants.id", "links.merchant_id")
-    .select(LINK_COLUMNS)
-    .where("links.id", "=", v.link_id);
+  statementBuilder.selectFrom("links").innerJoin("merchants", "merchants.id", "links.merchant_id").select(LINK_COLUMNS).where("links.id", "=", v.link_id);
 
 const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
   statementBuilder
@@ -71,7 +67,8 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
         .columns(["bucket", "window_start", "attempts"])
         .expression((eb) => eb.selectFrom("link").select(countOne(v.ip_bucket, v.window_start)))
         .onConflict(countAgain)
-        .returning("link_rate_limits.attempts"))
+        .returning("link_rate_limits.attempts"),
+    )
     // Reads ip_hit's count, so the client's row is always locked before the link's (no lock cycles).
     .with("link_hit", (qc) =>
       qc
@@ -84,9 +81,11 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
             // Typed fragments: the bound limit as the counter's int; the link's kind as the text `fits` names it
             // by, its ':variable'/':fixed' inline (a PreparedStatement binds only its values).
             .where("ip_hit.attempts", "<=", sql<number>`${v.per_ip}::int`)
-            .where(sql<boolean>`link.mode || case when link.fixed_amount is null then ':variable' else ':fixed' end = any(${v.fits}::text[])`))
+            .where(sql<boolean>`link.mode || case when link.fixed_amount is null then ':variable' else ':fixed' end = any(${v.fits}::text[])`),
+        )
         .onConflict(countAgain)
-        .returning("link_rate_limits.attempts"))
+        .returning("link_rate_limits.attempts"),
+    )
     .selectFrom("link")
     .selectAll("link")
     .select((eb) => [
@@ -102,7 +101,8 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
         .where("link_rate_limits.bucket", "=", v.link_bucket)
         .where("link_rate_limits.window_start", "=", v.window_start)
         .as("link_before"),
-    ]));
+    ]),
+);
 
 const LOOKUP = new PreparedStatement<{ link_id: string }, LinkRow>((v) => linkWithMerchant(v));
 

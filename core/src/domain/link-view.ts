@@ -24,10 +24,25 @@ export interface LinkRow {
 }
 
 export const LINK_COLUMNS = [
-  "links.id", "links.merchant_id", "links.mode", "links.title", "links.description", "links.currency", "links.fixed_amount",
-  "links.min_amount", "links.max_amount", "links.expires_at", "links.max_payments", "links.succeeded_payments",
-  "links.success_url", "links.cancel_url", "links.active", "links.created_at",
-  "merchants.trade_name", "merchants.currencies", "merchants.methods",
+  "links.id",
+  "links.merchant_id",
+  "links.mode",
+  "links.title",
+  "links.description",
+  "links.currency",
+  "links.fixed_amount",
+  "links.min_amount",
+  "links.max_amount",
+  "links.expires_at",
+  "links.max_payments",
+  "links.succeeded_payments",
+  "links.success_url",
+  "links.cancel_url",
+  "links.active",
+  "links.created_at",
+  "merchants.trade_name",
+  "merchants.currencies",
+  "merchants.methods",
 ] as const;
 
 export type NotPayableReason = "inactive" | "expired" | "exhausted";

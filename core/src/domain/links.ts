@@ -4,7 +4,15 @@ import { resolveApiKey } from "./api-keys.ts";
 import type { MerchantCaller, OperatorCaller, PresentedCredential, PublicCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
-import { checkIdempotencyKeyShape, claimKeyIn, merchantScope, replayOrConflict, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import {
+  checkIdempotencyKeyShape,
+  claimKeyIn,
+  merchantScope,
+  replayOrConflict,
+  requestFingerprint,
+  requireIdempotencyKey,
+  type IdempotentResult,
+} from "./idempotency.ts";
 import { isId, newId } from "./ids.ts";
 import { linkInputSchema } from "./link-input.ts";
 import { LINK_COLUMNS, toLinkView, toPublicLink, type LinkRow, type LinkView, type PublicLink } from "./link-view.ts";
@@ -17,11 +25,7 @@ export const unknownLink = () => new DomainError("unknown_payment_link", "No suc
 /** A link with its merchant, or undefined (malformed ids included); `forUpdate` locks the link row. */
 export async function findLink(tx: Tx, id: string, owner?: MerchantCaller, forUpdate = false): Promise<LinkRow | undefined> {
   if (!isId("link", id)) return undefined;
-  let q = db(tx)
-    .selectFrom("links")
-    .innerJoin("merchants", "merchants.id", "links.merchant_id")
-    .select(LINK_COLUMNS)
-    .where("links.id", "=", id);
+  let q = db(tx).selectFrom("links").innerJoin("merchants", "merchants.id", "links.merchant_id").select(LINK_COLUMNS).where("links.id", "=", id);
   if (owner) q = q.where("links.merchant_id", "=", owner.merchantId).where("links.mode", "=", owner.mode);
   if (forUpdate) q = q.forUpdate("links");
   return q.executeTakeFirst();
@@ -40,7 +44,12 @@ export interface CreateLinkCommand {
  * keep DESIGN's order), or an operator acting for a merchant (CLI, tRPC). Check order: key, credential,
  * body shape, currency, amount limits. Idempotency as for payments: scope (merchant, mode).
  */
-export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateLinkCommand): Promise<Changes<IdempotentResult<LinkView>>> {
+export async function createLink(
+  deps: CoreDeps,
+  tx: Tx,
+  creator: PresentedCredential | MerchantCaller,
+  command: CreateLinkCommand,
+): Promise<Changes<IdempotentResult<LinkView>>> {
   const presented = creator.kind !== "merchant";
   const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
   const caller = presented ? await resolveApiKey(deps, tx, creator) : creator;
@@ -93,12 +102,20 @@ export async function createLink(deps: CoreDeps, tx: Tx, creator: PresentedCrede
     const fingerprint = requestFingerprint("create_link", input);
     // Waits for a concurrent holder of the same key; false when the key is taken.
     const claimed = await claimKeyIn(tx, scope, {
-      key, fingerprint, resourceId: row.id, response, now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+      key,
+      fingerprint,
+      resourceId: row.id,
+      response,
+      now,
+      expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
     });
     if (!claimed) return withoutEvents(await replayOrConflict(tx, scope, key, fingerprint));
   }
   const { trade_name: _t, currencies: _c, methods: _m, ...columns } = row;
-  await db(tx).insertInto("links").values({ ...columns, updated_at: now }).execute();
+  await db(tx)
+    .insertInto("links")
+    .values({ ...columns, updated_at: now })
+    .execute();
   return withoutEvents({ value: view, replayed: false });
 }
 
@@ -127,10 +144,16 @@ export async function listLinks(deps: CoreDeps, tx: Tx, caller: MerchantCaller, 
   const now = deps.now();
   return keysetPage(limit, query.starting_after, {
     noun: "payment links",
-    findCursor: (id) => isId("link", id)
-      ? db(tx).selectFrom("links").select(["created_at", "seq"]).where("id", "=", id)
-        .where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).executeTakeFirst()
-      : Promise.resolve(undefined),
+    findCursor: (id) =>
+      isId("link", id)
+        ? db(tx)
+            .selectFrom("links")
+            .select(["created_at", "seq"])
+            .where("id", "=", id)
+            .where("merchant_id", "=", caller.merchantId)
+            .where("mode", "=", caller.mode)
+            .executeTakeFirst()
+        : Promise.resolve(undefined),
     fetch: (after, take) => {
       let q = db(tx)
         .selectFrom("links")

@@ -26,8 +26,7 @@ afterAll(() => database?.close());
 // Each operation in its own transaction, as the transports run them.
 const createMerchant = (input: Parameters<typeof merchants.createMerchant>[3]) =>
   inTransaction(deps, (tx) => merchants.createMerchant(deps, tx, OPERATOR, input));
-const createApiKey = (input: Parameters<typeof apiKeys.createApiKey>[3]) =>
-  inTransaction(deps, (tx) => apiKeys.createApiKey(deps, tx, OPERATOR, input));
+const createApiKey = (input: Parameters<typeof apiKeys.createApiKey>[3]) => inTransaction(deps, (tx) => apiKeys.createApiKey(deps, tx, OPERATOR, input));
 const revokeApiKey = (id: string) => inTransaction(deps, (tx) => apiKeys.revokeApiKey(deps, tx, OPERATOR, id));
 
 const codeOf = (promise: Promise<unknown>) =>

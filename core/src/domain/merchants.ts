@@ -17,7 +17,9 @@ export interface CreatedMerchant {
 
 // The name is also the trade name customers see on the merchant's pages and links.
 const MERCHANT_NAME = z.object({
-  name: displayText("a string").transform((t) => t.trim()).refine((t) => t !== "" && codePoints(t) <= 200, "must be 1 to 200 characters"),
+  name: displayText("a string")
+    .transform((t) => t.trim())
+    .refine((t) => t !== "" && codePoints(t) <= 200, "must be 1 to 200 characters"),
 });
 
 function pick(values: readonly string[], allowed: readonly string[], what: string): string[] {

@@ -19,7 +19,8 @@ const ALLOWED: Record<string, string> = {
  * stops forking must leave it (the last test fails until it does).
  */
 const KNOWN: Record<string, string> = {
-  "ledger-verify/snapshot.ts": "verifyLedger's second connection sharing the first one's snapshot; goes when the operation runner (issue 15) hands an operation its connections",
+  "ledger-verify/snapshot.ts":
+    "verifyLedger's second connection sharing the first one's snapshot; goes when the operation runner (issue 15) hands an operation its connections",
 };
 
 /** Each `fork` the source names, as `line: text`: a call on a member, a computed member, or destructured. */
@@ -44,7 +45,8 @@ function forksIn(source: string): string[] {
     if (node === null || typeof node !== "object") return;
     const n = node as { type?: string; span?: { start: number }; property?: unknown; key?: unknown };
     if (n.type === "MemberExpression" && named(n.property)) found.push(at(n.span!));
-    if ((n.type === "KeyValuePatternProperty" || n.type === "AssignmentPatternProperty") && named(n.key)) found.push(at((n.key as { span: { start: number } }).span));
+    if ((n.type === "KeyValuePatternProperty" || n.type === "AssignmentPatternProperty") && named(n.key))
+      found.push(at((n.key as { span: { start: number } }).span));
     for (const value of Object.values(n)) if (typeof value === "object") walk(value);
   };
   walk(module.body);
@@ -84,7 +86,9 @@ describe("the domain opens no connection of its own", () => {
   });
 
   test("every listed exception still forks (a file that stopped forking leaves the list)", () => {
-    const stale = Object.keys({ ...ALLOWED, ...KNOWN }).filter((file) => !sources.includes(file) || forksIn(readFileSync(join(DOMAIN, file), "utf8")).length === 0);
+    const stale = Object.keys({ ...ALLOWED, ...KNOWN }).filter(
+      (file) => !sources.includes(file) || forksIn(readFileSync(join(DOMAIN, file), "utf8")).length === 0,
+    );
     expect(stale).toEqual([]);
   });
 });

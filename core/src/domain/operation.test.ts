@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const failure = async (promise: Promise<unknown>) =>
-  promise.then(() => "ran", (error: unknown) => (error instanceof DomainError ? `${error.code}: ${error.message}` : error));
+  promise.then(
+    () => "ran",
+    (error: unknown) => (error instanceof DomainError ? `${error.code}: ${error.message}` : error),
+  );
 
 const codeOf = (fn: () => unknown) => {
   try {
@@ -54,12 +57,22 @@ const CALLER_OF: Record<CallerKind, Caller | PresentedCredential> = {
 };
 
 const count = async (table: "merchants" | "outbox_events") =>
-  Number((await db(orm.em.fork()).selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db(orm.em.fork())
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe("who may run an operation", () => {
   test.each(OPERATIONS.map((op) => [op.name, op] as const))("%s admits its declared callers and refuses every other kind as unauthorized", (_name, op) => {
     for (const kind of CALLER_KINDS) {
-      expect(codeOf(() => admit(op, CALLER_OF[kind])), `${op.name} for ${kind}`).toBe(op.callers.includes(kind) ? "admitted" : "unauthorized");
+      expect(
+        codeOf(() => admit(op, CALLER_OF[kind])),
+        `${op.name} for ${kind}`,
+      ).toBe(op.callers.includes(kind) ? "admitted" : "unauthorized");
     }
   });
 
@@ -79,13 +92,16 @@ describe("who may run an operation", () => {
   test("a refused caller changes nothing: the operation never runs and no unit of work is opened", async () => {
     const before = await count("merchants");
     const asMerchant = runOperation(deps, admin.createMerchant, merchantCaller("mer_000000000000000000000000", "test") as never, {
-      name: "Intrusa", currencies: [], methods: [],
+      name: "Intrusa",
+      currencies: [],
+      methods: [],
     });
     expect(await failure(asMerchant)).toBe("unauthorized: create_merchant needs the operator's credential, not a merchant's API key.");
     let forked = 0;
     const counting = { ...deps, orm: { em: { fork: () => (forked++, orm.em.fork()) } } } as unknown as CoreDeps;
-    expect(await failure(runOperation(counting, admin.createMerchant, { kind: "service", name: "facade" }, { name: "Intrusa", currencies: [], methods: [] })))
-      .toMatch(/^unauthorized: /);
+    expect(
+      await failure(runOperation(counting, admin.createMerchant, { kind: "service", name: "facade" }, { name: "Intrusa", currencies: [], methods: [] })),
+    ).toMatch(/^unauthorized: /);
     expect(forked).toBe(0);
     expect(await count("merchants")).toBe(before);
     // The operator may.
@@ -103,14 +119,27 @@ describe("who may run an operation", () => {
       run: async (_deps, _tx, caller: MerchantCaller) => caller.role,
     });
     const session = (role: MerchantCaller["role"]) => ({ ...merchantCaller("mer_x", "test", "session"), role });
-    expect(await failure(runOperation(deps, settings, session("viewer"), undefined))).toBe("unauthorized: change_settings needs the admin role or above, not viewer.");
+    expect(await failure(runOperation(deps, settings, session("viewer"), undefined))).toBe(
+      "unauthorized: change_settings needs the admin role or above, not viewer.",
+    );
     expect(await failure(runOperation(deps, settings, session("developer"), undefined))).toMatch(/^unauthorized: /);
     expect(await failure(runOperation(deps, settings, session(undefined), undefined))).toMatch(/^unauthorized: /);
     expect(await runOperation(deps, settings, session("admin"), undefined)).toBe("admin");
     expect(await runOperation(deps, settings, session("owner"), undefined)).toBe("owner");
     // A role goes with "session" among the callers, and only with it.
-    expect(() => defineOperation({ name: "x", callers: ["session"], input: z.undefined(), transaction: "read", run: async (_d, _t, _c: MerchantCaller) => 1 })).toThrow(/role/);
-    expect(() => defineOperation({ name: "x", callers: ["merchant"], role: "viewer", input: z.undefined(), transaction: "read", run: async (_d, _t, _c: MerchantCaller) => 1 })).toThrow(/role/);
+    expect(() =>
+      defineOperation({ name: "x", callers: ["session"], input: z.undefined(), transaction: "read", run: async (_d, _t, _c: MerchantCaller) => 1 }),
+    ).toThrow(/role/);
+    expect(() =>
+      defineOperation({
+        name: "x",
+        callers: ["merchant"],
+        role: "viewer",
+        input: z.undefined(),
+        transaction: "read",
+        run: async (_d, _t, _c: MerchantCaller) => 1,
+      }),
+    ).toThrow(/role/);
   });
 });
 
@@ -204,7 +233,11 @@ describe("the unit of work", () => {
         input: z.undefined(),
         transaction: "transaction",
         run: async (_deps, tx: Tx, _caller: Caller): Promise<Changes<string>> => {
-          await db(tx).updateTable("merchants").set({ trade_name: fail ? "Fallida" : "Hecha" }).where("id", "=", merchant.merchantId).execute();
+          await db(tx)
+            .updateTable("merchants")
+            .set({ trade_name: fail ? "Fallida" : "Hecha" })
+            .where("id", "=", merchant.merchantId)
+            .execute();
           if (fail) throw new DomainError("validation_error", "after the change");
           return { value: "done", events: [{ merchantId: merchant.merchantId, mode: "test", type: "payment.succeeded", data: {}, at: new Date() }] };
         },

@@ -5,7 +5,17 @@
 // "Layering").
 import type { z } from "zod";
 import { resolveApiKey } from "./api-keys.ts";
-import { MERCHANT_ROLES, SERVICE_NAMES, type Caller, type MerchantCaller, type MerchantRole, type PresentedCredential, type PublicCaller, type ServiceCaller, type ServiceName } from "./caller.ts";
+import {
+  MERCHANT_ROLES,
+  SERVICE_NAMES,
+  type Caller,
+  type MerchantCaller,
+  type MerchantRole,
+  type PresentedCredential,
+  type PublicCaller,
+  type ServiceCaller,
+  type ServiceName,
+} from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";

@@ -37,7 +37,12 @@ export type OutboxValues = {
 
 /** The envelopes of `events` (new ids where they have none) and the values `outboxWrites` binds. */
 export function outboxValues(events: readonly RaisedEvent[]): { envelopes: EventEnvelope[]; values: OutboxValues } {
-  const envelopes = events.map((event): EventEnvelope => ({ id: event.id ?? newId("evt"), type: event.type, created_at: event.at.toISOString(), data: event.data }));
+  const envelopes = events.map((event): EventEnvelope => ({
+    id: event.id ?? newId("evt"),
+    type: event.type,
+    created_at: event.at.toISOString(),
+    data: event.data,
+  }));
   return {
     envelopes,
     values: {
@@ -86,5 +91,4 @@ export async function enqueueEvents(tx: EntityManager, events: readonly RaisedEv
   return envelopes;
 }
 
-const ENQUEUE = new PreparedStatement((v: OutboxValues) =>
-  statementBuilder.with("written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
+const ENQUEUE = new PreparedStatement((v: OutboxValues) => statementBuilder.with("written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));

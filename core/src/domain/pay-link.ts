@@ -3,7 +3,14 @@ import { priceCharge, type MerchantPolicy } from "./charge-policy.ts";
 import { createCharge, linkOwner, type CheckedCharge } from "./create-charge.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError, fail } from "./errors.ts";
-import { checkIdempotencyKeyShape, earlierAnswer, isIdempotencyKeyShapeValid, requestFingerprint, requireIdempotencyKey, type IdempotentResult } from "./idempotency.ts";
+import {
+  checkIdempotencyKeyShape,
+  earlierAnswer,
+  isIdempotencyKeyShapeValid,
+  requestFingerprint,
+  requireIdempotencyKey,
+  type IdempotentResult,
+} from "./idempotency.ts";
 import { payLinkInputSchema, payLinkKindsFitting, type PayLinkInput } from "./link-input.ts";
 import { checkLinkReturnUrls } from "./link-return-urls.ts";
 import { admitPayAttempt } from "./link-rate-limit.ts";

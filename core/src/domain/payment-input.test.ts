@@ -45,16 +45,19 @@ describe("parsePaymentInput: NUL in a text field", () => {
 // Bidi controls reorder what a customer reads (DESIGN "Validation"): refused in text people read, never stripped.
 describe("parsePaymentInput: bidi controls in text people read", () => {
   const controls = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"];
-  it.each(controls.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, c]))("%s in description or customer.name", (_name, control) => {
-    for (const [field, input] of [
-      ["description", { ...valid, description: `Pedido ${control}1` }],
-      ["customer.name", { ...valid, customer: { name: `Ana${control}` } }],
-    ] as const) {
-      const error = errorOf(input);
-      expect(error.code).toBe("validation_error");
-      expect(error.message).toBe(`${field} must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).`);
-    }
-  });
+  it.each(controls.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, c]))(
+    "%s in description or customer.name",
+    (_name, control) => {
+      for (const [field, input] of [
+        ["description", { ...valid, description: `Pedido ${control}1` }],
+        ["customer.name", { ...valid, customer: { name: `Ana${control}` } }],
+      ] as const) {
+        const error = errorOf(input);
+        expect(error.code).toBe("validation_error");
+        expect(error.message).toBe(`${field} must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).`);
+      }
+    },
+  );
 
   it("accepts right-to-left letters, and leaves URLs to the URL rules", () => {
     const rtl = { ...valid, description: "طلب ٤٢ · הזמנה", customer: { name: "سارة" } };

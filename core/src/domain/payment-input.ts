@@ -22,23 +22,38 @@ const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 /** A free-text field people read as a name, title or description (customers; merchants, for customer names). */
 export const displayText = (what: string) =>
-  textField(what).refine((t) => !BIDI_CONTROL.test(t), "must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)");
+  textField(what).refine(
+    (t) => !BIDI_CONTROL.test(t),
+    "must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)",
+  );
 
 export function httpUrl(httpsOnly: boolean) {
-  return textField("a URL string").max(2048, "must be at most 2048 characters").refine((text) => {
-    if (!URL.canParse(text)) return false;
-    const { protocol, hostname } = new URL(text);
-    return hostname !== "" && (protocol === "https:" || (!httpsOnly && protocol === "http:"));
-  }, httpsOnly ? "must be an absolute https URL (live mode)" : "must be an absolute http or https URL");
+  return textField("a URL string")
+    .max(2048, "must be at most 2048 characters")
+    .refine(
+      (text) => {
+        if (!URL.canParse(text)) return false;
+        const { protocol, hostname } = new URL(text);
+        return hostname !== "" && (protocol === "https:" || (!httpsOnly && protocol === "http:"));
+      },
+      httpsOnly ? "must be an absolute https URL (live mode)" : "must be an absolute http or https URL",
+    );
 }
 
 const description = displayText("a string").refine((t) => codePoints(t) <= 500, "must be at most 500 characters");
-export const customer = z.object({
-  email: textField("a string").pipe(z.email("must be an e-mail address").max(254, "must be at most 254 characters")).optional(),
-  name: displayText("a string").refine((t) => codePoints(t) <= 200, "must be at most 200 characters").optional(),
-}, required("an object"));
+export const customer = z.object(
+  {
+    email: textField("a string").pipe(z.email("must be an e-mail address").max(254, "must be at most 254 characters")).optional(),
+    name: displayText("a string")
+      .refine((t) => codePoints(t) <= 200, "must be at most 200 characters")
+      .optional(),
+  },
+  required("an object"),
+);
 
-export const AMOUNT_SCHEMA = z.string(required("a string")).regex(AMOUNT, "must be a string holding an integer in minor units (no sign, decimals or leading zeros, at most 16 digits)");
+export const AMOUNT_SCHEMA = z
+  .string(required("a string"))
+  .regex(AMOUNT, "must be a string holding an integer in minor units (no sign, decimals or leading zeros, at most 16 digits)");
 export const CURRENCY_SCHEMA = z.string(required("a string")).regex(/^[A-Z]{3}$/, "must be an uppercase three-letter currency code");
 export const METHOD_SCHEMA = z.enum(["card", "bank_transfer"], required("card or bank_transfer"));
 

@@ -39,8 +39,20 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
   let query = db(tx)
     .selectFrom("payments")
     .select([
-      "id", "merchant_id", "mode", "status", "method_type", "currency", "amount", "challenge_pending", "challenge_reference", "card_brand", "card_last4",
-      "bank_reference", "attempt_expires_at", "expires_at",
+      "id",
+      "merchant_id",
+      "mode",
+      "status",
+      "method_type",
+      "currency",
+      "amount",
+      "challenge_pending",
+      "challenge_reference",
+      "card_brand",
+      "card_last4",
+      "bank_reference",
+      "attempt_expires_at",
+      "expires_at",
     ])
     .where("id", "=", paymentId);
   if (scope) query = query.where("merchant_id", "=", scope.merchantId).where("mode", "=", scope.mode);

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "./errors.ts";
 import {
-  PAYMENT_STATUSES, TRANSITIONS, authorize, canApply, capture, notPayableReason, openChargeback, winChargeback,
-  type PaymentOperation, type PaymentStatus,
+  PAYMENT_STATUSES,
+  TRANSITIONS,
+  authorize,
+  canApply,
+  capture,
+  notPayableReason,
+  openChargeback,
+  winChargeback,
+  type PaymentOperation,
+  type PaymentStatus,
 } from "./payment-states.ts";
 import * as states from "./payment-states.ts";
 
@@ -25,10 +33,19 @@ const LEGAL: Record<PaymentOperation, PaymentStatus[]> = {
 };
 
 const FUNCTIONS: Record<PaymentOperation, (p: states.PaymentStateFields, at: Date) => states.TransitionResult> = {
-  startProcessing: states.startProcessing, authorize: states.authorize, capture: states.capture, fail: states.failPayment,
-  cancel: states.cancel, expire: states.expire, batchForSettlement: states.batchForSettlement, receiveFunds: states.receiveFunds,
-  releaseFunds: states.releaseFunds, refundPart: states.refundPart, refundRest: states.refundRest,
-  openChargeback: states.openChargeback, winChargeback: states.winChargeback,
+  startProcessing: states.startProcessing,
+  authorize: states.authorize,
+  capture: states.capture,
+  fail: states.failPayment,
+  cancel: states.cancel,
+  expire: states.expire,
+  batchForSettlement: states.batchForSettlement,
+  receiveFunds: states.receiveFunds,
+  releaseFunds: states.releaseFunds,
+  refundPart: states.refundPart,
+  refundRest: states.refundRest,
+  openChargeback: states.openChargeback,
+  winChargeback: states.winChargeback,
 };
 
 describe("payment transition table", () => {
@@ -73,8 +90,11 @@ describe("payment transition table", () => {
   });
 
   it.each(PAYMENT_STATUSES)("names the checkout-session reason for %s", (status) => {
-    const expected = ["created", "processing", "authorized"].includes(status) ? null
-      : ["failed", "canceled", "expired"].includes(status) ? status : "already_paid";
+    const expected = ["created", "processing", "authorized"].includes(status)
+      ? null
+      : ["failed", "canceled", "expired"].includes(status)
+        ? status
+        : "already_paid";
     expect(notPayableReason(status)).toBe(expected);
   });
 });

@@ -2,23 +2,47 @@ import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { DomainError } from "./errors.ts";
 
 export const PAYMENT_STATUSES = [
-  "created", "processing", "authorized", "captured", "pending_settlement", "settled_to_paytami",
-  "available_to_merchant", "partially_refunded", "refunded", "chargeback", "failed", "canceled", "expired",
+  "created",
+  "processing",
+  "authorized",
+  "captured",
+  "pending_settlement",
+  "settled_to_paytami",
+  "available_to_merchant",
+  "partially_refunded",
+  "refunded",
+  "chargeback",
+  "failed",
+  "canceled",
+  "expired",
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYABLE_STATUSES = ["created", "processing", "authorized"] as const satisfies readonly PaymentStatus[];
 const CAPTURED_OR_LATER = [
-  "captured", "pending_settlement", "settled_to_paytami", "available_to_merchant", "partially_refunded",
+  "captured",
+  "pending_settlement",
+  "settled_to_paytami",
+  "available_to_merchant",
+  "partially_refunded",
 ] as const satisfies readonly PaymentStatus[];
 
 export type PaymentEventType = "payment.succeeded" | "payment.failed" | "payment.canceled" | "refund.succeeded" | "chargeback.opened" | "chargeback.won";
 
 /** Columns a transition stamps with the time it happened. */
 export type TransitionStamp =
-  | "processing_at" | "authorized_at" | "captured_at" | "failed_at" | "canceled_at" | "expired_at"
-  | "pending_settlement_at" | "settled_to_paytami_at" | "available_to_merchant_at" | "refunded_at"
-  | "chargeback_opened_at" | "chargeback_won_at";
+  | "processing_at"
+  | "authorized_at"
+  | "captured_at"
+  | "failed_at"
+  | "canceled_at"
+  | "expired_at"
+  | "pending_settlement_at"
+  | "settled_to_paytami_at"
+  | "available_to_merchant_at"
+  | "refunded_at"
+  | "chargeback_opened_at"
+  | "chargeback_won_at";
 
 interface Transition {
   from: readonly PaymentStatus[];
@@ -39,7 +63,13 @@ export const TRANSITIONS = {
   expire: { from: PAYABLE_STATUSES, to: "expired", stamp: "expired_at", event: null, rejectWith: "payment_not_payable" },
   batchForSettlement: { from: ["captured"], to: "pending_settlement", stamp: "pending_settlement_at", event: null, rejectWith: "payment_not_payable" },
   receiveFunds: { from: ["pending_settlement"], to: "settled_to_paytami", stamp: "settled_to_paytami_at", event: null, rejectWith: "payment_not_payable" },
-  releaseFunds: { from: ["settled_to_paytami"], to: "available_to_merchant", stamp: "available_to_merchant_at", event: null, rejectWith: "payment_not_payable" },
+  releaseFunds: {
+    from: ["settled_to_paytami"],
+    to: "available_to_merchant",
+    stamp: "available_to_merchant_at",
+    event: null,
+    rejectWith: "payment_not_payable",
+  },
   refundPart: { from: CAPTURED_OR_LATER, to: "partially_refunded", stamp: "refunded_at", event: "refund.succeeded", rejectWith: "payment_not_refundable" },
   refundRest: { from: CAPTURED_OR_LATER, to: "refunded", stamp: "refunded_at", event: "refund.succeeded", rejectWith: "payment_not_refundable" },
   openChargeback: { from: CAPTURED_OR_LATER, to: "chargeback", stamp: "chargeback_opened_at", event: "chargeback.opened", rejectWith: "payment_not_payable" },
@@ -80,10 +110,7 @@ export function canApply(operation: PaymentOperation, status: PaymentStatus): bo
 function apply(operation: PaymentOperation, payment: PaymentStateFields, at: Date): TransitionResult {
   const rule: Transition = TRANSITIONS[operation];
   if (!rule.from.includes(payment.status)) {
-    throw new DomainError(
-      rule.rejectWith,
-      `Cannot ${operation} a payment in status ${payment.status}; it must be ${rule.from.join(" or ")}.`,
-    );
+    throw new DomainError(rule.rejectWith, `Cannot ${operation} a payment in status ${payment.status}; it must be ${rule.from.join(" or ")}.`);
   }
   if (rule.to === "previous") {
     return { status: payment.status_before_chargeback ?? "captured", status_before_chargeback: null, stamp: rule.stamp, at, event: rule.event };

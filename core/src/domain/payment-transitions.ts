@@ -5,7 +5,13 @@ import { DomainError } from "./errors.ts";
 import type { RaisedEvent } from "./outbox.ts";
 import { captureEntry, postLedger } from "./ledger.ts";
 import {
-  expire, TRANSITIONS, type DirectOperation, type PaymentOperation, type PaymentStateFields, type PaymentStatus, type TransitionResult,
+  expire,
+  TRANSITIONS,
+  type DirectOperation,
+  type PaymentOperation,
+  type PaymentStateFields,
+  type PaymentStatus,
+  type TransitionResult,
 } from "./payment-states.ts";
 import { PAYMENT_VIEW_COLUMNS, toPaymentView, type PaymentView } from "./payment-view.ts";
 import type { Changes, Tx } from "./unit-of-work.ts";

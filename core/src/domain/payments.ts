@@ -48,11 +48,7 @@ export async function listPayments(deps: CoreDeps, tx: Tx, caller: MerchantCalle
     noun: "payments",
     findCursor: (id) => findOwnPayment(tx, caller, id),
     fetch: (after, take) => {
-      let q = db(tx)
-        .selectFrom("payments")
-        .select(PAYMENT_VIEW_COLUMNS)
-        .where("merchant_id", "=", caller.merchantId)
-        .where("mode", "=", caller.mode);
+      let q = db(tx).selectFrom("payments").select(PAYMENT_VIEW_COLUMNS).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
       if (status) q = q.where("status", "=", status);
       if (after) q = q.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();

@@ -33,17 +33,26 @@ const newMerchant = () => inTransaction(deps, (tx) => createMerchant(deps, tx, O
 let n = 0;
 async function paid(merchant: CreatedMerchant, amount = "10000"): Promise<string> {
   const input = { amount, currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-  const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `payouts-test-${n++}`, input }));
+  const created = await withoutTransaction(deps, (tx) =>
+    createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `payouts-test-${n++}`, input }),
+  );
   const id = created.value.id;
-  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }));
+  await withoutTransaction(deps, (tx) =>
+    submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }),
+  );
   return id;
 }
 const settle = (id: string) => inTransaction(deps, (tx) => settleNow(deps, tx, id));
 const balance = async (merchantId: string) => (await withoutTransaction(deps, (tx) => merchantBalances(tx, merchantId, "test", "GTQ")))[0]!;
-const status = async (id: string) => (await db(deps.orm.em.fork()).selectFrom("payments").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+const status = async (id: string) =>
+  (await db(deps.orm.em.fork()).selectFrom("payments").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
 const addAccount = (merchantId: string, accountNumber: string) =>
   inTransaction(deps, (tx) => addBankAccount(deps, tx, OPERATOR, { merchantId, mode: "test", currency: "GTQ", accountNumber }));
-const codeOf = async (work: Promise<unknown>) => work.then(() => "ok", (error: unknown) => (error instanceof DomainError ? `${error.code}: ${error.message}` : String(error)));
+const codeOf = async (work: Promise<unknown>) =>
+  work.then(
+    () => "ok",
+    (error: unknown) => (error instanceof DomainError ? `${error.code}: ${error.message}` : String(error)),
+  );
 
 describe("chargebacks", () => {
   test("opened while captured, settled while disputed, won: the payment comes back as far as settlement got", async () => {
@@ -60,7 +69,9 @@ describe("chargebacks", () => {
     expect(won).toEqual({ ...opened, status: "won" });
     expect(await status(id)).toBe("available_to_merchant");
     expect(await balance(merchant.merchantId)).toMatchObject({ available: 9_450n });
-    expect(await codeOf(inTransaction(deps, (tx) => winChargeback(deps, tx, OPERATOR, { paymentId: id })))).toMatch(/^payment_not_payable: .*available_to_merchant/);
+    expect(await codeOf(inTransaction(deps, (tx) => winChargeback(deps, tx, OPERATOR, { paymentId: id })))).toMatch(
+      /^payment_not_payable: .*available_to_merchant/,
+    );
   });
 });
 
@@ -69,7 +80,9 @@ describe("payouts", () => {
     const merchant = await newMerchant();
     await addAccount(merchant.merchantId, "000111222333");
     for (let i = 0; i < 3; i++) await settle(await paid(merchant));
-    const requests = await Promise.all([0, 1, 2, 3].map(() => inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" }))));
+    const requests = await Promise.all(
+      [0, 1, 2, 3].map(() => inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" }))),
+    );
     const made = requests.filter((p) => p !== null);
     expect(made).toHaveLength(1);
     expect(made[0]!.amount).toBe(String(3 * 9_450));
@@ -84,8 +97,20 @@ describe("payouts", () => {
     await settle(await paid(merchant));
     // A debt of 1000 in pending (a refund larger than what was left there), written as the refund operation would.
     await inTransaction(deps, async (tx) => {
-      await postLedger(tx, [{ kind: "refund", merchantId: merchant.merchantId, mode: "test", currency: "GTQ", refundId: "refund_debt", at: clock,
-        lines: [{ account: "merchant_pending", amount: -1_000n }, { account: "platform_cash", amount: 1_000n }] }]);
+      await postLedger(tx, [
+        {
+          kind: "refund",
+          merchantId: merchant.merchantId,
+          mode: "test",
+          currency: "GTQ",
+          refundId: "refund_debt",
+          at: clock,
+          lines: [
+            { account: "merchant_pending", amount: -1_000n },
+            { account: "platform_cash", amount: 1_000n },
+          ],
+        },
+      ]);
       return { value: undefined, events: [] };
     });
     const payout = await inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" }));
@@ -142,14 +167,19 @@ describe("bank accounts", () => {
     expect(await codeOf(addAccount(merchant.merchantId, "12a4"))).toMatch(/^validation_error/);
     expect(await codeOf(addAccount(merchant.merchantId, "123"))).toMatch(/^validation_error/);
     expect(await codeOf(addAccount(merchant.merchantId, "1".repeat(35)))).toMatch(/^validation_error/);
-    expect(await codeOf(inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" })))).toBe("validation_error: no bank account for GTQ");
+    expect(await codeOf(inTransaction(deps, (tx) => requestPayout(deps, tx, { merchantId: merchant.merchantId, mode: "test" }, { currency: "GTQ" })))).toBe(
+      "validation_error: no bank account for GTQ",
+    );
     const first = await addAccount(merchant.merchantId, "5555666677778888");
     tick(1);
     const second = await addAccount(merchant.merchantId, "111122223333");
     expect(Object.keys(second)).toEqual(["id", "currency", "bank_name", "holder_name", "masked", "active", "created_at"]);
     expect(second.masked).toBe("****3333");
     const listed = await withoutTransaction(deps, (tx) => listBankAccounts(deps, tx, OPERATOR, { merchantId: merchant.merchantId, mode: "test" }));
-    expect(listed.map((a) => [a.id, a.active])).toEqual([[second.id, true], [first.id, false]]);
+    expect(listed.map((a) => [a.id, a.active])).toEqual([
+      [second.id, true],
+      [first.id, false],
+    ]);
     expect(JSON.stringify(listed)).not.toContain("111122223333");
   });
 });

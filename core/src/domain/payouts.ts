@@ -83,12 +83,32 @@ function payouts(tx: Tx) {
     .selectFrom("payouts as p")
     .innerJoin("bank_accounts as b", "b.id", "p.bank_account_id")
     .select([
-      "p.id", "p.merchant_id", "p.mode", "p.currency", "p.amount", "p.status", "p.bank_account_id", "b.last4", "p.requested_at",
-      "p.processing_at", "p.sent_to_bank_at", "p.completed_at", "p.failed_at", "p.canceled_at", "p.failure_reason", "p.seq", "p.created_at",
+      "p.id",
+      "p.merchant_id",
+      "p.mode",
+      "p.currency",
+      "p.amount",
+      "p.status",
+      "p.bank_account_id",
+      "b.last4",
+      "p.requested_at",
+      "p.processing_at",
+      "p.sent_to_bank_at",
+      "p.completed_at",
+      "p.failed_at",
+      "p.canceled_at",
+      "p.failure_reason",
+      "p.seq",
+      "p.created_at",
     ]);
 }
 
-function payoutEntry(kind: "payout_requested" | "payout_completed" | "payout_failed", p: { id: string; merchant_id: string; mode: string; currency: string }, at: Date, lines: LedgerEntry["lines"]): LedgerEntry {
+function payoutEntry(
+  kind: "payout_requested" | "payout_completed" | "payout_failed",
+  p: { id: string; merchant_id: string; mode: string; currency: string },
+  at: Date,
+  lines: LedgerEntry["lines"],
+): LedgerEntry {
   return { kind, merchantId: p.merchant_id, mode: p.mode, currency: p.currency, payoutId: p.id, at, lines };
 }
 
@@ -153,11 +173,13 @@ export async function requestPayout(
     .insertInto("payouts")
     .values({ ...columns, claimed_until: new Date(at.getTime() + deps.config.jobs.recoverPayouts.leaseMs), created_at: at, updated_at: at })
     .execute();
-  await postLedger(tx, [payoutEntry("payout_requested", row, at, [
-    { account: "merchant_available", amount: -available },
-    { account: "merchant_pending", amount: debt },
-    { account: "merchant_in_transit", amount },
-  ])]);
+  await postLedger(tx, [
+    payoutEntry("payout_requested", row, at, [
+      { account: "merchant_available", amount: -available },
+      { account: "merchant_pending", amount: debt },
+      { account: "merchant_in_transit", amount },
+    ]),
+  ]);
   return withoutEvents(toPayoutView(row));
 }
 
@@ -189,16 +211,38 @@ async function finish(deps: CoreDeps, tx: Tx, payoutId: string, outcome: BankOut
     const completed = outcome.status === "completed";
     await trx
       .updateTable("payouts")
-      .set(completed
-        ? { status: "completed", completed_at: at, claimed_until: null, updated_at: at }
-        : { status: "failed", failed_at: at, failure_reason: outcome.failureReason, claimed_until: null, updated_at: at })
+      .set(
+        completed
+          ? { status: "completed", completed_at: at, claimed_until: null, updated_at: at }
+          : { status: "failed", failed_at: at, failure_reason: outcome.failureReason, claimed_until: null, updated_at: at },
+      )
       .where("id", "=", payoutId)
       .execute();
-    await postLedger(tx, [completed
-      ? payoutEntry("payout_completed", payout, at, [{ account: "merchant_in_transit", amount: -amount }, { account: "platform_cash", amount }])
-      : payoutEntry("payout_failed", payout, at, [{ account: "merchant_in_transit", amount: -amount }, { account: "merchant_available", amount }])]);
-    const view = toPayoutView((await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow()));
-    return { value: undefined, events: [{ merchantId: payout.merchant_id, mode: payout.mode, type: completed ? "payout.completed" : "payout.failed", data: view, at, ...(eventId ? { id: eventId } : {}) }] };
+    await postLedger(tx, [
+      completed
+        ? payoutEntry("payout_completed", payout, at, [
+            { account: "merchant_in_transit", amount: -amount },
+            { account: "platform_cash", amount },
+          ])
+        : payoutEntry("payout_failed", payout, at, [
+            { account: "merchant_in_transit", amount: -amount },
+            { account: "merchant_available", amount },
+          ]),
+    ]);
+    const view = toPayoutView(await payouts(tx).where("p.id", "=", payoutId).executeTakeFirstOrThrow());
+    return {
+      value: undefined,
+      events: [
+        {
+          merchantId: payout.merchant_id,
+          mode: payout.mode,
+          type: completed ? "payout.completed" : "payout.failed",
+          data: view,
+          at,
+          ...(eventId ? { id: eventId } : {}),
+        },
+      ],
+    };
   });
 }
 

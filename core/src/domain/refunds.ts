@@ -24,7 +24,13 @@ export { DEFAULT_REFUND_REASON, REFUND_REASONS, type RefundReason, type RefundVi
  * so concurrent refunds of one payment run one after another and each counts every refund committed
  * before it. Throws unknown_payment, payment_not_refundable, refund_amount_exceeds_remaining.
  */
-export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, amount: bigint | undefined, reason: RefundReason | undefined): Promise<Changes<RefundView>> {
+export async function refundPayment(
+  deps: CoreDeps,
+  tx: Tx,
+  paymentId: string,
+  amount: bigint | undefined,
+  reason: RefundReason | undefined,
+): Promise<Changes<RefundView>> {
   if (!isId("pay", paymentId)) throw unknownPayment();
   const payment = await lockPayment(tx, paymentId);
   if (!payment) throw unknownPayment();
@@ -43,16 +49,39 @@ export async function refundPayment(deps: CoreDeps, tx: Tx, paymentId: string, a
  * writes the refund. A refused request rolls the claim back. A request refused before the database
  * (its body) resolves its API key first, so the errors keep their order.
  */
-export async function createRefund(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<IdempotentResult<RefundView>> {
+export async function createRefund(
+  deps: CoreDeps,
+  tx: Tx,
+  creator: PresentedCredential | MerchantCaller,
+  command: CreateRefundCommand,
+): Promise<IdempotentResult<RefundView>> {
   const { key, input, fingerprint, owner } = await validateRefundRequest(deps, tx, creator, command);
   return atomically(tx, async (inner): Promise<Changes<IdempotentResult<RefundView>>> => {
     const now = deps.now();
-    const locked = await lockOwnPayment(inner, owner, input.payment_id, key === undefined ? undefined : {
-      key, fingerprint, resourceId: input.payment_id, response: "", now, expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
-    });
+    const locked = await lockOwnPayment(
+      inner,
+      owner,
+      input.payment_id,
+      key === undefined
+        ? undefined
+        : {
+            key,
+            fingerprint,
+            resourceId: input.payment_id,
+            response: "",
+            now,
+            expiresAt: new Date(now.getTime() + deps.config.idempotencyTtlMs),
+          },
+    );
     if (locked.kind === "taken") return { value: await replayOrConflict(inner, locked.scope, key!, fingerprint), events: [] };
     if (locked.kind === "missing") throw unknownPayment();
-    const planned = await planRefund(deps, inner, locked.payment, input.amount === undefined ? undefined : BigInt(input.amount), input.reason ?? DEFAULT_REFUND_REASON);
+    const planned = await planRefund(
+      deps,
+      inner,
+      locked.payment,
+      input.amount === undefined ? undefined : BigInt(input.amount),
+      input.reason ?? DEFAULT_REFUND_REASON,
+    );
     const response = JSON.stringify(planned.view);
     // One statement writes the refund and records its event in the outbox (so none is left for atomically to record).
     await writeRefundRecorded(inner, planned, key === undefined ? undefined : { scope: locked.scope, key, response });

@@ -38,4 +38,3 @@ export function operatorCheck(internalToken: string): OperatorCheck {
     return OPERATOR;
   };
 }
-

@@ -31,7 +31,9 @@ beforeAll(async () => {
   merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Liquidaciones", currencies: [], methods: [] }));
   for (const [i] of SETTLEMENT_STEPS.entries()) {
     const input = { amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-    const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `settlement-test-${i}`, input }));
+    const created = await withoutTransaction(deps, (tx) =>
+      createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: `settlement-test-${i}`, input }),
+    );
     const id = created.value.id;
     await inTransaction(deps, (tx) => transitionPayment(deps, tx, id, SIMULATION_STEPS.succeed));
     for (const before of SETTLEMENT_STEPS.slice(0, i)) await inTransaction(deps, (tx) => settleStep(deps, tx, before, thisPayment(tx, id)));
@@ -45,12 +47,15 @@ class Rollback extends Error {}
 
 async function rolledBack<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   let result: T | undefined;
-  await deps.orm.em.fork().transactional(async (tx) => {
-    result = await work(tx);
-    throw new Rollback();
-  }).catch((error: unknown) => {
-    if (!(error instanceof Rollback)) throw error;
-  });
+  await deps.orm.em
+    .fork()
+    .transactional(async (tx) => {
+      result = await work(tx);
+      throw new Rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
   return result!;
 }
 

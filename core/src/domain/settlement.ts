@@ -48,7 +48,12 @@ export function awaitingStep<O>(rows: SelectQueryBuilder<DB, "payments", O>, ste
  * with one UPDATE, and writes each one's ledger transaction with one INSERT: a batch of any size is
  * two round trips. Answers how many moved.
  */
-export async function settleStep(deps: CoreDeps, tx: Tx, step: SettlementStep, due: SelectQueryBuilder<DB, "payments", { id: string }>): Promise<Changes<number>> {
+export async function settleStep(
+  deps: CoreDeps,
+  tx: Tx,
+  step: SettlementStep,
+  due: SelectQueryBuilder<DB, "payments", { id: string }>,
+): Promise<Changes<number>> {
   const at = deps.now();
   const moved: PaymentMoney[] = await db(tx)
     .updateTable("payments as p")
@@ -63,7 +68,13 @@ export async function settleStep(deps: CoreDeps, tx: Tx, step: SettlementStep, d
     .where(`p.${step.stamp}`, "is", null)
     .returning(["p.id", "p.merchant_id", "p.mode", "p.currency", "p.amount", "p.service_fee", "p.net_amount"])
     .execute();
-  const shares = step.operation === "releaseFunds" ? await pendingShares(tx, moved.map((p) => p.id)) : new Map<string, bigint>();
+  const shares =
+    step.operation === "releaseFunds"
+      ? await pendingShares(
+          tx,
+          moved.map((p) => p.id),
+        )
+      : new Map<string, bigint>();
   const entries: LedgerEntry[] = moved.map((p) => {
     if (step.operation === "batchForSettlement") return settlementBatchEntry(p, at);
     if (step.operation === "receiveFunds") return fundsReceivedEntry(p, at);

@@ -31,7 +31,13 @@ interface Fixture extends Changes<string> {
 }
 
 /** A card payment (bank transfer when that is all the merchant takes), in GTQ unless the merchant takes only USD. */
-async function fixturePayment(deps: CoreDeps, tx: Tx, owner: MerchantCaller, type: EventType, amountIn?: (currency: Currency) => Promise<bigint>): Promise<PaymentView> {
+async function fixturePayment(
+  deps: CoreDeps,
+  tx: Tx,
+  owner: MerchantCaller,
+  type: EventType,
+  amountIn?: (currency: Currency) => Promise<bigint>,
+): Promise<PaymentView> {
   const merchant = await tx.findOne(Merchant, owner.merchantId);
   if (!merchant) return fail("validation_error", `Unknown merchant ${owner.merchantId}.`);
   const currency = (merchant.currencies.includes("GTQ") ? "GTQ" : merchant.currencies[0]) as Currency;
@@ -54,7 +60,13 @@ async function fixturePayment(deps: CoreDeps, tx: Tx, owner: MerchantCaller, typ
 }
 
 /** A new fixture payment of the merchant, captured (authorize + capture, as a paid card payment). */
-async function capturedPayment(deps: CoreDeps, tx: Tx, owner: MerchantCaller, type: EventType, amountIn?: (currency: Currency) => Promise<bigint>): Promise<Changes<PaymentView>> {
+async function capturedPayment(
+  deps: CoreDeps,
+  tx: Tx,
+  owner: MerchantCaller,
+  type: EventType,
+  amountIn?: (currency: Currency) => Promise<bigint>,
+): Promise<Changes<PaymentView>> {
   const payment = await fixturePayment(deps, tx, owner, type, amountIn);
   return transitionPayment(deps, tx, payment.id, SIMULATION_STEPS.succeed);
 }
@@ -67,9 +79,12 @@ async function capturedPayment(deps: CoreDeps, tx: Tx, owner: MerchantCaller, ty
  * whose number ends in 0002 for payout.failed, as the sandbox bank's closed account.
  */
 const FIXTURES = {
-  "payment.succeeded": async (deps, tx, owner) => fromPayment(await transitionPayment(deps, tx, (await fixturePayment(deps, tx, owner, "payment.succeeded")).id, SIMULATION_STEPS.succeed)),
-  "payment.failed": async (deps, tx, owner) => fromPayment(await transitionPayment(deps, tx, (await fixturePayment(deps, tx, owner, "payment.failed")).id, SIMULATION_STEPS.fail)),
-  "payment.canceled": async (deps, tx, owner) => fromPayment(await transitionPayment(deps, tx, (await fixturePayment(deps, tx, owner, "payment.canceled")).id, SIMULATION_STEPS.cancel)),
+  "payment.succeeded": async (deps, tx, owner) =>
+    fromPayment(await transitionPayment(deps, tx, (await fixturePayment(deps, tx, owner, "payment.succeeded")).id, SIMULATION_STEPS.succeed)),
+  "payment.failed": async (deps, tx, owner) =>
+    fromPayment(await transitionPayment(deps, tx, (await fixturePayment(deps, tx, owner, "payment.failed")).id, SIMULATION_STEPS.fail)),
+  "payment.canceled": async (deps, tx, owner) =>
+    fromPayment(await transitionPayment(deps, tx, (await fixturePayment(deps, tx, owner, "payment.canceled")).id, SIMULATION_STEPS.cancel)),
   "refund.succeeded": async (deps, tx, owner) => {
     const captured = await capturedPayment(deps, tx, owner, "refund.succeeded");
     const refund = await refundPayment(deps, tx, captured.value.id, undefined, "requested_by_customer");
@@ -103,10 +118,16 @@ async function payoutFixture(deps: CoreDeps, tx: Tx, owner: MerchantCaller, type
   });
   await settleNow(deps, tx, captured.value.id);
   const account = await addBankAccount(deps, tx, OPERATOR, {
-    merchantId: owner.merchantId, mode: owner.mode, currency: captured.value.currency, accountNumber, holderName: "Fixture for paytami trigger", active: false,
+    merchantId: owner.merchantId,
+    mode: owner.mode,
+    currency: captured.value.currency,
+    accountNumber,
+    holderName: "Fixture for paytami trigger",
+    active: false,
   });
   const payout = await requestPayout(deps, tx, owner, { currency: captured.value.currency, bankAccountId: account.value.id });
-  if (!payout.value) return fail("validation_error", `Nothing is available to pay out in ${captured.value.currency}: the merchant owes more than the fixture payment brought.`);
+  if (!payout.value)
+    return fail("validation_error", `Nothing is available to pay out in ${captured.value.currency}: the merchant owes more than the fixture payment brought.`);
   return { value: payout.value.id, events: [...captured.events, ...payout.events], payoutId: payout.value.id };
 }
 

@@ -23,21 +23,31 @@ beforeAll(async () => {
   database = await openMigratedDatabase({ poolSize: 4, now: () => clock });
   deps = {
     ...database.deps,
-    config: { ...database.deps.config, webhookRetryScheduleMs: [0, 1_000, 60_000], webhooks: { ...database.deps.config.webhooks, endpointConcurrency: 2, disableAfterMs: 5 * 86_400_000 } },
+    config: {
+      ...database.deps.config,
+      webhookRetryScheduleMs: [0, 1_000, 60_000],
+      webhooks: { ...database.deps.config.webhooks, endpointConcurrency: 2, disableAfterMs: 5 * 86_400_000 },
+    },
   };
   merchantId = (await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Dominio S.A.", currencies: [], methods: [] }))).merchantId;
 });
 afterAll(() => database?.close());
 
 async function newEndpoint(events: string[] = []): Promise<string> {
-  const created = await createEndpoint(deps, deps.orm.em.fork(), merchantCaller(merchantId, "test"), { url: "http://127.0.0.1:9/hooks", enabledEvents: events });
+  const created = await createEndpoint(deps, deps.orm.em.fork(), merchantCaller(merchantId, "test"), {
+    url: "http://127.0.0.1:9/hooks",
+    enabledEvents: events,
+  });
   return created.endpoint.id;
 }
 
 async function newEvents(n: number, type = "payment.succeeded"): Promise<string[]> {
   clock = new Date(clock.getTime() + 1);
   const envelopes = await inTransaction(deps, async (tx) => ({
-    value: await enqueueEvents(tx, Array.from({ length: n }, () => ({ merchantId, mode: "test", type, data: { id: "pay_x" }, at: clock }))),
+    value: await enqueueEvents(
+      tx,
+      Array.from({ length: n }, () => ({ merchantId, mode: "test", type, data: { id: "pay_x" }, at: clock })),
+    ),
     events: [],
   }));
   return envelopes.map((e) => e.id);
@@ -45,7 +55,12 @@ async function newEvents(n: number, type = "payment.succeeded"): Promise<string[
 
 const record = (ids: string[]) => inTransaction(deps, (tx) => recordDeliveries(deps, tx, OPERATOR, ids));
 const outcome = (deliveryId: string, httpStatus: number | undefined) => ({
-  deliveryId, attemptedAt: clock, httpStatus, error: httpStatus === undefined ? "ECONNREFUSED" : undefined, latencyMs: 3, responseExcerpt: "",
+  deliveryId,
+  attemptedAt: clock,
+  httpStatus,
+  error: httpStatus === undefined ? "ECONNREFUSED" : undefined,
+  latencyMs: 3,
+  responseExcerpt: "",
 });
 
 describe("webhook deliveries", () => {
@@ -56,7 +71,11 @@ describe("webhook deliveries", () => {
     const [failed] = await newEvents(1, "payment.failed");
     expect(await record([succeeded!, failed!, "evt_000000000000000000000000"])).toEqual({ created: 3, unknownEventIds: ["evt_000000000000000000000000"] });
     expect(await record([succeeded!, failed!])).toEqual({ created: 0, unknownEventIds: [] });
-    const rows = await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select(["event_id", "endpoint_id"]).where("endpoint_id", "in", [all, failedOnly]).execute();
+    const rows = await db(deps.orm.em.fork())
+      .selectFrom("webhook_deliveries")
+      .select(["event_id", "endpoint_id"])
+      .where("endpoint_id", "in", [all, failedOnly])
+      .execute();
     expect(rows).toHaveLength(3);
     expect(rows.filter((r) => r.endpoint_id === failedOnly).map((r) => r.event_id)).toEqual([failed]);
     // Leave nothing due for the next tests.
@@ -123,14 +142,22 @@ describe("webhook deliveries", () => {
   test("an endpoint that has only failed for 5 days is disabled; one that succeeded meanwhile is not", async () => {
     const dead = await newEndpoint();
     const flaky = await newEndpoint();
-    const endpoint = (id: string) => db(deps.orm.em.fork()).selectFrom("webhook_endpoints").select(["enabled", "disabled_reason"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const endpoint = (id: string) =>
+      db(deps.orm.em.fork()).selectFrom("webhook_endpoints").select(["enabled", "disabled_reason"]).where("id", "=", id).executeTakeFirstOrThrow();
     const start = clock.getTime();
     for (let day = 0; day <= 6; day++) {
       clock = new Date(start + day * 86_400_000);
       const [eventId] = await newEvents(1);
       await record([eventId!]);
       const claimed = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
-      await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, claimed.map((c) => outcome(c.deliveryId, c.endpointId === flaky && day === 3 ? 200 : 503))));
+      await inTransaction(deps, (tx) =>
+        recordAttempts(
+          deps,
+          tx,
+          OPERATOR,
+          claimed.map((c) => outcome(c.deliveryId, c.endpointId === flaky && day === 3 ? 200 : 503)),
+        ),
+      );
       if (day < 5) expect((await endpoint(dead)).enabled).toBe(true);
     }
     const disabled = await endpoint(dead);
@@ -144,11 +171,15 @@ describe("webhook deliveries", () => {
     const [eventId] = await newEvents(1);
     await record([eventId!]);
     const [d] = (await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((c) => c.endpointId === ep);
-    const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
-      { ...outcome(d!.deliveryId, 200), responseExcerpt: "ok\0\x1b[2J" + "x".repeat(2000), error: "odd\0error" },
-    ]));
+    const recorded = await inTransaction(deps, (tx) =>
+      recordAttempts(deps, tx, OPERATOR, [{ ...outcome(d!.deliveryId, 200), responseExcerpt: "ok\0\x1b[2J" + "x".repeat(2000), error: "odd\0error" }]),
+    );
     expect(recorded).toEqual({ recorded: 1, rejected: [] });
-    const [attempt] = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select(["response_excerpt", "error", "succeeded"]).where("delivery_id", "=", d!.deliveryId).execute();
+    const [attempt] = await db(deps.orm.em.fork())
+      .selectFrom("webhook_attempts")
+      .select(["response_excerpt", "error", "succeeded"])
+      .where("delivery_id", "=", d!.deliveryId)
+      .execute();
     expect(attempt!.succeeded).toBe(true);
     expect(attempt!.error).toBe("odd\\u0000error");
     expect(attempt!.response_excerpt).toBe("ok\\u0000\\u001b[2J" + "x".repeat(1024 - 17));
@@ -161,13 +192,15 @@ describe("webhook deliveries", () => {
     const claimed = (await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((c) => mine.includes(c.endpointId));
     expect(claimed).toHaveLength(4);
     const [a, b, c, d] = claimed.map((x) => x.deliveryId) as [string, string, string, string];
-    const recorded = await inTransaction(deps, (tx) => recordAttempts(deps, tx, OPERATOR, [
-      outcome(a, 200),
-      // The database refuses this one (latency_ms is an int column): only it is rolled back.
-      { ...outcome(b, 200), latencyMs: 2 ** 31 },
-      outcome(c, 500),
-      { ...outcome(d, 200), attemptedAt: new Date(Number.NaN) },
-    ]));
+    const recorded = await inTransaction(deps, (tx) =>
+      recordAttempts(deps, tx, OPERATOR, [
+        outcome(a, 200),
+        // The database refuses this one (latency_ms is an int column): only it is rolled back.
+        { ...outcome(b, 200), latencyMs: 2 ** 31 },
+        outcome(c, 500),
+        { ...outcome(d, 200), attemptedAt: new Date(Number.NaN) },
+      ]),
+    );
     expect(recorded).toEqual({
       recorded: 2,
       rejected: [
@@ -175,9 +208,18 @@ describe("webhook deliveries", () => {
         { index: 3, deliveryId: d, reason: "attempted_at must be an ISO 8601 time." },
       ],
     });
-    const rows = await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select(["id", "status", "attempt_count"]).where("id", "in", [a, b, c, d]).execute();
+    const rows = await db(deps.orm.em.fork())
+      .selectFrom("webhook_deliveries")
+      .select(["id", "status", "attempt_count"])
+      .where("id", "in", [a, b, c, d])
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, [r.status, r.attempt_count]]));
-    expect([a, b, c, d].map((id) => byId.get(id))).toEqual([["succeeded", 1], ["pending", 0], ["pending", 1], ["pending", 0]]);
+    expect([a, b, c, d].map((id) => byId.get(id))).toEqual([
+      ["succeeded", 1],
+      ["pending", 0],
+      ["pending", 1],
+      ["pending", 0],
+    ]);
     const attempts = await db(deps.orm.em.fork()).selectFrom("webhook_attempts").select("delivery_id").where("delivery_id", "in", [a, b, c, d]).execute();
     expect(attempts.map((x) => x.delivery_id).sort()).toEqual([a, c].sort());
     await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", mine).execute();
@@ -188,10 +230,19 @@ describe("webhook deliveries", () => {
     const [eventId] = await newEvents(1);
     await record([eventId!]);
     const [d] = (await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 })).filter((c) => c.endpointId === ep);
-    await db(deps.orm.em.fork()).insertInto("webhook_attempts").values({
-      delivery_id: d!.deliveryId, endpoint_id: ep, attempted_at: clock, succeeded: false, http_status: 500, error: null, latency_ms: 1,
-      response_excerpt: "\x1b]0;owned\x07\u202Eboom",
-    }).execute();
+    await db(deps.orm.em.fork())
+      .insertInto("webhook_attempts")
+      .values({
+        delivery_id: d!.deliveryId,
+        endpoint_id: ep,
+        attempted_at: clock,
+        succeeded: false,
+        http_status: 500,
+        error: null,
+        latency_ms: 1,
+        response_excerpt: "\x1b]0;owned\x07\u202Eboom",
+      })
+      .execute();
     const shown = await getDelivery(deps, deps.orm.em.fork(), OPERATOR, d!.deliveryId);
     expect(shown.attempts.map((a) => a.response_excerpt)).toEqual(["\\u001b]0;owned\\u0007\\u202eboom"]);
     await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "=", ep).execute();

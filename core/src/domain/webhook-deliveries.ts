@@ -104,11 +104,23 @@ export async function recordAttempts(deps: CoreDeps, tx: Tx, _caller: DeliveryCa
   outcomes.forEach((outcome, index) => {
     const reason = invalidReason(outcome);
     if (reason) rejected.push({ index, deliveryId: outcome.deliveryId, reason });
-    else valid.push({ index, outcome: { ...outcome, error: outcome.error === undefined ? undefined : safeText(outcome.error), responseExcerpt: safeText(outcome.responseExcerpt) } });
+    else
+      valid.push({
+        index,
+        outcome: { ...outcome, error: outcome.error === undefined ? undefined : safeText(outcome.error), responseExcerpt: safeText(outcome.responseExcerpt) },
+      });
   });
   let recorded = 0;
   try {
-    recorded = await atomically(tx, async (batch) => withoutEvents(await recordOutcomes(deps, batch, valid.map((v) => v.outcome))));
+    recorded = await atomically(tx, async (batch) =>
+      withoutEvents(
+        await recordOutcomes(
+          deps,
+          batch,
+          valid.map((v) => v.outcome),
+        ),
+      ),
+    );
   } catch (err) {
     if (valid.length > 1) deps.log.warn({ err, attempts: valid.length }, "recording a batch of attempts failed; recording them one by one");
     for (const { index, outcome } of valid) {
@@ -136,7 +148,11 @@ async function recordOutcomes(deps: CoreDeps, tx: Tx, outcomes: readonly Attempt
   const current = await db(tx)
     .selectFrom("webhook_deliveries")
     .select(["id", "endpoint_id", "status", "round_attempts"])
-    .where("id", "in", outcomes.map((outcome) => outcome.deliveryId))
+    .where(
+      "id",
+      "in",
+      outcomes.map((outcome) => outcome.deliveryId),
+    )
     .forUpdate()
     .execute();
   const byId = new Map(current.map((row) => [row.id, row]));
@@ -144,16 +160,18 @@ async function recordOutcomes(deps: CoreDeps, tx: Tx, outcomes: readonly Attempt
   if (known.length === 0) return 0;
   await db(tx)
     .insertInto("webhook_attempts")
-    .values(known.map((outcome) => ({
-      delivery_id: outcome.deliveryId,
-      endpoint_id: byId.get(outcome.deliveryId)!.endpoint_id,
-      attempted_at: outcome.attemptedAt,
-      succeeded: isSuccess(outcome.httpStatus),
-      http_status: outcome.httpStatus ?? null,
-      error: outcome.error ?? null,
-      latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
-      response_excerpt: outcome.responseExcerpt,
-    })))
+    .values(
+      known.map((outcome) => ({
+        delivery_id: outcome.deliveryId,
+        endpoint_id: byId.get(outcome.deliveryId)!.endpoint_id,
+        attempted_at: outcome.attemptedAt,
+        succeeded: isSuccess(outcome.httpStatus),
+        http_status: outcome.httpStatus ?? null,
+        error: outcome.error ?? null,
+        latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
+        response_excerpt: outcome.responseExcerpt,
+      })),
+    )
     .execute();
 
   // Several outcomes of one delivery in a batch apply in order.

@@ -35,14 +35,35 @@ export interface AttemptView {
 }
 
 const DELIVERY_COLUMNS = [
-  "id", "event_id", "event_type", "endpoint_id", "merchant_id", "mode", "status", "attempt_count",
-  "next_attempt_at", "last_http_status", "last_error", "last_attempt_at", "created_at",
+  "id",
+  "event_id",
+  "event_type",
+  "endpoint_id",
+  "merchant_id",
+  "mode",
+  "status",
+  "attempt_count",
+  "next_attempt_at",
+  "last_http_status",
+  "last_error",
+  "last_attempt_at",
+  "created_at",
 ] as const;
 
 type DeliveryRow = {
-  id: string; event_id: string; event_type: string; endpoint_id: string; merchant_id: string; mode: string; status: string;
-  attempt_count: number; next_attempt_at: Date | null; last_http_status: number | null; last_error: string | null;
-  last_attempt_at: Date | null; created_at: Date;
+  id: string;
+  event_id: string;
+  event_type: string;
+  endpoint_id: string;
+  merchant_id: string;
+  mode: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  last_http_status: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  created_at: Date;
 };
 
 function toView(row: DeliveryRow): DeliveryView {
@@ -128,8 +149,11 @@ export async function replayFailedDeliveries(
   { endpointId, since: sinceText }: { endpointId: string; since: string },
 ): Promise<Changes<string[]>> {
   const since = new Date(sinceText);
-  if (!/^\d{4}-\d\d-\d\dT/.test(sinceText) || Number.isNaN(since.getTime())) fail("validation_error", "since must be an ISO 8601 time such as 2026-11-21T00:00:00Z.");
-  const endpoint = isId("we", endpointId) ? await db(tx).selectFrom("webhook_endpoints").select("id").where("id", "=", endpointId).executeTakeFirst() : undefined;
+  if (!/^\d{4}-\d\d-\d\dT/.test(sinceText) || Number.isNaN(since.getTime()))
+    fail("validation_error", "since must be an ISO 8601 time such as 2026-11-21T00:00:00Z.");
+  const endpoint = isId("we", endpointId)
+    ? await db(tx).selectFrom("webhook_endpoints").select("id").where("id", "=", endpointId).executeTakeFirst()
+    : undefined;
   if (!endpoint) fail("validation_error", `No such webhook endpoint: ${endpointId}.`);
   const now = deps.now();
   const rows = await db(tx)

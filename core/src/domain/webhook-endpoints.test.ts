@@ -38,7 +38,14 @@ const NEVER = [
   "http://0.0.0.0:8080/hook",
   "http://[::ffff:127.0.0.1]:8080/hook",
 ];
-const LOOPBACK = ["http://127.0.0.1:8080/hook", "http://127.1:8080/hook", "http://0x7f000001:8080/hook", "http://[::1]:8080/hook", "http://localhost:8080/hook", "http://LOCALHOST:8080/hook"];
+const LOOPBACK = [
+  "http://127.0.0.1:8080/hook",
+  "http://127.1:8080/hook",
+  "http://0x7f000001:8080/hook",
+  "http://[::1]:8080/hook",
+  "http://localhost:8080/hook",
+  "http://LOCALHOST:8080/hook",
+];
 
 describe("checkEndpointUrl in test mode without WEBHOOK_ALLOW_LOOPBACK", () => {
   it.each([...NEVER, ...LOOPBACK])("%s is refused: validation_error naming the address", async (url) => {

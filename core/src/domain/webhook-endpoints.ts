@@ -178,12 +178,7 @@ export async function updateEndpoint(
  * still checks the old secret accepts deliveries until it switches. Rotating again within that time
  * drops the older previous secret: at most two secrets sign at once.
  */
-export async function rotateEndpointSecret(
-  deps: CoreDeps,
-  tx: Tx,
-  caller: MerchantCaller | OperatorCaller,
-  id: string,
-): Promise<Changes<EndpointWithSecret>> {
+export async function rotateEndpointSecret(deps: CoreDeps, tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<Changes<EndpointWithSecret>> {
   const row = await lockEndpoint(tx, caller, id);
   const now = deps.now();
   const secret = generateWebhookSecret();

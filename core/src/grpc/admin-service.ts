@@ -23,7 +23,11 @@ const merchantInput = (request: CreateMerchantRequest) => ({
   methods: request.methods.map(methodTypeCodec.requestText),
 });
 const createdMerchant = (created: CreatedMerchant) => ({ merchant_id: created.merchantId, test_api_key: created.testApiKey, live_api_key: created.liveApiKey });
-const keyInput = (request: CreateApiKeyRequest) => ({ merchantId: request.merchant_id, mode: modeCodec.requestText(request.mode), expiresAt: request.expires_at });
+const keyInput = (request: CreateApiKeyRequest) => ({
+  merchantId: request.merchant_id,
+  mode: modeCodec.requestText(request.mode),
+  expiresAt: request.expires_at,
+});
 const issuedKey = (key: IssuedApiKey) => ({ id: key.id, api_key: key.apiKey, mode: modeCodec.fromWire(key.mode), expires_at: key.expiresAt?.toISOString() });
 const stepInput = (request: SimulatePaymentRequest) => ({ paymentId: request.payment_id, step: request.step });
 const originsInput = (request: SetEmbedOriginsRequest) => ({ merchantId: request.merchant_id, origins: request.origins });

@@ -5,7 +5,15 @@
 import { modeCodec } from "../../../proto/enums.ts";
 import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
 import { parseMode, presentApiKey } from "../domain/api-keys.ts";
-import { merchantCaller, PUBLIC, type MerchantCaller, type PresentedCredential, type PublicCaller, type ServiceCaller, type ServiceName } from "../domain/caller.ts";
+import {
+  merchantCaller,
+  PUBLIC,
+  type MerchantCaller,
+  type PresentedCredential,
+  type PublicCaller,
+  type ServiceCaller,
+  type ServiceName,
+} from "../domain/caller.ts";
 import { fail } from "../domain/errors.ts";
 import { bearerToken } from "../http/bearer-token.ts";
 import type { CallerSource } from "./method-table.ts";
@@ -58,7 +66,9 @@ export function actingFor<Req>(acting: (request: Req) => ActingFor): CallerSourc
 }
 
 /** The operator acting for a merchant when the request has an `acting_for`, else the merchant's own API key. */
-export function actingForOrApiKey<Req>(acting: (request: Req) => ActingFor | undefined): CallerSource<Req, MerchantCaller | OtherProcess | PresentedCredential> {
+export function actingForOrApiKey<Req>(
+  acting: (request: Req) => ActingFor | undefined,
+): CallerSource<Req, MerchantCaller | OtherProcess | PresentedCredential> {
   return {
     kinds: ["merchant", "operator"],
     resolve: (context, request) => {
@@ -82,4 +92,3 @@ export function managing<Req>(acting: (request: Req) => ActingFor | undefined): 
     },
   };
 }
-

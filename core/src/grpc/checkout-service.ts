@@ -59,7 +59,12 @@ export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
     getHostedPayment: call(checkout.hostedPayment, customer, byPaymentId, toHostedPaymentMessage),
     verifyEmbedToken: call(checkout.verifyEmbedToken, customer, tokenQuery, (valid) => ({ valid })),
     // Attempts call the processor: no transaction around them (they open their own short ones).
-    submitCard: call(checkout.submitCard, customerAt((request: SubmitCardRequest) => request.client_ip), cardInput, toOutcomeMessage),
+    submitCard: call(
+      checkout.submitCard,
+      customerAt((request: SubmitCardRequest) => request.client_ip),
+      cardInput,
+      toOutcomeMessage,
+    ),
     completeChallenge: call(checkout.completeChallenge, customer, challengeAnswer, toOutcomeMessage),
     startBankTransfer: call(checkout.startBankTransfer, customer, byPaymentId, started),
     cancelCheckout: call(checkout.cancel, customer, byPaymentId, canceled),

@@ -46,25 +46,56 @@ const toOutcome = (r: AttemptResult) => ({
   retryAfterMs: r.retry_after_ms,
 });
 const claimInput = (request: ClaimDueDeliveriesRequest) => ({ limit: request.limit, leaseMs: request.lease_ms });
-const attemptsInput = (request: RecordAttemptsRequest) => ({ outcomes: request.results.map(toOutcome), claim: { limit: request.claim_limit, leaseMs: request.lease_ms } });
+const attemptsInput = (request: RecordAttemptsRequest) => ({
+  outcomes: request.results.map(toOutcome),
+  claim: { limit: request.claim_limit, leaseMs: request.lease_ms },
+});
 const toRejectedMessage = (r: RejectedAttempt) => ({ index: r.index, delivery_id: r.deliveryId, reason: r.reason });
-const listQuery = (request: ListDeliveriesRequest) => ({ endpointId: request.endpoint_id, eventId: request.event_id, status: request.status, limit: request.limit });
+const listQuery = (request: ListDeliveriesRequest) => ({
+  endpointId: request.endpoint_id,
+  eventId: request.event_id,
+  status: request.status,
+  limit: request.limit,
+});
 const withAttempts = (found: { delivery: DeliveryView; attempts: AttemptView[] }) => ({
   delivery: toDeliveryMessage(found.delivery),
   attempts: found.attempts.map((a) => nullAsAbsent(a)),
 });
-const recentQuery = (request: ListRecentEventsRequest) => ({ merchantId: request.merchant_id, mode: modeCodec.requestText(request.mode), since: request.since, limit: request.limit });
+const recentQuery = (request: ListRecentEventsRequest) => ({
+  merchantId: request.merchant_id,
+  mode: modeCodec.requestText(request.mode),
+  since: request.since,
+  limit: request.limit,
+});
 
 export function deliveryService(deps: CoreDeps): DeliveryServiceServer {
   return serviceOf(deps, DeliveryServiceService, {
-    recordDeliveries: call(deliveries.record, deliverer, (request) => request.event_ids, (recorded) => ({ created: recorded.created, unknown_event_ids: recorded.unknownEventIds })),
+    recordDeliveries: call(
+      deliveries.record,
+      deliverer,
+      (request) => request.event_ids,
+      (recorded) => ({ created: recorded.created, unknown_event_ids: recorded.unknownEventIds }),
+    ),
     claimDueDeliveries: call(deliveries.claimDue, deliverer, claimInput, (due) => ({ deliveries: due.map(toDueMessage) })),
-    recordAttempts: call(deliveries.recordAttempts, deliverer, attemptsInput, (done) => ({ deliveries: done.deliveries.map(toDueMessage), rejected: done.rejected.map(toRejectedMessage) })),
-    releaseDeliveries: call(deliveries.release, deliverer, (request) => request.delivery_ids, () => ({})),
+    recordAttempts: call(deliveries.recordAttempts, deliverer, attemptsInput, (done) => ({
+      deliveries: done.deliveries.map(toDueMessage),
+      rejected: done.rejected.map(toRejectedMessage),
+    })),
+    releaseDeliveries: call(
+      deliveries.release,
+      deliverer,
+      (request) => request.delivery_ids,
+      () => ({}),
+    ),
     listDeliveries: call(deliveries.list, operator, listQuery, (views) => ({ data: views.map(toDeliveryMessage) })),
     getDelivery: call(deliveries.get, operator, byId, withAttempts),
     replayDelivery: call(deliveries.replay, operator, byId, (view) => ({ delivery: toDeliveryMessage(view) })),
-    replayFailedDeliveries: call(deliveries.replayFailed, operator, (request) => ({ endpointId: request.endpoint_id, since: request.since }), (ids) => ({ delivery_ids: ids })),
+    replayFailedDeliveries: call(
+      deliveries.replayFailed,
+      operator,
+      (request) => ({ endpointId: request.endpoint_id, since: request.since }),
+      (ids) => ({ delivery_ids: ids }),
+    ),
     listRecentEvents: call(deliveries.listRecentEvents, operator, recentQuery, (found) => ({ events: found.events, now: found.now.toISOString() })),
   });
 }

@@ -16,7 +16,17 @@ export function ledgerService(deps: CoreDeps): LedgerServiceServer {
   return serviceOf(deps, LedgerServiceService, {
     verifyLedger: call(ledger.verify, operator, nothing, verified),
     // The operator acting for the merchant and mode the request names.
-    getBalances: call(ledger.balances, actingFor((request) => request), nothing, balances),
-    listPaymentLedger: call(ledger.paymentLedger, operator, (request) => request.payment_id, (view) => view),
+    getBalances: call(
+      ledger.balances,
+      actingFor((request) => request),
+      nothing,
+      balances,
+    ),
+    listPaymentLedger: call(
+      ledger.paymentLedger,
+      operator,
+      (request) => request.payment_id,
+      (view) => view,
+    ),
   });
 }

@@ -64,7 +64,11 @@ function payCommand(request: PayLinkRequest): PayLinkCommand {
 }
 
 const linkPaymentQuery = (request: GetLinkPaymentRequest) => ({ linkId: request.link_id, paymentId: request.payment_id });
-const linkPayment = (payment: LinkPayment) => ({ ...payment, status: paymentStatusCodec.fromWire(payment.status), currency: currencyCodec.fromWire(payment.currency) });
+const linkPayment = (payment: LinkPayment) => ({
+  ...payment,
+  status: paymentStatusCodec.fromWire(payment.status),
+  currency: currencyCodec.fromWire(payment.currency),
+});
 
 export function linkService(deps: CoreDeps): LinkServiceServer {
   return serviceOf(deps, LinkServiceService, {

@@ -15,13 +15,31 @@ import { refundService, toRefundMessage } from "./refund-service.ts";
 import { idempotentCommand } from "./requests.ts";
 
 const token = (c: string) => c.repeat(32);
-const deps = { log: createLogger("test"), config: { serviceTokens: { operator: token("o"), facade: token("f"), dispatcher: token("d") } } } as unknown as CoreDeps;
+const deps = {
+  log: createLogger("test"),
+  config: { serviceTokens: { operator: token("o"), facade: token("f"), dispatcher: token("d") } },
+} as unknown as CoreDeps;
 
 const theRefund = (view: RefundView) => ({ refund: toRefundMessage(view) });
 const refundTable = (): MethodTable<typeof RefundServiceService> => ({
-  createRefund: call(refunds.create, actingForOrApiKey((request) => request.acting_for), idempotentCommand, ({ value, replayed }) => ({ refund: toRefundMessage(value), replayed })),
-  getRefund: call(refunds.get, managing((request) => request.acting_for), (request) => request.id, theRefund),
-  listRefunds: call(refunds.list, actingForOrApiKey((request) => request.acting_for), () => ({}), (page) => ({ data: page.data.map(toRefundMessage), has_more: page.has_more })),
+  createRefund: call(
+    refunds.create,
+    actingForOrApiKey((request) => request.acting_for),
+    idempotentCommand,
+    ({ value, replayed }) => ({ refund: toRefundMessage(value), replayed }),
+  ),
+  getRefund: call(
+    refunds.get,
+    managing((request) => request.acting_for),
+    (request) => request.id,
+    theRefund,
+  ),
+  listRefunds: call(
+    refunds.list,
+    actingForOrApiKey((request) => request.acting_for),
+    () => ({}),
+    (page) => ({ data: page.data.map(toRefundMessage), has_more: page.has_more }),
+  ),
 });
 
 describe("building a service from its table", () => {
@@ -31,7 +49,10 @@ describe("building a service from its table", () => {
   });
 
   test("a method whose caller the operation does not declare stops it", () => {
-    const table: MethodTable<typeof RefundServiceService> = { ...refundTable(), getRefund: call(refunds.get, processes("dispatcher"), (request) => request.id, theRefund) };
+    const table: MethodTable<typeof RefundServiceService> = {
+      ...refundTable(),
+      getRefund: call(refunds.get, processes("dispatcher"), (request) => request.id, theRefund),
+    };
     expect(() => serviceOf(deps, RefundServiceService, table)).toThrow(
       "/paytami.v1.RefundService/GetRefund: operation get_refund does not declare the caller(s) dispatcher this method yields",
     );
@@ -39,7 +60,15 @@ describe("building a service from its table", () => {
 
   test("a method whose operation is not in OPERATIONS stops it", () => {
     const stray = defineOperation({ name: "stray_refund", callers: ["merchant", "operator"], input: z.string(), transaction: "read", run: refunds.get.run });
-    const table: MethodTable<typeof RefundServiceService> = { ...refundTable(), getRefund: call(stray, managing((request) => request.acting_for), (request) => request.id, theRefund) };
+    const table: MethodTable<typeof RefundServiceService> = {
+      ...refundTable(),
+      getRefund: call(
+        stray,
+        managing((request) => request.acting_for),
+        (request) => request.id,
+        theRefund,
+      ),
+    };
     expect(() => serviceOf(deps, RefundServiceService, table)).toThrow("operation stray_refund is not in OPERATIONS");
   });
 

@@ -34,7 +34,16 @@ describe("Payment: domain view → gRPC message → public JSON", () => {
   test("without a description, in USD, with the largest amounts", () => {
     const { description: _omit, ...rest } = view({ currency: "USD", amount: "9999999999999999", service_fee: "0", net_amount: "9999999999999999" });
     expect(throughTheWire(rest)).toBe(JSON.stringify(rest));
-    expect(Object.keys(JSON.parse(throughTheWire(rest)))).toEqual(["id", "status", "currency", "amount", "service_fee", "net_amount", "checkout_url", "created_at"]);
+    expect(Object.keys(JSON.parse(throughTheWire(rest)))).toEqual([
+      "id",
+      "status",
+      "currency",
+      "amount",
+      "service_fee",
+      "net_amount",
+      "checkout_url",
+      "created_at",
+    ]);
   });
 
   test("an empty description is kept (it is not the same as none)", () => {

@@ -1,5 +1,11 @@
 import { currencyCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
-import { PaymentServiceService, type CancelPaymentRequest, type ListPaymentsRequest, type Payment, type PaymentServiceServer } from "../../../proto/gen/paytami/v1/payment.ts";
+import {
+  PaymentServiceService,
+  type CancelPaymentRequest,
+  type ListPaymentsRequest,
+  type Payment,
+  type PaymentServiceServer,
+} from "../../../proto/gen/paytami/v1/payment.ts";
 import type { MerchantCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { IdempotentResult } from "../domain/idempotency.ts";

@@ -1,6 +1,12 @@
 import { modeCodec } from "../../../proto/enums.ts";
 import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
-import { PayoutServiceService, type AddBankAccountRequest, type ListPayoutsRequest, type Payout, type PayoutServiceServer } from "../../../proto/gen/paytami/v1/payout.ts";
+import {
+  PayoutServiceService,
+  type AddBankAccountRequest,
+  type ListPayoutsRequest,
+  type Payout,
+  type PayoutServiceServer,
+} from "../../../proto/gen/paytami/v1/payout.ts";
 import { nullAsAbsent } from "../../../proto/optional-fields.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { Page } from "../domain/keyset-page.ts";

@@ -6,7 +6,9 @@ import type { IdempotentCommand } from "../operations/inputs.ts";
  * could not read the body (if it could not), and the rest of the fields: the body, which the
  * operation reads by the public API's names.
  */
-export function idempotentCommand<Req extends { idempotency_key?: string | undefined; malformed_request?: string | undefined; acting_for?: unknown }>(request: Req): IdempotentCommand {
+export function idempotentCommand<Req extends { idempotency_key?: string | undefined; malformed_request?: string | undefined; acting_for?: unknown }>(
+  request: Req,
+): IdempotentCommand {
   const { acting_for: _acting, idempotency_key, malformed_request, ...input } = request;
   return { idempotencyKey: idempotency_key === "" ? undefined : idempotency_key, input, malformed: malformed_request };
 }

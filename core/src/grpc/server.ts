@@ -27,7 +27,17 @@ export interface GrpcServer {
   port: number;
 }
 
-const SERVICES = ["paytami.v1.PaymentService", "paytami.v1.CheckoutService", "paytami.v1.AdminService", "paytami.v1.LinkService", "paytami.v1.WebhookService", "paytami.v1.DeliveryService", "paytami.v1.PayoutService", "paytami.v1.RefundService", "paytami.v1.LedgerService"];
+const SERVICES = [
+  "paytami.v1.PaymentService",
+  "paytami.v1.CheckoutService",
+  "paytami.v1.AdminService",
+  "paytami.v1.LinkService",
+  "paytami.v1.WebhookService",
+  "paytami.v1.DeliveryService",
+  "paytami.v1.PayoutService",
+  "paytami.v1.RefundService",
+  "paytami.v1.LedgerService",
+];
 
 export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
@@ -44,7 +54,8 @@ export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(deps.config.grpcAddr, serverCredentials(deps.config.tls), (error, bound) => (error ? reject(error) : resolve(bound))));
+    server.bindAsync(deps.config.grpcAddr, serverCredentials(deps.config.tls), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
   return { server, health, port };
 }
 

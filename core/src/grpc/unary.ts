@@ -56,23 +56,22 @@ export function unary<Req, Res>(
         caller,
       });
     };
-    run()
-      .then(
-        (response) => {
-          grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
-          if (base.isLevelEnabled("debug")) log().debug({ ms: Math.round(performance.now() - started) }, "ok");
-          callback(null, response);
-        },
-        (error: unknown) => {
-          const code = error instanceof DomainError ? error.code : "internal_error";
-          grpcCallSeconds.observe({ method, code }, (performance.now() - started) / 1000);
-          if (error instanceof DomainError) {
-            log().info({ code, ms: Math.round(performance.now() - started) }, error.message);
-          } else {
-            log().error({ err: error }, "unexpected error");
-          }
-          callback(toServiceError(error));
-        },
-      );
+    run().then(
+      (response) => {
+        grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
+        if (base.isLevelEnabled("debug")) log().debug({ ms: Math.round(performance.now() - started) }, "ok");
+        callback(null, response);
+      },
+      (error: unknown) => {
+        const code = error instanceof DomainError ? error.code : "internal_error";
+        grpcCallSeconds.observe({ method, code }, (performance.now() - started) / 1000);
+        if (error instanceof DomainError) {
+          log().info({ code, ms: Math.round(performance.now() - started) }, error.message);
+        } else {
+          log().error({ err: error }, "unexpected error");
+        }
+        callback(toServiceError(error));
+      },
+    );
   };
 }

@@ -38,7 +38,10 @@ const theEndpoint = (view: EndpointView) => ({ endpoint: toEndpointMessage(view)
 const endpointInput = (request: { url: string; enabled_events: string[] }) => ({ url: request.url, enabledEvents: request.enabled_events });
 const updateInput = (request: UpdateEndpointRequest) => ({ id: request.id, enabledEvents: request.enabled_events?.types, enabled: request.enabled });
 const eventsQuery = (request: ListEventsRequest) => ({
-  limit: request.limit, starting_after: request.starting_after, type: request.type, malformed: request.malformed_request,
+  limit: request.limit,
+  starting_after: request.starting_after,
+  type: request.type,
+  malformed: request.malformed_request,
 });
 const eventPage = (page: EventPage) => ({ data: page.data.map(toEventMessage), has_more: page.has_more });
 const fired = (event: TriggeredEvent) => ({ event_id: event.eventId, type: event.type, object_id: event.objectId });

@@ -16,37 +16,47 @@ export interface HealthProbe {
 /** The core's HTTP side: /healthz and /metrics and the tRPC API at /trpc. */
 export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
   const probes: HealthProbe[] = [
-    { name: "database", check: async () => (await db(deps.orm.em.fork()).selectNoFrom((eb) => eb.lit(1).as("ok")).execute()).length === 1 },
+    {
+      name: "database",
+      check: async () =>
+        (
+          await db(deps.orm.em.fork())
+            .selectNoFrom((eb) => eb.lit(1).as("ok"))
+            .execute()
+        ).length === 1,
+    },
     ...extraProbes,
   ];
   const trpc = trpcHandler(deps);
   const resolveOperator = operatorCheck(deps.config.serviceTokens.operator);
-  const server = createServer(requestListener(deps.log, async (req, res) => {
-    if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
-    if (req.method === "GET" && req.url === "/healthz") {
-      const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
-      const ok = results.every(([, up]) => up);
-      res.writeHead(ok ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", checks: Object.fromEntries(results) }));
-      return;
-    }
-    if (req.method === "GET" && req.url === "/metrics") {
-      // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
-      try {
-        resolveOperator(bearerToken(req.headers.authorization));
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
-        res.end(JSON.stringify({ error: { code: error.code, message: error.message } }));
+  const server = createServer(
+    requestListener(deps.log, async (req, res) => {
+      if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
+      if (req.method === "GET" && req.url === "/healthz") {
+        const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
+        const ok = results.every(([, up]) => up);
+        res.writeHead(ok ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", checks: Object.fromEntries(results) }));
         return;
       }
-      res.writeHead(200, { "content-type": registry.contentType });
-      res.end(await registry.metrics());
-      return;
-    }
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
-  }));
+      if (req.method === "GET" && req.url === "/metrics") {
+        // Metrics name routes, error rates and volumes: for operators' scrapers, not the public.
+        try {
+          resolveOperator(bearerToken(req.headers.authorization));
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+          res.end(JSON.stringify({ error: { code: error.code, message: error.message } }));
+          return;
+        }
+        res.writeHead(200, { "content-type": registry.contentType });
+        res.end(await registry.metrics());
+        return;
+      }
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "validation_error", message: "Unknown route." } }));
+    }),
+  );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     // Same interface as the gRPC listener: loopback in development, all interfaces when CORE_GRPC_ADDR says 0.0.0.0.

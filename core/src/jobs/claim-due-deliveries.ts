@@ -28,7 +28,8 @@ export function dueDeliveries(endpointConcurrency: number): LeasedQueue<"webhook
         .select("id")
         .where("status", "=", "pending")
         .where("next_attempt_at", "<=", now)
-        .where(sql<boolean>`id in (
+        .where(
+          sql<boolean>`id in (
           select d.id from webhook_endpoints e
           cross join lateral (
             select d.id from webhook_deliveries d
@@ -38,7 +39,8 @@ export function dueDeliveries(endpointConcurrency: number): LeasedQueue<"webhook
             limit greatest(0, ${endpointConcurrency}::int - (
               select count(*) from webhook_deliveries f where f.endpoint_id = e.id and f.claimed_until > ${now}))
           ) d
-          where e.enabled)`)
+          where e.enabled)`,
+        )
         .orderBy("next_attempt_at"),
   };
 }
@@ -80,8 +82,23 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
     .leftJoin("outbox_events as o", "o.id", "d.event_id")
-    .select(["d.id", "d.event_id", "d.endpoint_id", "d.mode", "d.attempt_count", "e.url", "e.secret", "e.previous_secret", "e.previous_secret_expires_at", "o.envelope"])
-    .where("d.id", "in", claimed.map((row) => row.id))
+    .select([
+      "d.id",
+      "d.event_id",
+      "d.endpoint_id",
+      "d.mode",
+      "d.attempt_count",
+      "e.url",
+      "e.secret",
+      "e.previous_secret",
+      "e.previous_secret_expires_at",
+      "o.envelope",
+    ])
+    .where(
+      "d.id",
+      "in",
+      claimed.map((row) => row.id),
+    )
     .orderBy("d.next_attempt_at")
     .execute();
   const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);

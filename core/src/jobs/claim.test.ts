@@ -46,7 +46,18 @@ async function pendingEvents(n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `evt${String(i).padStart(3, "0")}`);
   await db(orm.em.fork())
     .insertInto("outbox_events")
-    .values(ids.map((id) => ({ id, merchant_id: "m", mode: "test", type: "payment.succeeded", envelope: { id }, created_at: clock, claimed_until: null, published_at: null })))
+    .values(
+      ids.map((id) => ({
+        id,
+        merchant_id: "m",
+        mode: "test",
+        type: "payment.succeeded",
+        envelope: { id },
+        created_at: clock,
+        claimed_until: null,
+        published_at: null,
+      })),
+    )
     .execute();
   return ids;
 }
@@ -97,7 +108,14 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
           got = rows.length;
           batches.push(rows.length);
           claimed.push(...rows.map((r) => r.key));
-          await db(tx).deleteFrom("idempotency_keys").where("key", "in", rows.map((r) => r.key)).execute();
+          await db(tx)
+            .deleteFrom("idempotency_keys")
+            .where(
+              "key",
+              "in",
+              rows.map((r) => r.key),
+            )
+            .execute();
           return { value: { done: rows.length }, events: [] };
         });
         if (got === 0) return;
@@ -114,7 +132,15 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
     await expiredKeys(25);
     await db(orm.em.fork())
       .insertInto("idempotency_keys")
-      .values({ scope: "s", key: "fresh", fingerprint: "f", resource_id: "r", response: "{}", created_at: clock, expires_at: new Date(clock.getTime() + 60_000) })
+      .values({
+        scope: "s",
+        key: "fresh",
+        fingerprint: "f",
+        resource_id: "r",
+        response: "{}",
+        created_at: clock,
+        expires_at: new Date(clock.getTime() + 60_000),
+      })
       .execute();
     const runs: Tally[] = [];
     for (let i = 0; i < 4; i++) runs.push(await purgeExpiredIdempotencyKeys(deps, { batch: 10 }));
@@ -126,7 +152,14 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
     await expiredKeys(5);
     await expect(
       handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, async (tx, rows) => {
-        await db(tx).deleteFrom("idempotency_keys").where("key", "in", rows.map((r) => r.key)).execute();
+        await db(tx)
+          .deleteFrom("idempotency_keys")
+          .where(
+            "key",
+            "in",
+            rows.map((r) => r.key),
+          )
+          .execute();
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
@@ -136,11 +169,16 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
 
   it("eachRow rolls a failing row back alone: the others commit, the failed one stays due", async () => {
     await expiredKeys(4);
-    const tally = await handleClaimed(deps, expiredIdempotencyKeys, { batch: 10 }, eachRow(deps, "test", async (tx, row) => {
-      await db(tx).deleteFrom("idempotency_keys").where("key", "=", row.key).execute();
-      if (row.key === "k001") throw new Error("broken row");
-      return { value: "purged", events: [] };
-    }));
+    const tally = await handleClaimed(
+      deps,
+      expiredIdempotencyKeys,
+      { batch: 10 },
+      eachRow(deps, "test", async (tx, row) => {
+        await db(tx).deleteFrom("idempotency_keys").where("key", "=", row.key).execute();
+        if (row.key === "k001") throw new Error("broken row");
+        return { value: "purged", events: [] };
+      }),
+    );
     expect(tally).toEqual({ purged: 3, failed: 1 });
     expect(await remainingKeys()).toEqual(["k001"]);
   });
@@ -186,10 +224,19 @@ describe("claimLeased / completeLeased (work outside any transaction)", () => {
   it("completed rows leave the pool for good; the others return after the lease", async () => {
     const ids = await pendingEvents(4);
     const claimed = await claimLeased(deps, unpublishedEvents, lease);
-    await completeLeased(deps, unpublishedEvents, claimed.slice(0, 2).map((e) => e.id), { published_at: clock }, "published");
+    await completeLeased(
+      deps,
+      unpublishedEvents,
+      claimed.slice(0, 2).map((e) => e.id),
+      { published_at: clock },
+      "published",
+    );
     const rows = await db(orm.em.fork()).selectFrom("outbox_events").select(["id", "claimed_until", "published_at"]).orderBy("seq").execute();
     expect(rows.map((r) => [r.id, r.claimed_until === null, r.published_at !== null])).toEqual([
-      [ids[0], true, true], [ids[1], true, true], [ids[2], false, false], [ids[3], false, false],
+      [ids[0], true, true],
+      [ids[1], true, true],
+      [ids[2], false, false],
+      [ids[3], false, false],
     ]);
     clock = new Date(clock.getTime() + 31_000);
     expect((await claimLeased(deps, unpublishedEvents, lease)).map((e) => e.id)).toEqual(ids.slice(2));

@@ -11,20 +11,27 @@ export function startedBankTransfers(deps: Pick<CoreDeps, "config">): WorkQueue<
   return {
     job: "confirm_bank_transfers",
     table: "payments",
-    due: (rows, now) => rows.select("id")
-      .where("status", "=", "processing")
-      .where("method_type", "=", "bank_transfer")
-      .where("mode", "=", "test")
-      .where("processing_at", "<=", new Date(now.getTime() - deps.config.bankTransferConfirmAfterMs))
-      .orderBy("processing_at"),
+    due: (rows, now) =>
+      rows
+        .select("id")
+        .where("status", "=", "processing")
+        .where("method_type", "=", "bank_transfer")
+        .where("mode", "=", "test")
+        .where("processing_at", "<=", new Date(now.getTime() - deps.config.bankTransferConfirmAfterMs))
+        .orderBy("processing_at"),
   };
 }
 
 /** Captures each confirmed transfer (payment.succeeded) in its own savepoint. Outcome: "captured". */
 export function confirmBankTransfers(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
   const queue = startedBankTransfers(deps);
-  return handleClaimed(deps, queue, policy, eachRow(deps, queue.job, async (tx, payment) => {
-    const { events } = await transitionPayment(deps, tx, payment.id, [capture]);
-    return { value: "captured", events };
-  }));
+  return handleClaimed(
+    deps,
+    queue,
+    policy,
+    eachRow(deps, queue.job, async (tx, payment) => {
+      const { events } = await transitionPayment(deps, tx, payment.id, [capture]);
+      return { value: "captured", events };
+    }),
+  );
 }

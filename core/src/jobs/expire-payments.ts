@@ -8,9 +8,13 @@ export const duePayments: WorkQueue<"payments", { id: string }> = {
   job: "expire_payments",
   table: "payments",
   // A payment whose processor attempt is in flight waits for the attempt's outcome.
-  due: (rows, now) => rows.select("id").where("status", "in", PAYABLE_STATUSES).where("expires_at", "<=", now)
-    .where((eb) => eb.or([eb("attempt_expires_at", "is", null), eb("attempt_expires_at", "<=", now)]))
-    .orderBy("expires_at"),
+  due: (rows, now) =>
+    rows
+      .select("id")
+      .where("status", "in", PAYABLE_STATUSES)
+      .where("expires_at", "<=", now)
+      .where((eb) => eb.or([eb("attempt_expires_at", "is", null), eb("attempt_expires_at", "<=", now)]))
+      .orderBy("expires_at"),
 };
 
 /**
@@ -19,8 +23,13 @@ export const duePayments: WorkQueue<"payments", { id: string }> = {
  * payable (cannot happen while the claim holds the row lock; counted so it would show).
  */
 export function expireDuePayments(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
-  return handleClaimed(deps, duePayments, policy, eachRow(deps, duePayments.job, async (tx, payment) => {
-    const { value, events } = await expireIfPayable(deps, tx, payment.id);
-    return { value: value ? "expired" : "not_payable", events };
-  }));
+  return handleClaimed(
+    deps,
+    duePayments,
+    policy,
+    eachRow(deps, duePayments.job, async (tx, payment) => {
+      const { value, events } = await expireIfPayable(deps, tx, payment.id);
+      return { value: value ? "expired" : "not_payable", events };
+    }),
+  );
 }

@@ -66,7 +66,9 @@ export class OutboxRelay {
     try {
       const js = await this.#client();
       // Sent in order on one connection and acknowledged together: one round trip per batch, not per event.
-      const acks = await Promise.allSettled(events.map((event) => js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id })));
+      const acks = await Promise.allSettled(
+        events.map((event) => js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id })),
+      );
       acks.forEach((ack, i) => ack.status === "fulfilled" && published.push(events[i]!.id));
       const failed = acks.find((ack) => ack.status === "rejected");
       if (failed) throw failed.reason;
@@ -97,7 +99,10 @@ export class OutboxRelay {
     client.on("notification", onCommit);
     client.on("error", retry);
     client.on("end", () => retry());
-    client.connect().then(() => client.query(`LISTEN ${OUTBOX_CHANNEL}`)).then(onCommit, retry);
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${OUTBOX_CHANNEL}`))
+      .then(onCommit, retry);
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,16 @@ afterAll(() => database?.close());
 it("purges published events older than EVENT_RETENTION, batch by batch, and keeps unpublished and younger ones", async () => {
   const row = (id: string, ageMs: number, published: boolean) => {
     const at = new Date(clock.getTime() - ageMs);
-    return { id, merchant_id: "m", mode: "test", type: "payment.succeeded", envelope: { id }, created_at: at, claimed_until: null, published_at: published ? at : null };
+    return {
+      id,
+      merchant_id: "m",
+      mode: "test",
+      type: "payment.succeeded",
+      envelope: { id },
+      created_at: at,
+      claimed_until: null,
+      published_at: published ? at : null,
+    };
   };
   await db(orm.em.fork())
     .insertInto("outbox_events")

@@ -12,14 +12,25 @@ export function expiredEvents(retentionMs: number): WorkQueue<"outbox_events", {
     job: "purge_events",
     table: "outbox_events",
     due: (rows, now) =>
-      rows.select("seq").where("published_at", "is not", null).where("created_at", "<=", new Date(now.getTime() - retentionMs)).orderBy("created_at"),
+      rows
+        .select("seq")
+        .where("published_at", "is not", null)
+        .where("created_at", "<=", new Date(now.getTime() - retentionMs))
+        .orderBy("created_at"),
   };
 }
 
 /** Deletes one claimed batch of events past their retention: they leave GET /v1/events and replay with it. */
 export function purgeExpiredEvents(deps: CoreDeps & { config: Pick<CoreConfig, "eventRetentionMs"> }, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
   return handleClaimed(deps, expiredEvents(deps.config.eventRetentionMs), policy, async (tx, rows) => {
-    await db(tx).deleteFrom("outbox_events").where("seq", "in", rows.map((row) => row.seq)).execute();
+    await db(tx)
+      .deleteFrom("outbox_events")
+      .where(
+        "seq",
+        "in",
+        rows.map((row) => row.seq),
+      )
+      .execute();
     return { value: { purged: rows.length }, events: [] };
   });
 }

@@ -18,7 +18,13 @@ export function purgeExpiredIdempotencyKeys(deps: CoreDeps, policy: ClaimPolicy)
   return handleClaimed(deps, expiredIdempotencyKeys, policy, async (tx, keys) => {
     await db(tx)
       .deleteFrom("idempotency_keys")
-      .where((eb) => eb(eb.refTuple("scope", "key"), "in", keys.map((k) => eb.tuple(k.scope, k.key))))
+      .where((eb) =>
+        eb(
+          eb.refTuple("scope", "key"),
+          "in",
+          keys.map((k) => eb.tuple(k.scope, k.key)),
+        ),
+      )
       .execute();
     return { value: { purged: keys.length }, events: [] };
   });

@@ -7,7 +7,11 @@ export function pastRateLimitWindows(windowMs: number): WorkQueue<"link_rate_lim
   return {
     job: "purge_link_rate_limits",
     table: "link_rate_limits",
-    due: (rows, now) => rows.select(["bucket", "window_start"]).where("window_start", "<=", new Date(now.getTime() - windowMs)).orderBy("window_start"),
+    due: (rows, now) =>
+      rows
+        .select(["bucket", "window_start"])
+        .where("window_start", "<=", new Date(now.getTime() - windowMs))
+        .orderBy("window_start"),
   };
 }
 
@@ -21,7 +25,13 @@ export function purgePastRateLimitWindows(deps: CoreDeps, policy: ClaimPolicy): 
   return handleClaimed(deps, pastRateLimitWindows(windowMs), policy, async (tx, rows) => {
     await db(tx)
       .deleteFrom("link_rate_limits")
-      .where((eb) => eb(eb.refTuple("bucket", "window_start"), "in", rows.map((r) => eb.tuple(r.bucket, r.window_start))))
+      .where((eb) =>
+        eb(
+          eb.refTuple("bucket", "window_start"),
+          "in",
+          rows.map((r) => eb.tuple(r.bucket, r.window_start)),
+        ),
+      )
       .execute();
     return { value: { purged: rows.length }, events: [] };
   });

@@ -34,11 +34,14 @@ async function newPayment(method: "card" | "bank_transfer", key = merchant.testA
 }
 const paid = async () => {
   const id = await newPayment("card");
-  await withoutTransaction(deps, (tx) => submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }));
+  await withoutTransaction(deps, (tx) =>
+    submitCard(deps, tx, PUBLIC, { paymentId: id, card: { number: "4242424242424242", exp_month: 1, exp_year: 2031, cvc: "999", holder_name: "A" } }),
+  );
   return id;
 };
 const sql = () => db(database!.orm.em.fork());
-const statuses = async (ids: string[]) => (await sql().selectFrom("payments").select(["id", "status"]).where("id", "in", ids).orderBy("seq").execute()).map((r) => r.status);
+const statuses = async (ids: string[]) =>
+  (await sql().selectFrom("payments").select(["id", "status"]).where("id", "in", ids).orderBy("seq").execute()).map((r) => r.status);
 const batch = { intervalMs: 1_000, batch: 2 };
 
 describe("settlement", () => {
@@ -60,7 +63,11 @@ describe("settlement", () => {
     expect(await settleDuePayments(deps, batch)).toMatchObject({ available_to_merchant: 3 });
     expect(await statuses(ids)).toEqual(["available_to_merchant", "available_to_merchant", "available_to_merchant"]);
     // Each step stamped its state once, in order; live payments are the live processor's to settle.
-    const stamps = await sql().selectFrom("payments").select(["captured_at", "pending_settlement_at", "settled_to_paytami_at", "available_to_merchant_at"]).where("id", "=", ids[0]!).executeTakeFirstOrThrow();
+    const stamps = await sql()
+      .selectFrom("payments")
+      .select(["captured_at", "pending_settlement_at", "settled_to_paytami_at", "available_to_merchant_at"])
+      .where("id", "=", ids[0]!)
+      .executeTakeFirstOrThrow();
     expect(stamps.pending_settlement_at!.getTime() - stamps.captured_at!.getTime()).toBe(d0);
     expect(stamps.available_to_merchant_at!.getTime() - stamps.settled_to_paytami_at!.getTime()).toBe(d2);
     expect(await statuses([live])).toEqual(["captured"]);

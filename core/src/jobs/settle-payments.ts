@@ -14,10 +14,11 @@ export function settlementQueue(deps: Pick<CoreDeps, "config">, step: Settlement
     job: "settle_payments",
     table: "payments",
     // payments_settle_*_idx: the payments waiting for this step.
-    due: (rows, now) => awaitingStep(rows.select("id"), step)
-      .where("mode", "=", "test")
-      .where(step.since, "<=", new Date(now.getTime() - delayMs))
-      .orderBy(step.since),
+    due: (rows, now) =>
+      awaitingStep(rows.select("id"), step)
+        .where("mode", "=", "test")
+        .where(step.since, "<=", new Date(now.getTime() - delayMs))
+        .orderBy(step.since),
   };
 }
 

@@ -28,7 +28,12 @@ export const dueBankAccounts: WorkQueue<"bank_accounts", DueAccount> = {
   job: "sweep_payouts",
   table: "bank_accounts",
   // bank_accounts_sweep_idx
-  due: (rows, now) => rows.select(["id", "merchant_id", "mode", "currency", "next_payout_at"]).where("active", "=", true).where("next_payout_at", "<=", now).orderBy("next_payout_at"),
+  due: (rows, now) =>
+    rows
+      .select(["id", "merchant_id", "mode", "currency", "next_payout_at"])
+      .where("active", "=", true)
+      .where("next_payout_at", "<=", now)
+      .orderBy("next_payout_at"),
 };
 
 /** Sweeps every due account (batch by batch until none is left), then advances the payouts made. Outcome: "requested" or "nothing" (no money available). */
@@ -38,18 +43,23 @@ export async function sweepPayouts(deps: CoreDeps, policy: JobPolicy): Promise<T
   const total: Tally = {};
   for (;;) {
     const created: string[] = [];
-    const tally = await handleClaimed(deps, dueBankAccounts, policy, eachRow(deps, dueBankAccounts.job, async (tx, account) => {
-      const owner = { merchantId: account.merchant_id, mode: account.mode as "test" | "live" };
-      const { value: payout, events } = await requestPayout(deps, tx, owner, { currency: account.currency });
-      const now = deps.now();
-      await db(tx)
-        .updateTable("bank_accounts")
-        .set({ next_payout_at: nextPayoutAt(account.next_payout_at ?? now, now, schedule), updated_at: now })
-        .where("id", "=", account.id)
-        .execute();
-      if (payout) created.push(payout.id);
-      return { value: payout ? "requested" : "nothing", events };
-    }));
+    const tally = await handleClaimed(
+      deps,
+      dueBankAccounts,
+      policy,
+      eachRow(deps, dueBankAccounts.job, async (tx, account) => {
+        const owner = { merchantId: account.merchant_id, mode: account.mode as "test" | "live" };
+        const { value: payout, events } = await requestPayout(deps, tx, owner, { currency: account.currency });
+        const now = deps.now();
+        await db(tx)
+          .updateTable("bank_accounts")
+          .set({ next_payout_at: nextPayoutAt(account.next_payout_at ?? now, now, schedule), updated_at: now })
+          .where("id", "=", account.id)
+          .execute();
+        if (payout) created.push(payout.id);
+        return { value: payout ? "requested" : "nothing", events };
+      }),
+    );
     await advanceAll(deps, created);
     let claimed = 0;
     for (const [outcome, n] of Object.entries(tally)) {
@@ -85,7 +95,10 @@ export const unfinishedPayouts: LeasedQueue<"payouts", "id", { id: string }> = {
 /** Payouts left half-way (their requester died, or the bank did not answer), once their lease has run out: advanced again. Outcome: "advanced". */
 export async function recoverPayouts(deps: CoreDeps, policy: LeasePolicy): Promise<Tally> {
   const claimed = await claimLeased(deps, unfinishedPayouts, policy);
-  const advanced = await advanceAll(deps, claimed.map((row) => row.id));
+  const advanced = await advanceAll(
+    deps,
+    claimed.map((row) => row.id),
+  );
   await completeLeased(deps, unfinishedPayouts, advanced, {}, "advanced");
   return advanced.length ? { advanced: advanced.length } : {};
 }

@@ -27,7 +27,13 @@ export const deliveries = {
     transaction: "transaction",
     run: recordDeliveries,
   }),
-  claimDue: defineOperation({ name: "claim_due_deliveries", callers: ["operator", "dispatcher"], input: z.strictObject(claim), transaction: "steps", run: claimDueDeliveries }),
+  claimDue: defineOperation({
+    name: "claim_due_deliveries",
+    callers: ["operator", "dispatcher"],
+    input: z.strictObject(claim),
+    transaction: "steps",
+    run: claimDueDeliveries,
+  }),
   // The outcomes in a transaction of their own, then the next claim once they committed.
   recordAttempts: defineOperation({
     name: "record_attempts",
@@ -36,7 +42,13 @@ export const deliveries = {
     transaction: "steps",
     run: recordAttemptsThenClaim,
   }),
-  release: defineOperation({ name: "release_deliveries", callers: ["operator", "dispatcher"], input: z.array(z.string()), transaction: "transaction", run: releaseDeliveries }),
+  release: defineOperation({
+    name: "release_deliveries",
+    callers: ["operator", "dispatcher"],
+    input: z.array(z.string()),
+    transaction: "transaction",
+    run: releaseDeliveries,
+  }),
   list: defineOperation({
     name: "list_deliveries",
     callers: ["operator"],

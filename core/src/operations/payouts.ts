@@ -32,8 +32,13 @@ export const payouts = {
     name: "add_bank_account",
     callers: ["operator"],
     input: z.strictObject({
-      merchantId: z.string(), mode: z.string(), currency: z.string(), accountNumber: z.string(),
-      bankName: z.string().optional(), holderName: z.string().optional(), active: z.boolean().optional(),
+      merchantId: z.string(),
+      mode: z.string(),
+      currency: z.string(),
+      accountNumber: z.string(),
+      bankName: z.string().optional(),
+      holderName: z.string().optional(),
+      active: z.boolean().optional(),
     }),
     transaction: "transaction",
     run: addBankAccount,
@@ -47,7 +52,13 @@ export const payouts = {
     run: listBankAccounts,
   }),
   // Requested in a short transaction, then taken through the bank's steps, each its own.
-  payOutNow: defineOperation({ name: "pay_out_now", callers: ["operator"], input: z.strictObject({ currency: z.string() }), transaction: "steps", run: payOutNow }),
+  payOutNow: defineOperation({
+    name: "pay_out_now",
+    callers: ["operator"],
+    input: z.strictObject({ currency: z.string() }),
+    transaction: "steps",
+    run: payOutNow,
+  }),
   get: defineOperation({ name: "get_payout", callers: ["operator"], input: anId, transaction: "read", run: getPayout }),
   list: defineOperation({ name: "list_payouts", callers: ["operator"], input: z.strictObject(pageQuery), transaction: "read", run: listPayouts }),
 };

@@ -35,5 +35,11 @@ export const webhooks = {
   }),
   getEvent: defineOperation({ name: "get_event", callers: ["merchant"], input: anId, transaction: "read", run: getEvent }),
   // The fixture in one transaction, then (payouts) the bank's steps, each its own.
-  trigger: defineOperation({ name: "trigger_event", callers: ["operator"], input: z.strictObject({ type: z.string() }), transaction: "steps", run: triggerEvent }),
+  trigger: defineOperation({
+    name: "trigger_event",
+    callers: ["operator"],
+    input: z.strictObject({ type: z.string() }),
+    transaction: "steps",
+    run: triggerEvent,
+  }),
 };

@@ -23,7 +23,10 @@ export interface CardSummary {
  * Checks a card as the page does (the core checks again: other callers reach it too). Messages never
  * repeat the number, so a rejected card cannot end up in a log line through its error.
  */
-export function readCard(input: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name: string }, now: Date): CardDetails & CardSummary {
+export function readCard(
+  input: { number: string; exp_month: number; exp_year: number; cvc: string; holder_name: string },
+  now: Date,
+): CardDetails & CardSummary {
   const number = input.number.replace(/[\s-]/g, "");
   if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) fail("validation_error", "card.number is not a valid card number.");
   const month = input.exp_month;

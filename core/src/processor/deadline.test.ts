@@ -16,7 +16,11 @@ describe("withDeadline", () => {
 
   test("an error before the deadline is the call's own error", async () => {
     await expect(withDeadline(200, async () => Promise.reject(new Error("card network down")))).rejects.toThrow("card network down");
-    await expect(withDeadline(200, () => { throw new Error("at once"); })).rejects.toThrow("at once");
+    await expect(
+      withDeadline(200, () => {
+        throw new Error("at once");
+      }),
+    ).rejects.toThrow("at once");
   });
 
   test("a call withdrawn on its abort ends withdrawn, at the deadline", async () => {

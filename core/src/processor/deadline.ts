@@ -9,10 +9,7 @@ import { ProcessorCallWithdrawn } from "./processor.ts";
  * instead); the processor withdrew it at the deadline (nothing charged); or the outcome is unknown,
  * and `late` is the call itself, still able to answer (or to charge).
  */
-export type DeadlineOutcome<T> =
-  | { ended: "answered"; value: T }
-  | { ended: "withdrawn" }
-  | { ended: "unknown"; late: Promise<T> };
+export type DeadlineOutcome<T> = { ended: "answered"; value: T } | { ended: "withdrawn" } | { ended: "unknown"; late: Promise<T> };
 
 /**
  * Runs `call` with an AbortSignal that aborts after `timeoutMs`. A call that fails before then
@@ -54,7 +51,10 @@ export interface CallLabel {
 
 /** withDeadline under PROCESSOR_CALL_TIMEOUT, counted by how the call ended (an answer by its outcome, when `answerOf` names one). */
 export async function processorCall<T>(
-  config: Pick<CoreConfig, "processorCallTimeoutMs">, label: CallLabel, call: (signal: AbortSignal) => Promise<T>, answerOf?: (value: T) => string,
+  config: Pick<CoreConfig, "processorCallTimeoutMs">,
+  label: CallLabel,
+  call: (signal: AbortSignal) => Promise<T>,
+  answerOf?: (value: T) => string,
 ): Promise<DeadlineOutcome<T>> {
   let outcome: DeadlineOutcome<T>;
   try {
@@ -72,7 +72,11 @@ export async function processorCall<T>(
  * under its idempotency key): its answer within the deadline, else processor_unavailable. A late
  * answer is dropped; the caller's retry asks again.
  */
-export async function answerWithin<T>(config: Pick<CoreConfig, "processorCallTimeoutMs">, label: CallLabel, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function answerWithin<T>(
+  config: Pick<CoreConfig, "processorCallTimeoutMs">,
+  label: CallLabel,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const outcome = await processorCall(config, label, call);
   if (outcome.ended === "answered") return outcome.value;
   if (outcome.ended === "unknown") outcome.late.catch(() => undefined);

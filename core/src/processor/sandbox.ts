@@ -21,7 +21,10 @@ export const SANDBOX_CARDS = {
  * the cardholder's answer can only turn an approving challenge into a refusal, never the reverse.
  */
 const CHALLENGE_PREFIX = "sbx_chl_";
-const openChallenge = (verdict: "approve" | "refuse"): CardOutcome => ({ outcome: "challenge", reference: `${CHALLENGE_PREFIX}${verdict}_${randomBytes(12).toString("hex")}` });
+const openChallenge = (verdict: "approve" | "refuse"): CardOutcome => ({
+  outcome: "challenge",
+  reference: `${CHALLENGE_PREFIX}${verdict}_${randomBytes(12).toString("hex")}`,
+});
 
 function completeChallenge(reference: string, cardholderConfirmed: boolean): Exclude<CardOutcome, { outcome: "challenge" }> {
   // A reference this issuer never opened is refused too.

@@ -3,7 +3,12 @@ import { deliveries } from "../operations/deliveries.ts";
 import { router } from "./init.ts";
 import { asIs, mutation, operator, query } from "./operation-procedure.ts";
 
-const listInput = z.strictObject({ endpoint_id: z.string().optional(), event_id: z.string().optional(), status: z.string().optional(), limit: z.number().int().optional() });
+const listInput = z.strictObject({
+  endpoint_id: z.string().optional(),
+  event_id: z.string().optional(),
+  status: z.string().optional(),
+  limit: z.number().int().optional(),
+});
 const byId = z.strictObject({ id: z.string() });
 const replayFailedInput = z.strictObject({ endpoint_id: z.string(), since: z.string() });
 

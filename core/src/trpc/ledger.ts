@@ -14,7 +14,8 @@ const paymentInput = z.strictObject({ payment_id: z.string(), merchant_id: z.str
 /** The operator acting for the merchant and mode when the input names both, else on its own (any payment). */
 const forMerchantOrAny: ProcedureCaller<z.output<typeof paymentInput>, ReturnType<typeof merchantCaller> | ReturnType<typeof operator.resolve>> = {
   kinds: ["operator"],
-  resolve: (ctx, input) => (input.merchant_id !== undefined && input.mode !== undefined ? merchantCaller(input.merchant_id, input.mode, "operator") : ctx.operator),
+  resolve: (ctx, input) =>
+    input.merchant_id !== undefined && input.mode !== undefined ? merchantCaller(input.merchant_id, input.mode, "operator") : ctx.operator,
 };
 
 /** The ledger: a payment's transactions (for one merchant and mode, or any as the operator), and `ledger verify`. */

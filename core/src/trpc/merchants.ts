@@ -21,6 +21,12 @@ export const merchantsRouter = router({
 });
 
 export const keysRouter = router({
-  create: mutation(admin.createApiKey, keyInput, operator, (input) => ({ merchantId: input.merchant_id, mode: input.mode, expiresAt: input.expires_at }), issuedKey),
+  create: mutation(
+    admin.createApiKey,
+    keyInput,
+    operator,
+    (input) => ({ merchantId: input.merchant_id, mode: input.mode, expiresAt: input.expires_at }),
+    issuedKey,
+  ),
   revoke: mutation(admin.revokeApiKey, z.strictObject({ id: z.string() }), operator, (input) => input.id, asIs),
 });

@@ -16,8 +16,13 @@ describe("building a procedure", () => {
   });
 
   test("a caller the operation does not declare stops it", () => {
-    const asSession: ProcedureCaller<z.output<typeof byId>, ReturnType<typeof actingFor.resolve>> = { kinds: ["session"], resolve: (ctx, input) => actingFor.resolve(ctx, input) };
-    expect(() => query(refunds.get, byId, asSession, (input) => input.id, asIs)).toThrow("tRPC: operation get_refund does not declare the caller(s) session its procedure yields");
+    const asSession: ProcedureCaller<z.output<typeof byId>, ReturnType<typeof actingFor.resolve>> = {
+      kinds: ["session"],
+      resolve: (ctx, input) => actingFor.resolve(ctx, input),
+    };
+    expect(() => query(refunds.get, byId, asSession, (input) => input.id, asIs)).toThrow(
+      "tRPC: operation get_refund does not declare the caller(s) session its procedure yields",
+    );
   });
 
   test("an operation not in OPERATIONS stops it", () => {

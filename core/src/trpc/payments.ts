@@ -15,6 +15,12 @@ export const paymentsRouter = router({
   get: query(payments.get, getInput, actingFor, (input) => input.id, asIs),
   list: query(payments.list, listInput, actingFor, (input) => ({ ...pageQuery(input), status: input.status }), asIs),
   // The merchant's cancel, as POST /v1/payments/{id}/cancel answers it (Idempotency-Key optional).
-  cancel: mutation(payments.cancel, cancelInput, actingFor, (input) => ({ id: input.id, idempotencyKey: input.idempotency_key }), (result) => result.value),
+  cancel: mutation(
+    payments.cancel,
+    cancelInput,
+    actingFor,
+    (input) => ({ id: input.id, idempotencyKey: input.idempotency_key }),
+    (result) => result.value,
+  ),
   simulate: mutation(payments.simulate, simulateInput, operator, (input) => ({ paymentId: input.payment_id, step: input.step }), asIs),
 });

@@ -10,7 +10,12 @@ const mode = z.enum(["test", "live"]);
 const listInput = z.strictObject({ ...ACTING_FOR, limit: z.number().int().optional(), starting_after: z.string().optional() });
 const requestInput = z.strictObject({ merchant_id: z.string(), mode: mode.default("test"), currency: z.string() });
 const accountInput = z.strictObject({
-  merchant_id: z.string(), mode, currency: z.string(), account_number: z.string(), bank_name: z.string().optional(), holder_name: z.string().optional(),
+  merchant_id: z.string(),
+  mode,
+  currency: z.string(),
+  account_number: z.string(),
+  bank_name: z.string().optional(),
+  holder_name: z.string().optional(),
 });
 const accountsInput = z.strictObject({ merchant_id: z.string(), mode: mode.optional() });
 
@@ -32,11 +37,22 @@ export const payoutsRouter = router({
 
 export const bankAccountsRouter = router({
   add: mutation(payouts.addBankAccount, accountInput, operator, account, asIs),
-  list: query(payouts.listBankAccounts, accountsInput, operator, (input) => ({ merchantId: input.merchant_id, mode: input.mode }), (data) => ({ data })),
+  list: query(
+    payouts.listBankAccounts,
+    accountsInput,
+    operator,
+    (input) => ({ merchantId: input.merchant_id, mode: input.mode }),
+    (data) => ({ data }),
+  ),
 });
 
 export const chargebacksRouter = router({
-  open: mutation(payouts.openChargeback, z.strictObject({ payment_id: z.string(), reason: z.string().max(500).optional() }), operator,
-    (input) => ({ paymentId: input.payment_id, reason: input.reason }), asIs),
+  open: mutation(
+    payouts.openChargeback,
+    z.strictObject({ payment_id: z.string(), reason: z.string().max(500).optional() }),
+    operator,
+    (input) => ({ paymentId: input.payment_id, reason: input.reason }),
+    asIs,
+  ),
   win: mutation(payouts.winChargeback, z.strictObject({ payment_id: z.string() }), operator, (input) => ({ paymentId: input.payment_id }), asIs),
 });

@@ -7,7 +7,12 @@ import { router } from "./init.ts";
 // An operator (later: the dashboard's session) acts for one merchant in one mode, with the same
 // operations, validation and errors as the merchant's API key gets through REST. Outputs are the
 // Refund object of GET /v1/refunds.
-const listInput = z.strictObject({ ...ACTING_FOR, payment_id: z.string().optional(), limit: z.number().int().optional(), starting_after: z.string().optional() });
+const listInput = z.strictObject({
+  ...ACTING_FOR,
+  payment_id: z.string().optional(),
+  limit: z.number().int().optional(),
+  starting_after: z.string().optional(),
+});
 const byId = z.strictObject({ ...ACTING_FOR, id: z.string() });
 
 export const refundsRouter = router({

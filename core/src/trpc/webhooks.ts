@@ -16,7 +16,13 @@ const withSecret = ({ endpoint, secret }: EndpointWithSecret) => ({ ...endpoint,
 export const webhooksRouter = router({
   create: mutation(webhooks.createEndpoint, createInput, actingFor, (input) => ({ url: input.url, enabledEvents: input.enabled_events }), withSecret),
   list: query(webhooks.listEndpoints, z.strictObject(ACTING_FOR), actingFor, NO_INPUT_FOR_OPERATION, (data) => ({ data })),
-  update: mutation(webhooks.updateEndpoint, updateInput, operator, (input) => ({ id: input.id, enabledEvents: input.enabled_events, enabled: input.enabled }), asIs),
+  update: mutation(
+    webhooks.updateEndpoint,
+    updateInput,
+    operator,
+    (input) => ({ id: input.id, enabledEvents: input.enabled_events, enabled: input.enabled }),
+    asIs,
+  ),
   rotate: mutation(webhooks.rotateSecret, byId, operator, (input) => input.id, withSecret),
   delete: mutation(webhooks.deleteEndpoint, byId, operator, (input) => input.id, asIs),
 });

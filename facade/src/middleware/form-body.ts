@@ -8,6 +8,7 @@ import { readBodyBytes } from "./body-bytes.ts";
  * U+FFFD, which no field of the form accepts, so nothing is silently altered into something valid.
  */
 export async function readFormBody(ctx: Context, limitBytes: number): Promise<URLSearchParams> {
-  if (!ctx.request.is("application/x-www-form-urlencoded")) throw new PublicError("validation_error", "Content-Type must be application/x-www-form-urlencoded.");
+  if (!ctx.request.is("application/x-www-form-urlencoded"))
+    throw new PublicError("validation_error", "Content-Type must be application/x-www-form-urlencoded.");
   return new URLSearchParams((await readBodyBytes(ctx, limitBytes)).toString("utf8"));
 }

@@ -50,7 +50,11 @@ export function parseJsonText(text: string): unknown {
 /** Keys of one open object in the order read (the last is the one whose value is being read); null for an array. */
 type Frame = string[] | null;
 
-const pathOf = (frames: Frame[]) => frames.map((keys) => (keys ? (keys[keys.length - 1] ?? "") : "[]")).join(".").replace(/\.\[\]/g, "[]");
+const pathOf = (frames: Frame[]) =>
+  frames
+    .map((keys) => (keys ? (keys[keys.length - 1] ?? "") : "[]"))
+    .join(".")
+    .replace(/\.\[\]/g, "[]");
 
 // Most objects have a handful of keys, compared faster in an array; past this a Set
 // keeps a 64 KiB object of thousands of keys linear.

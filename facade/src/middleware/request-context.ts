@@ -24,7 +24,10 @@ export function requestContext(base: Logger) {
     try {
       await next();
     } finally {
-      base.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
+      base.info(
+        { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        "request",
+      );
     }
   };
 }

@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 async function facade(publicBaseUrl: string): Promise<string> {
-  const config = loadConfig({ PUBLIC_BASE_URL: publicBaseUrl, PAYTAMI_FACADE_TOKEN: "facade-token-0123456789abcdefghijk", CORE_GRPC_ADDR: "127.0.0.1:1", CORE_TIMEOUT_MS: "2000" });
+  const config = loadConfig({
+    PUBLIC_BASE_URL: publicBaseUrl,
+    PAYTAMI_FACADE_TOKEN: "facade-token-0123456789abcdefghijk",
+    CORE_GRPC_ADDR: "127.0.0.1:1",
+    CORE_TIMEOUT_MS: "2000",
+  });
   const core = new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, timeoutMs: config.coreTimeoutMs });
   clients.push(core);
   const log = createLogger("facade-test");

@@ -6,7 +6,15 @@ const NOW = new Date("2026-11-22T12:00:00Z");
 
 describe("card checks", () => {
   it("accepts the sandbox's test cards and refuses a one-digit slip", () => {
-    for (const n of ["4242424242424242", "4000000000000002", "4000000000009995", "4000000000003220", "4000000000000119", "5555555555554444", "378282246310005"]) {
+    for (const n of [
+      "4242424242424242",
+      "4000000000000002",
+      "4000000000009995",
+      "4000000000003220",
+      "4000000000000119",
+      "5555555555554444",
+      "378282246310005",
+    ]) {
       expect(luhnValid(n), n).toBe(true);
     }
     expect(luhnValid("4242424242424241")).toBe(false);
@@ -48,7 +56,10 @@ describe("card checks", () => {
       ok: false,
       errors: { card_number: "numberInvalid", card_expiry: "expiryPast", card_cvc: "cvcInvalid", card_name: "nameRequired" },
     });
-    expect(checkCardForm({ card_number: "378282246310005", card_expiry: "12/30", card_cvc: "123", card_name: "A" }, NOW)).toEqual({ ok: false, errors: { card_cvc: "cvcInvalid" } });
+    expect(checkCardForm({ card_number: "378282246310005", card_expiry: "12/30", card_cvc: "123", card_name: "A" }, NOW)).toEqual({
+      ok: false,
+      errors: { card_cvc: "cvcInvalid" },
+    });
     expect(checkCardForm({ card_number: "4242 4242 4242 4242", card_expiry: "12/30", card_cvc: "123", card_name: " Ana López " }, NOW)).toEqual({
       ok: true,
       card: { number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" },

@@ -9,7 +9,19 @@ import { STYLESHEET_PATH } from "./stylesheet.ts";
  * payment pages with a form or a waiting state load the checkout script (deferred; everything works
  * without it).
  */
-export function Layout({ locale, title, head, script = false, children }: { locale: Locale; title: string; head?: ComponentChildren; script?: boolean; children: ComponentChildren }) {
+export function Layout({
+  locale,
+  title,
+  head,
+  script = false,
+  children,
+}: {
+  locale: Locale;
+  title: string;
+  head?: ComponentChildren;
+  script?: boolean;
+  children: ComponentChildren;
+}) {
   return (
     <html lang={locale}>
       <head>

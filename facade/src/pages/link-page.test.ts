@@ -49,7 +49,9 @@ describe("link pages escape what they show", () => {
   });
 
   it("the fixed link page shows the amount, no amount field, and only the link's methods", () => {
-    const html = renderDocument(h(LinkPage, { link: { ...link, amount: { fixed: "15000" }, methods: ["card"] }, locale: "en", form: { idempotencyKey: "abc12345" } }));
+    const html = renderDocument(
+      h(LinkPage, { link: { ...link, amount: { fixed: "15000" }, methods: ["card"] }, locale: "en", form: { idempotencyKey: "abc12345" } }),
+    );
     expect(html).not.toContain('name="amount"');
     expect(html).toContain("Pay Q 150.00");
     expect([...html.matchAll(/name="method_type" value="([a-z_]+)"/g)].map((m) => m[1])).toEqual(["card"]);

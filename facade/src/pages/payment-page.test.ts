@@ -22,7 +22,16 @@ const payment: HostedPayment = {
   embedOrigins: [],
 };
 /** The same payment with harmless values: hostile data must render the very same elements. */
-const plain: HostedPayment = { ...payment, id: "pay_1", amount: "1", currency: "GTQ", description: "d", merchantName: "m", successUrl: "https://shop.example/ok", cancelUrl: "https://shop.example/no" };
+const plain: HostedPayment = {
+  ...payment,
+  id: "pay_1",
+  amount: "1",
+  currency: "GTQ",
+  description: "d",
+  merchantName: "m",
+  successUrl: "https://shop.example/ok",
+  cancelUrl: "https://shop.example/no",
+};
 const frame: PageFrame = { path: "/pay/pay_1", query: "", embedded: false, messageTargets: [] };
 
 /** Undoes the escaping a browser would undo, to show the data arrives intact. */
@@ -43,7 +52,7 @@ function attributes(html: string): string[] {
 describe("hosted pages escape what they show", () => {
   it("the payment page renders hostile data as text, not markup", () => {
     const html = renderDocument(h(CheckoutPage, { payment, locale: "es", frame }));
-    expect(html.startsWith("<!doctype html>\n<html lang=\"es\">")).toBe(true);
+    expect(html.startsWith('<!doctype html>\n<html lang="es">')).toBe(true);
     expect(tags(html)).toEqual(tags(renderDocument(h(CheckoutPage, { payment: plain, locale: "es", frame }))));
     expect(tags(html)).toEqual(expect.arrayContaining(["form", "input", "button", "script"]));
     expect(attributes(html).every((a) => !a.startsWith("on"))).toBe(true);
@@ -54,7 +63,9 @@ describe("hosted pages escape what they show", () => {
 
   it("the resolved page renders hostile data as text, not markup", () => {
     const html = renderDocument(h(ResolvedPaymentPage, { payment, locale: "en", reason: "already_paid" }));
-    expect(tags(html).sort()).toEqual(["a", "body", "dd", "dd", "dl", "dt", "dt", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "title"].sort());
+    expect(tags(html).sort()).toEqual(
+      ["a", "body", "dd", "dd", "dl", "dt", "dt", "h1", "head", "html", "link", "main", "meta", "meta", "meta", "p", "title"].sort(),
+    );
     expect(attributes(html).every((a) => !a.startsWith("on"))).toBe(true);
     expect(decode(html)).toContain(payment.id);
     // The return URL keeps the merchant's query (URL-encoded by URL) and gains payment_id.
@@ -76,7 +87,13 @@ describe("the embed tells its parent the outcome", () => {
     const html = renderDocument(h(ResolvedPaymentPage, { payment: { ...payment, status: "captured" }, locale: "en", reason: "already_paid", frame: embedded }));
     expect(tags(html)).not.toContain("a");
     const data = JSON.parse(decode(/data-outcome="([^"]*)"/.exec(html)![1]!));
-    expect(data).toEqual({ type: "paytami.checkout", payment_id: payment.id, status: "captured", outcome: "succeeded", redirect_url: expect.stringContaining("payment_id=") });
+    expect(data).toEqual({
+      type: "paytami.checkout",
+      payment_id: payment.id,
+      status: "captured",
+      outcome: "succeeded",
+      redirect_url: expect.stringContaining("payment_id="),
+    });
     expect(JSON.parse(decode(/data-targets="([^"]*)"/.exec(html)![1]!))).toEqual(["https://shop.example"]);
   });
 });

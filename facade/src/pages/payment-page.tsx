@@ -188,7 +188,13 @@ export function CardFormPage({ payment, locale, frame, form = {} }: PageProps & 
             inputmode="numeric"
           />
         </div>
-        <Field name="card_name" label={t.cardName} error={errors.card_name && t.errors[errors.card_name]} value={form.values?.card_name} autocomplete="cc-name" />
+        <Field
+          name="card_name"
+          label={t.cardName}
+          error={errors.card_name && t.errors[errors.card_name]}
+          value={form.values?.card_name}
+          autocomplete="cc-name"
+        />
         <button type="submit" class="button" data-busy-text={t.paying}>
           {t.payNow} {formatMoney(payment.amount, payment.currency)}
         </button>

@@ -13,12 +13,17 @@ describe("qrCodeSvg", () => {
 
   test("an SVG with a quiet zone, crisp edges, nothing but two paths", () => {
     const svg = qrCodeSvg("https://pay.paytami.example/l/plink_0123456789abcdef01234567");
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \1" shape-rendering="crispEdges"><path fill="#fff" d="M0 0h\1v\1H0z"\/><path fill="#000" d="[^"]+"\/><\/svg>\n$/);
+    expect(svg).toMatch(
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \1" shape-rendering="crispEdges"><path fill="#fff" d="M0 0h\1v\1H0z"\/><path fill="#000" d="[^"]+"\/><\/svg>\n$/,
+    );
     const modules = svgModules(svg);
     const size = modules.length;
     for (const i of [0, 1, size - 2, size - 1]) {
       expect(modules[i]!.some(Boolean), `row ${i}`).toBe(false);
-      expect(modules.some((row) => row[i]), `column ${i}`).toBe(false);
+      expect(
+        modules.some((row) => row[i]),
+        `column ${i}`,
+      ).toBe(false);
     }
     expect(modules[2]![2]).toBe(true); // the top-left finder pattern starts right inside the quiet zone
   });

@@ -29,9 +29,24 @@ describe("parseTypedAmount", () => {
   });
 
   it.each([
-    ["", "GTQ"], ["Q", "GTQ"], ["abc", "GTQ"], ["150.505", "GTQ"], ["1,50", "GTQ"], ["1,5000", "GTQ"], ["15,00.00", "GTQ"],
-    ["-150", "GTQ"], ["+150", "GTQ"], ["1e3", "GTQ"], ["150.", "GTQ"], ["1 500", "GTQ"], ["$12", "GTQ"], ["Q12", "USD"],
-    ["150 Q", "GTQ"], ["0x10", "GTQ"], ["Infinity", "GTQ"], ["12..5", "GTQ"],
+    ["", "GTQ"],
+    ["Q", "GTQ"],
+    ["abc", "GTQ"],
+    ["150.505", "GTQ"],
+    ["1,50", "GTQ"],
+    ["1,5000", "GTQ"],
+    ["15,00.00", "GTQ"],
+    ["-150", "GTQ"],
+    ["+150", "GTQ"],
+    ["1e3", "GTQ"],
+    ["150.", "GTQ"],
+    ["1 500", "GTQ"],
+    ["$12", "GTQ"],
+    ["Q12", "USD"],
+    ["150 Q", "GTQ"],
+    ["0x10", "GTQ"],
+    ["Infinity", "GTQ"],
+    ["12..5", "GTQ"],
   ])("%j in %s is not an amount", (typed, currency) => {
     expect(parseTypedAmount(typed, currency)).toBeUndefined();
   });

@@ -14,7 +14,10 @@ function eventJson(event: Event): Record<string, unknown> {
 
 export function eventRoutes(router: Router, core: CoreClient): void {
   router.get("/v1/events", async (ctx: Context) => {
-    const request = await readOr(() => listEventsRequest(ctx.query), (malformed_request) => ({ malformed_request }));
+    const request = await readOr(
+      () => listEventsRequest(ctx.query),
+      (malformed_request) => ({ malformed_request }),
+    );
     const page = await core.webhooks.listEvents(request, callMeta(ctx));
     ctx.body = { data: page.data.map(eventJson), has_more: page.has_more };
   });

@@ -29,7 +29,12 @@ export function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
     resolved: res.payable ? undefined : resolvedReason(res.reason),
     card: res.card_brand && res.card_last4 ? { brand: res.card_brand, last4: res.card_last4 } : undefined,
     bankTransfer: res.bank_transfer
-      ? { bankName: res.bank_transfer.bank_name, accountName: res.bank_transfer.account_name, accountNumber: res.bank_transfer.account_number, reference: res.bank_transfer.reference }
+      ? {
+          bankName: res.bank_transfer.bank_name,
+          accountName: res.bank_transfer.account_name,
+          accountNumber: res.bank_transfer.account_number,
+          reference: res.bank_transfer.reference,
+        }
       : undefined,
     challengePending: res.challenge_pending,
     embedOrigins: res.embed_origins,

@@ -38,7 +38,12 @@ export const keyAndReason = (malformed_request: string, idempotency_key: string)
  * Registers `path`: the body read (or reported unreadable) with the Idempotency-Key, one core
  * call, 201 with the object, and `Idempotent-Replayed: true` when the core replayed the first answer.
  */
-export function idempotentPost<Req, Res extends { replayed: boolean }>(router: Router, path: string, bodyLimitBytes: number, post: IdempotentPost<Req, Res>): void {
+export function idempotentPost<Req, Res extends { replayed: boolean }>(
+  router: Router,
+  path: string,
+  bodyLimitBytes: number,
+  post: IdempotentPost<Req, Res>,
+): void {
   const headers = Object.entries(post.headers ?? {});
   router.post(path, async (ctx: RouterContext) => {
     const idempotencyKey = ctx.get("Idempotency-Key");

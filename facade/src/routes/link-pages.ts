@@ -63,8 +63,7 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
     ctx.type = "text/html; charset=utf-8";
     ctx.body = renderDocument(page);
   };
-  const getLink = async (ctx: RouterContext) =>
-    toHostedLink(await core.links.getPublicLink({ link_id: ctx.params.id! }, callMeta(ctx)), config.publicBaseUrl);
+  const getLink = async (ctx: RouterContext) => toHostedLink(await core.links.getPublicLink({ link_id: ctx.params.id! }, callMeta(ctx)), config.publicBaseUrl);
 
   /** The page of a link as it stands: the form while payable (with what the customer sent, if anything), else why not. */
   const linkPage = (link: HostedLink, locale: Locale, form: Omit<LinkForm, "idempotencyKey"> = {}) =>
@@ -112,7 +111,8 @@ export function linkPageRoutes(router: Router, core: CoreClient, config: FacadeC
       const methodText = fields.get("method_type") ?? undefined;
       const method = PAY_METHODS.includes(methodText ?? "") ? (methodText as PayMethod) : undefined;
       const amountText = "fixed" in link.amount ? undefined : (fields.get("amount") ?? "");
-      const range = "fixed" in link.amount ? undefined : t.amountRange(formatMoney(link.amount.min, link.currency), formatMoney(link.amount.max, link.currency));
+      const range =
+        "fixed" in link.amount ? undefined : t.amountRange(formatMoney(link.amount.min, link.currency), formatMoney(link.amount.max, link.currency));
       const again = (status: number, problem: Pick<LinkForm, "amountError" | "formError">) =>
         send(ctx, status, linkPage(link, locale, { amountText, method, ...problem }));
 

@@ -17,7 +17,10 @@ export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimi
   });
 
   router.get("/v1/payment_links", async (ctx: Context) => {
-    const request = await readOr(() => listLinksRequest(ctx.query), (malformed_request) => ({ malformed_request }));
+    const request = await readOr(
+      () => listLinksRequest(ctx.query),
+      (malformed_request) => ({ malformed_request }),
+    );
     const page = await core.links.listLinks(request, callMeta(ctx));
     ctx.body = { data: page.data.map(linkJson), has_more: page.has_more };
   });

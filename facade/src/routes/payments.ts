@@ -15,7 +15,10 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   });
 
   router.get("/v1/payments", async (ctx: Context) => {
-    const request = await readOr(() => listPaymentsRequest(ctx.query), (malformed_request) => ({ malformed_request }));
+    const request = await readOr(
+      () => listPaymentsRequest(ctx.query),
+      (malformed_request) => ({ malformed_request }),
+    );
     const page = await core.payments.listPayments(request, callMeta(ctx));
     ctx.body = { data: page.data.map(paymentJson), has_more: page.has_more };
   });
@@ -23,7 +26,10 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   // No body is defined for it; the optional Idempotency-Key makes a retried cancel replay its answer.
   router.post("/v1/payments/:id/cancel", async (ctx: RouterContext) => {
     const idempotencyKey = ctx.get("Idempotency-Key");
-    const result = await core.payments.cancelPayment({ id: ctx.params.id!, idempotency_key: idempotencyKey === "" ? undefined : idempotencyKey }, callMeta(ctx));
+    const result = await core.payments.cancelPayment(
+      { id: ctx.params.id!, idempotency_key: idempotencyKey === "" ? undefined : idempotencyKey },
+      callMeta(ctx),
+    );
     if (result.replayed) ctx.set("Idempotent-Replayed", "true");
     ctx.body = paymentJson(result.payment!);
   });

@@ -15,7 +15,10 @@ export function refundRoutes(router: Router, core: CoreClient, bodyLimitBytes: n
   });
 
   router.get("/v1/refunds", async (ctx: Context) => {
-    const request = await readOr(() => listRefundsRequest(ctx.query), (malformed_request) => ({ malformed_request }));
+    const request = await readOr(
+      () => listRefundsRequest(ctx.query),
+      (malformed_request) => ({ malformed_request }),
+    );
     const page = await core.refunds.listRefunds(request, callMeta(ctx));
     ctx.body = { data: page.data.map(refundJson), has_more: page.has_more };
   });

@@ -15,5 +15,39 @@ import { WebhookAttempt } from "./webhook-attempt.ts";
 import { WebhookDelivery } from "./webhook-delivery.ts";
 import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
-export { ApiKey, BankAccount, Chargeback, LedgerLine, LedgerTransaction, Payout, Refund, IdempotencyKey, Link, LinkRateLimit, Merchant, OutboxEvent, Payment, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
-export const ENTITIES = [Merchant, ApiKey, Payment, IdempotencyKey, OutboxEvent, Link, LinkRateLimit, WebhookEndpoint, WebhookDelivery, WebhookAttempt, LedgerTransaction, LedgerLine, Refund, Chargeback, BankAccount, Payout];
+export {
+  ApiKey,
+  BankAccount,
+  Chargeback,
+  LedgerLine,
+  LedgerTransaction,
+  Payout,
+  Refund,
+  IdempotencyKey,
+  Link,
+  LinkRateLimit,
+  Merchant,
+  OutboxEvent,
+  Payment,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+};
+export const ENTITIES = [
+  Merchant,
+  ApiKey,
+  Payment,
+  IdempotencyKey,
+  OutboxEvent,
+  Link,
+  LinkRateLimit,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+  LedgerTransaction,
+  LedgerLine,
+  Refund,
+  Chargeback,
+  BankAccount,
+  Payout,
+];

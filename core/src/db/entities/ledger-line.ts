@@ -13,10 +13,17 @@ export const LedgerLine = defineEntity({
   tableName: "ledger_lines",
   properties: {
     id: p.bigint("string").primary().autoincrement().generated("identity"),
-    transaction_id: p.manyToOne(LedgerTransaction).fieldName("transaction_id").columnType("bigint").mapToPk().foreignKeyName("ledger_lines_transaction_id_fkey"),
-    account: p.text().check(
-      "account in ('merchant_pending', 'merchant_available', 'merchant_in_transit', 'processor_receivable', 'processor_in_flight', 'platform_cash', 'fee_revenue')",
-    ),
+    transaction_id: p
+      .manyToOne(LedgerTransaction)
+      .fieldName("transaction_id")
+      .columnType("bigint")
+      .mapToPk()
+      .foreignKeyName("ledger_lines_transaction_id_fkey"),
+    account: p
+      .text()
+      .check(
+        "account in ('merchant_pending', 'merchant_available', 'merchant_in_transit', 'processor_receivable', 'processor_in_flight', 'platform_cash', 'fee_revenue')",
+      ),
     merchant_id: p.text(),
     mode: p.text(),
     currency: p.text(),

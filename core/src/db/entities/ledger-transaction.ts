@@ -20,9 +20,11 @@ export const LedgerTransaction = defineEntity({
   tableName: "ledger_transactions",
   properties: {
     id: p.bigint("string").primary().autoincrement().generated("identity"),
-    kind: p.text().check(
-      "kind in ('capture', 'settlement_batch', 'funds_received', 'release', 'refund', 'chargeback_opened', 'chargeback_won', 'payout_requested', 'payout_completed', 'payout_failed')",
-    ),
+    kind: p
+      .text()
+      .check(
+        "kind in ('capture', 'settlement_batch', 'funds_received', 'release', 'refund', 'chargeback_opened', 'chargeback_won', 'payout_requested', 'payout_completed', 'payout_failed')",
+      ),
     merchant_id: p.text(),
     mode: p.text().check("mode in ('test', 'live')"),
     currency: p.text(),
@@ -38,7 +40,11 @@ export const LedgerTransaction = defineEntity({
     { name: "ledger_transactions_merchant_idx", properties: ["merchant_id", "mode", "id"] },
   ],
   uniques: [
-    { name: "ledger_transactions_payment_step_key", properties: ["payment_id", "kind"], where: "kind in ('capture', 'settlement_batch', 'funds_received', 'release')" },
+    {
+      name: "ledger_transactions_payment_step_key",
+      properties: ["payment_id", "kind"],
+      where: "kind in ('capture', 'settlement_batch', 'funds_received', 'release')",
+    },
     { name: "ledger_transactions_refund_key", properties: ["refund_id"], where: "refund_id is not null" },
     { name: "ledger_transactions_chargeback_step_key", properties: ["chargeback_id", "kind"], where: "chargeback_id is not null" },
     { name: "ledger_transactions_payout_step_key", properties: ["payout_id", "kind"], where: "payout_id is not null" },

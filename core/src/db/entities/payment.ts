@@ -54,7 +54,10 @@ export const Payment = defineEntity({
     // The reference the customer quotes in a bank transfer; set when the transfer is started.
     bank_reference: p.text().nullable(),
   },
-  uniques: [{ name: "payments_seq_key", properties: "seq" }, { name: "payments_bank_reference_key", properties: "bank_reference" }],
+  uniques: [
+    { name: "payments_seq_key", properties: "seq" },
+    { name: "payments_bank_reference_key", properties: "bank_reference" },
+  ],
   indexes: [
     // Keyset pagination: newest first, with and without a status filter.
     {
@@ -72,9 +75,21 @@ export const Payment = defineEntity({
     // Sandbox jobs: bank transfers waiting for confirmation, and each settlement step's waiting payments.
     // Settlement follows the stamps, not the status: a refunded or disputed payment is still settled
     // by the processor (core/src/jobs/settle-payments.ts).
-    { name: "payments_bank_transfer_confirm_idx", properties: "processing_at", where: "status = 'processing' and method_type = 'bank_transfer' and mode = 'test'" },
+    {
+      name: "payments_bank_transfer_confirm_idx",
+      properties: "processing_at",
+      where: "status = 'processing' and method_type = 'bank_transfer' and mode = 'test'",
+    },
     { name: "payments_settle_captured_idx", properties: "captured_at", where: "captured_at is not null and pending_settlement_at is null and mode = 'test'" },
-    { name: "payments_settle_pending_idx", properties: "pending_settlement_at", where: "pending_settlement_at is not null and settled_to_paytami_at is null and mode = 'test'" },
-    { name: "payments_settle_received_idx", properties: "settled_to_paytami_at", where: "settled_to_paytami_at is not null and available_to_merchant_at is null and mode = 'test'" },
+    {
+      name: "payments_settle_pending_idx",
+      properties: "pending_settlement_at",
+      where: "pending_settlement_at is not null and settled_to_paytami_at is null and mode = 'test'",
+    },
+    {
+      name: "payments_settle_received_idx",
+      properties: "settled_to_paytami_at",
+      where: "settled_to_paytami_at is not null and available_to_merchant_at is null and mode = 'test'",
+    },
   ],
 });

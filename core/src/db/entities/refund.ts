@@ -13,9 +13,11 @@ export const Refund = defineEntity({
     payment_id: p.text(),
     amount: p.bigint("string").check("amount > 0"),
     currency: p.text(),
-    reason: p.text().check(
-      "reason in ('requested_by_customer', 'duplicate_charge', 'product_not_received', 'product_unacceptable', 'merchant_error', 'fraudulent', 'other')",
-    ),
+    reason: p
+      .text()
+      .check(
+        "reason in ('requested_by_customer', 'duplicate_charge', 'product_not_received', 'product_unacceptable', 'merchant_error', 'fraudulent', 'other')",
+      ),
     status: p.text().check("status in ('succeeded')"),
     created_at: p.datetime(3),
     updated_at: p.datetime(3),

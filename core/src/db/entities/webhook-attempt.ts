@@ -7,7 +7,13 @@ export const WebhookAttempt = defineEntity({
   tableName: "webhook_attempts",
   properties: {
     seq: p.bigint("string").primary().autoincrement().generated("identity"),
-    delivery_id: p.manyToOne(WebhookDelivery).fieldName("delivery_id").columnType("text").mapToPk().deleteRule("cascade").foreignKeyName("webhook_attempts_delivery_id_fkey"),
+    delivery_id: p
+      .manyToOne(WebhookDelivery)
+      .fieldName("delivery_id")
+      .columnType("text")
+      .mapToPk()
+      .deleteRule("cascade")
+      .foreignKeyName("webhook_attempts_delivery_id_fkey"),
     // Kept beside the delivery's so "has this endpoint only failed for 5 days" is one index range.
     endpoint_id: p.text(),
     attempted_at: p.datetime(3),

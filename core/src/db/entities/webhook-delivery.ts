@@ -15,7 +15,13 @@ export const WebhookDelivery = defineEntity({
     event_id: p.text(),
     event_type: p.text(),
     // Deleting an endpoint deletes its deliveries and their attempts.
-    endpoint_id: p.manyToOne(WebhookEndpoint).fieldName("endpoint_id").columnType("text").mapToPk().deleteRule("cascade").foreignKeyName("webhook_deliveries_endpoint_id_fkey"),
+    endpoint_id: p
+      .manyToOne(WebhookEndpoint)
+      .fieldName("endpoint_id")
+      .columnType("text")
+      .mapToPk()
+      .deleteRule("cascade")
+      .foreignKeyName("webhook_deliveries_endpoint_id_fkey"),
     merchant_id: p.text(),
     mode: p.text(),
     status: p.text().check("status in ('pending', 'succeeded', 'failed')"),

@@ -12,7 +12,8 @@ import { Migration20261125152002_challenge_reference } from "./20261125152002-ch
 import { Migration20261125155154_payments_status_check } from "./20261125155154-payments-status-check.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
-export const MIGRATIONS = [InitialSchema,
+export const MIGRATIONS = [
+  InitialSchema,
   Migration20261122031014_drop_refunded_amount,
   Migration20261122043958_add_webhook_endpoints,
   Migration20261122044202_add_payment_links,

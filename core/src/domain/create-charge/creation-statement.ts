@@ -58,35 +58,78 @@ export function creationStatement<V extends Record<string, unknown>>(kind: Owner
   return statementBuilder
     .with("owner", (qc) => kind.select(qc, v))
     .with("priced", (qc) =>
-      qc.selectFrom("owner").selectAll().where((eb) =>
-        eb.and([
-          eb("owner.currencies", "@>", policy.currencies), eb("owner.currencies", "<@", policy.currencies),
-          eb("owner.methods", "@>", policy.methods), eb("owner.methods", "<@", policy.methods),
-        ])))
+      qc
+        .selectFrom("owner")
+        .selectAll()
+        .where((eb) =>
+          eb.and([
+            eb("owner.currencies", "@>", policy.currencies),
+            eb("owner.currencies", "<@", policy.currencies),
+            eb("owner.methods", "@>", policy.methods),
+            eb("owner.methods", "<@", policy.methods),
+          ]),
+        ),
+    )
     .with("claim", (qc) =>
-      claimKey(qc, "priced", { key: v.idempotency_key, fingerprint: v.fingerprint, resourceId: v.payment_id, response: v.response, now: v.now, expiresAt: v.key_expires_at }))
+      claimKey(qc, "priced", {
+        key: v.idempotency_key,
+        fingerprint: v.fingerprint,
+        resourceId: v.payment_id,
+        response: v.response,
+        now: v.now,
+        expiresAt: v.key_expires_at,
+      }),
+    )
     .with("created", (qc) =>
       qc
         .insertInto("payments")
         .columns([
-          "id", "merchant_id", "mode", "status", "currency", "method_type", "amount", "service_fee", "net_amount", "description",
-          "customer_email", "customer_name", "success_url", "cancel_url", "link_id", "created_at", "updated_at", "expires_at",
+          "id",
+          "merchant_id",
+          "mode",
+          "status",
+          "currency",
+          "method_type",
+          "amount",
+          "service_fee",
+          "net_amount",
+          "description",
+          "customer_email",
+          "customer_name",
+          "success_url",
+          "cancel_url",
+          "link_id",
+          "created_at",
+          "updated_at",
+          "expires_at",
         ])
         .expression((eb) =>
           eb
             .selectFrom("priced")
             .innerJoin("claim", "claim.scope", "priced.scope")
             .select([
-              sql<string>`${v.payment_id}::text`.as("id"), "priced.merchant_id", "priced.mode", sql<string>`${v.status}::text`.as("status"),
-              sql<string>`${v.currency}::text`.as("currency"), sql<string>`${v.method_type}::text`.as("method_type"),
-              sql<string>`${v.amount}::bigint`.as("amount"), sql<string>`${v.service_fee}::bigint`.as("service_fee"),
-              sql<string>`${v.net_amount}::bigint`.as("net_amount"), sql<string | null>`${v.description}::text`.as("description"),
-              sql<string | null>`${v.customer_email}::text`.as("customer_email"), sql<string | null>`${v.customer_name}::text`.as("customer_name"),
-              sql<string>`${v.success_url}::text`.as("success_url"), sql<string>`${v.cancel_url}::text`.as("cancel_url"),
-              sql<string | null>`${v.link_id}::text`.as("link_id"), sql<Date>`${v.now}::timestamptz`.as("created_at"),
-              sql<Date>`${v.now}::timestamptz`.as("updated_at"), sql<Date>`${v.expires_at}::timestamptz`.as("expires_at"),
-            ]))
-        .returning("payments.id"))
+              sql<string>`${v.payment_id}::text`.as("id"),
+              "priced.merchant_id",
+              "priced.mode",
+              sql<string>`${v.status}::text`.as("status"),
+              sql<string>`${v.currency}::text`.as("currency"),
+              sql<string>`${v.method_type}::text`.as("method_type"),
+              sql<string>`${v.amount}::bigint`.as("amount"),
+              sql<string>`${v.service_fee}::bigint`.as("service_fee"),
+              sql<string>`${v.net_amount}::bigint`.as("net_amount"),
+              sql<string | null>`${v.description}::text`.as("description"),
+              sql<string | null>`${v.customer_email}::text`.as("customer_email"),
+              sql<string | null>`${v.customer_name}::text`.as("customer_name"),
+              sql<string>`${v.success_url}::text`.as("success_url"),
+              sql<string>`${v.cancel_url}::text`.as("cancel_url"),
+              sql<string | null>`${v.link_id}::text`.as("link_id"),
+              sql<Date>`${v.now}::timestamptz`.as("created_at"),
+              sql<Date>`${v.now}::timestamptz`.as("updated_at"),
+              sql<Date>`${v.expires_at}::timestamptz`.as("expires_at"),
+            ]),
+        )
+        .returning("payments.id"),
+    )
     .selectFrom("owner")
     .select(["owner.merchant_id", "owner.mode", "owner.currencies", "owner.methods", "owner.scope"])
     .select((eb) => eb.exists(eb.selectFrom("created").select("created.id")).as("created"));

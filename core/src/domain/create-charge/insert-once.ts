@@ -8,7 +8,14 @@ import type { ChargeOwner } from "./owner-kind.ts";
 import type { CheckedCharge } from "./request.ts";
 
 /** One run of the owner kind's creation statement for a charge priced against `policy`. */
-export async function insertOnce(deps: CoreDeps, tx: Tx, owner: ChargeOwner, idempotencyKey: string, policy: MerchantPolicy, { draft, fingerprint }: CheckedCharge) {
+export async function insertOnce(
+  deps: CoreDeps,
+  tx: Tx,
+  owner: ChargeOwner,
+  idempotencyKey: string,
+  policy: MerchantPolicy,
+  { draft, fingerprint }: CheckedCharge,
+) {
   const now = deps.now();
   const { charge } = draft;
   const payment: PaymentRow = {

@@ -3,7 +3,6 @@ import type { DB } from "../../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { creationStatement, type ChargeOwnerRow, type CreationRow, type CreationValues } from "./creation-statement.ts";
 
-
 /**
  * A kind of charge owner: one SELECT yielding at most one ChargeOwnerRow from
  * its own values, used as the first CTE of the creation statement (so

@@ -15,12 +15,16 @@ const API_KEY_OWNER = new OwnerKind<{ digest: string; key_mode: string; now: Dat
     .selectFrom("api_keys")
     .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
     .select([
-      "api_keys.merchant_id", "api_keys.mode", "merchants.currencies", "merchants.methods",
+      "api_keys.merchant_id",
+      "api_keys.mode",
+      "merchants.currencies",
+      "merchants.methods",
       merchantScope(sql.ref<string>("api_keys.merchant_id"), sql.ref<string>("api_keys.mode")),
     ])
     .where("api_keys.digest", "=", v.digest)
     .where("api_keys.mode", "=", v.key_mode)
-    .where(isActiveKey(v.now)));
+    .where(isActiveKey(v.now)),
+);
 
 /** The owner of an API key that may be used now. */
 export function apiKeyOwner(key: PresentedApiKey, now: Date): ChargeOwner {
@@ -32,10 +36,14 @@ const MERCHANT_OWNER = new OwnerKind<{ merchant_id: string; caller_mode: string 
     .selectFrom("merchants")
     .select([
       // A bound value in a select list needs its type named (PostgreSQL cannot infer it there).
-      "merchants.id as merchant_id", sql<string>`${v.caller_mode}::text`.as("mode"), "merchants.currencies", "merchants.methods",
+      "merchants.id as merchant_id",
+      sql<string>`${v.caller_mode}::text`.as("mode"),
+      "merchants.currencies",
+      "merchants.methods",
       merchantScope(sql.ref<string>("merchants.id"), sql<string>`${v.caller_mode}::text`),
     ])
-    .where("merchants.id", "=", v.merchant_id));
+    .where("merchants.id", "=", v.merchant_id),
+);
 
 /** A merchant the transport already resolved (e.g. a dashboard session); same scope as its API keys. */
 export function merchantOwner(caller: MerchantCaller): ChargeOwner {
@@ -47,7 +55,8 @@ const LINK_OWNER = new OwnerKind<{ link_id: string }>((qc, v) =>
     .selectFrom("links")
     .innerJoin("merchants", "merchants.id", "links.merchant_id")
     .select(["links.merchant_id", "links.mode", "merchants.currencies", "merchants.methods", "links.id as scope"])
-    .where("links.id", "=", v.link_id));
+    .where("links.id", "=", v.link_id),
+);
 
 /**
  * A payment link: its merchant and mode, and idempotency scoped to the link itself. It takes no

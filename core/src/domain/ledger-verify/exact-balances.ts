@@ -11,7 +11,10 @@ export async function balancesAgainstLines(tx: Tx, facts: Map<string, GroupFacts
     .select((eb) => ["merchant_id", "mode", "currency", "account", eb.cast<string>(eb.fn.sum("amount"), "text").as("total")])
     .where("account", "in", MERCHANT_ACCOUNTS)
     .groupBy(["merchant_id", "mode", "currency", "account"])
-    .orderBy("merchant_id").orderBy("mode").orderBy("currency").orderBy("account")
+    .orderBy("merchant_id")
+    .orderBy("mode")
+    .orderBy("currency")
+    .orderBy("account")
     .execute();
   const field = { merchant_pending: "pending", merchant_available: "available", merchant_in_transit: "in_transit" } as const;
   const seen = new Set<string>();
@@ -21,7 +24,13 @@ export async function balancesAgainstLines(tx: Tx, facts: Map<string, GroupFacts
     const reportedValue = f ? f[field[account]] : 0n;
     if (reportedValue === lineSum) return;
     violations.push({
-      invariant: "balances_equal_lines", merchant_id, mode, currency, account, expected: lineSum.toString(), actual: reportedValue.toString(),
+      invariant: "balances_equal_lines",
+      merchant_id,
+      mode,
+      currency,
+      account,
+      expected: lineSum.toString(),
+      actual: reportedValue.toString(),
       message: `${merchant_id} ${mode} ${currency}: the reported ${field[account]} balance is ${reportedValue}, its lines sum to ${lineSum}`,
     });
   };

@@ -34,10 +34,11 @@ export async function chargebackChecks(tx: Tx): Promise<LedgerViolation[]> {
     chargeback_id: r.chargeback_id ?? "",
     expected: r.amount ?? "a chargeback row",
     actual: r.credited ?? "no transaction",
-    message: r.transaction_id === null
-      ? `chargeback ${r.chargeback_id} has no chargeback_opened ledger transaction`
-      : r.amount === null
-        ? `chargeback_opened ledger transaction ${r.transaction_id} belongs to no chargeback row (${r.chargeback_id})`
-        : `chargeback ${r.chargeback_id} of ${r.amount} credited ${r.credited} in ledger transaction ${r.transaction_id}`,
+    message:
+      r.transaction_id === null
+        ? `chargeback ${r.chargeback_id} has no chargeback_opened ledger transaction`
+        : r.amount === null
+          ? `chargeback_opened ledger transaction ${r.transaction_id} belongs to no chargeback row (${r.chargeback_id})`
+          : `chargeback ${r.chargeback_id} of ${r.amount} credited ${r.credited} in ledger transaction ${r.transaction_id}`,
   }));
 }

@@ -49,24 +49,38 @@ export async function refundChecks(tx: Tx): Promise<LedgerViolation[]> {
   const violations: LedgerViolation[] = [];
   for (const r of rows.rows) {
     if (violations.length >= VIOLATIONS_PER_INVARIANT * 2) continue;
-    const ids = { ...(r.refund_id ? { refund_id: r.refund_id } : {}), ...(r.payment_id ? { payment_id: r.payment_id } : {}), ...(r.transaction_id ? { transaction_id: r.transaction_id } : {}) };
+    const ids = {
+      ...(r.refund_id ? { refund_id: r.refund_id } : {}),
+      ...(r.payment_id ? { payment_id: r.payment_id } : {}),
+      ...(r.transaction_id ? { transaction_id: r.transaction_id } : {}),
+    };
     if (r.what === "refund") {
-      const message = r.transaction_id === null
-        ? `refund ${r.refund_id} has no refund ledger transaction`
-        : r.amount === null
-          ? `refund ledger transaction ${r.transaction_id} belongs to no refund row (${r.refund_id})`
-          : `refund ${r.refund_id} of ${r.amount} for ${r.payment_id} took ${r.moved} from the merchant in ledger transaction ${r.transaction_id}`;
+      const message =
+        r.transaction_id === null
+          ? `refund ${r.refund_id} has no refund ledger transaction`
+          : r.amount === null
+            ? `refund ledger transaction ${r.transaction_id} belongs to no refund row (${r.refund_id})`
+            : `refund ${r.refund_id} of ${r.amount} for ${r.payment_id} took ${r.moved} from the merchant in ledger transaction ${r.transaction_id}`;
       violations.push({ invariant: "refund_has_movement", ...ids, expected: r.amount ?? "a refund row", actual: r.moved ?? "no transaction", message });
       continue;
     }
     if (r.amount === null) {
-      violations.push({ invariant: "refundable_remainder", ...ids, expected: "a payment", actual: "none", message: `refunds of ${r.payment_id}, which is no payment` });
+      violations.push({
+        invariant: "refundable_remainder",
+        ...ids,
+        expected: "a payment",
+        actual: "none",
+        message: `refunds of ${r.payment_id}, which is no payment`,
+      });
       continue;
     }
     const byRows = BigInt(r.amount) - BigInt(r.refunded ?? "0");
     const byLedger = BigInt(r.amount) - BigInt(r.moved ?? "0");
     violations.push({
-      invariant: "refundable_remainder", ...ids, expected: byRows.toString(), actual: byLedger.toString(),
+      invariant: "refundable_remainder",
+      ...ids,
+      expected: byRows.toString(),
+      actual: byLedger.toString(),
       message: `payment ${r.payment_id}: amount − refunds is ${byRows}, amount − its refund transactions is ${byLedger}`,
     });
   }
@@ -106,12 +120,14 @@ export async function remainderChecks(tx: Tx): Promise<LedgerViolation[]> {
     const left = BigInt(r.amount) - BigInt(r.refunded);
     const status = `${r.status}${r.status === "chargeback" ? ` (before it: ${r.status_before_chargeback})` : ""}`;
     return {
-      invariant: "refundable_remainder", payment_id: r.id,
+      invariant: "refundable_remainder",
+      payment_id: r.id,
       expected: left < 0n ? "refunds <= amount" : left === 0n ? "refunded" : "partially_refunded",
       actual: left < 0n ? `refunds ${r.refunded} > amount ${r.amount}` : status,
-      message: left < 0n
-        ? `payment ${r.id}: its refunds (${r.refunded}) exceed its amount ${r.amount}`
-        : `payment ${r.id} is ${status} with ${left} of ${r.amount} left to refund`,
+      message:
+        left < 0n
+          ? `payment ${r.id}: its refunds (${r.refunded}) exceed its amount ${r.amount}`
+          : `payment ${r.id} is ${status} with ${left} of ${r.amount} left to refund`,
     };
   });
 }
@@ -122,13 +138,29 @@ export async function refundedWithoutRefunds(tx: Tx): Promise<LedgerViolation[]>
     .selectFrom("payments as p")
     .select(["p.id", "p.status"])
     .where((eb) =>
-      eb(eb.case().when("p.status", "=", "chargeback").then(eb.ref("p.status_before_chargeback")).else(eb.ref("p.status")).end(), "in", ["refunded", "partially_refunded"]))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("refunds as r").select((s) => s.lit(1).as("one")).whereRef("r.payment_id", "=", "p.id"))))
+      eb(eb.case().when("p.status", "=", "chargeback").then(eb.ref("p.status_before_chargeback")).else(eb.ref("p.status")).end(), "in", [
+        "refunded",
+        "partially_refunded",
+      ]),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("refunds as r")
+            .select((s) => s.lit(1).as("one"))
+            .whereRef("r.payment_id", "=", "p.id"),
+        ),
+      ),
+    )
     .orderBy("p.id")
     .limit(VIOLATIONS_PER_INVARIANT)
     .execute();
   return rows.map((p) => ({
-    invariant: "refundable_remainder", payment_id: p.id, expected: "a refund", actual: "none",
+    invariant: "refundable_remainder",
+    payment_id: p.id,
+    expected: "a refund",
+    actual: "none",
     message: `payment ${p.id} is ${p.status} but has no refund`,
   }));
 }

@@ -37,13 +37,25 @@ export async function missingMovements(tx: Tx): Promise<LedgerViolation[]> {
       .select("p.id")
       .where(`p.${stamp}`, "is not", null)
       .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom("ledger_transactions as t").select((s) => s.lit(1).as("one")).whereRef("t.payment_id", "=", "p.id").where("t.kind", "=", kind))))
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("ledger_transactions as t")
+              .select((s) => s.lit(1).as("one"))
+              .whereRef("t.payment_id", "=", "p.id")
+              .where("t.kind", "=", kind),
+          ),
+        ),
+      )
       .orderBy("p.id")
       .limit(VIOLATIONS_PER_INVARIANT)
       .execute();
     for (const { id } of missing) {
       violations.push({
-        invariant: "payment_has_movement", payment_id: id, expected: `a ${kind} transaction`, actual: "none",
+        invariant: "payment_has_movement",
+        payment_id: id,
+        expected: `a ${kind} transaction`,
+        actual: "none",
         message: `payment ${id} has ${stamp} set but no ${kind} ledger transaction`,
       });
     }
@@ -52,14 +64,26 @@ export async function missingMovements(tx: Tx): Promise<LedgerViolation[]> {
       .select((eb) => [eb.cast<string>("t.id", "text").as("id"), "t.payment_id"])
       .where("t.kind", "=", kind)
       .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom("payments as p").select((s) => s.lit(1).as("one")).whereRef("p.id", "=", "t.payment_id").where(`p.${stamp}`, "is not", null))))
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("payments as p")
+              .select((s) => s.lit(1).as("one"))
+              .whereRef("p.id", "=", "t.payment_id")
+              .where(`p.${stamp}`, "is not", null),
+          ),
+        ),
+      )
       .orderBy("t.id")
       .limit(VIOLATIONS_PER_INVARIANT)
       .execute();
     for (const o of orphans) {
       violations.push({
-        invariant: "movement_has_payment", transaction_id: o.id, ...(o.payment_id ? { payment_id: o.payment_id } : {}),
-        expected: `a payment with ${stamp}`, actual: "none",
+        invariant: "movement_has_payment",
+        transaction_id: o.id,
+        ...(o.payment_id ? { payment_id: o.payment_id } : {}),
+        expected: `a payment with ${stamp}`,
+        actual: "none",
         message: `${kind} ledger transaction ${o.id} belongs to no payment with ${stamp} set (payment ${o.payment_id ?? "none"})`,
       });
     }

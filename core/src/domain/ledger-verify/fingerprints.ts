@@ -42,5 +42,6 @@ export async function unlessOverflow<R>(tx: Tx, query: RawBuilder<R>): Promise<R
 }
 
 const isOverflow = (error: unknown): boolean =>
-  typeof error === "object" && error !== null
-  && ((error as { code?: unknown }).code === NUMERIC_VALUE_OUT_OF_RANGE || isOverflow((error as { cause?: unknown }).cause));
+  typeof error === "object" &&
+  error !== null &&
+  ((error as { code?: unknown }).code === NUMERIC_VALUE_OUT_OF_RANGE || isOverflow((error as { cause?: unknown }).cause));

@@ -16,9 +16,14 @@ export async function judge(tx: Tx, first: LedgerPass, second: PaymentsPass): Pr
   // A fingerprint that could not be computed (null: an amount too large for it) proves nothing.
   if (lines.f === null || big(lines.f) !== 0n) violations.push(...(await unbalancedTransactions(tx)));
   if (STAMP_KINDS.some((_, k) => big(movements[`k${k}`]) !== sumOf(paymentGroups, `k${k}`))) violations.push(...(await missingMovements(tx)));
-  const creditsAgree = lines.credits !== null && credited.credits !== null && big(lines.credits) === big(credited.credits)
-    && credited.refund_rows === credited.refund_transactions && credited.refund_rows === credited.refunds_joined
-    && credited.chargeback_rows === credited.chargeback_transactions && credited.chargeback_rows === credited.chargebacks_joined;
+  const creditsAgree =
+    lines.credits !== null &&
+    credited.credits !== null &&
+    big(lines.credits) === big(credited.credits) &&
+    credited.refund_rows === credited.refund_transactions &&
+    credited.refund_rows === credited.refunds_joined &&
+    credited.chargeback_rows === credited.chargeback_transactions &&
+    credited.chargeback_rows === credited.chargebacks_joined;
   if (!creditsAgree) violations.push(...(await refundChecks(tx)), ...(await chargebackChecks(tx)));
   if (!remaindersAgree) violations.push(...(await remainderChecks(tx)), ...(await refundedWithoutRefunds(tx)));
 
@@ -28,7 +33,19 @@ export async function judge(tx: Tx, first: LedgerPass, second: PaymentsPass): Pr
   const factsOf = (g: { merchant_id: string; mode: string; currency: string }): GroupFacts => {
     let f = facts.get(groupKey(g));
     if (!f) {
-      f = { merchant_id: g.merchant_id, mode: g.mode, currency: g.currency, pending: 0n, available: 0n, in_transit: 0n, net: 0n, refunds: 0n, open_chargebacks: 0n, open_chargeback_count: 0, completed_payouts: 0n };
+      f = {
+        merchant_id: g.merchant_id,
+        mode: g.mode,
+        currency: g.currency,
+        pending: 0n,
+        available: 0n,
+        in_transit: 0n,
+        net: 0n,
+        refunds: 0n,
+        open_chargebacks: 0n,
+        open_chargeback_count: 0,
+        completed_payouts: 0n,
+      };
       facts.set(groupKey(g), f);
     }
     return f;
@@ -53,7 +70,11 @@ export async function judge(tx: Tx, first: LedgerPass, second: PaymentsPass): Pr
     const label = `${f.merchant_id} ${f.mode} ${f.currency}`;
     if (f.available < 0n && f.open_chargeback_count === 0) {
       violations.push({
-        invariant: "available_not_negative", ...where, account: "merchant_available", expected: ">= 0", actual: f.available.toString(),
+        invariant: "available_not_negative",
+        ...where,
+        account: "merchant_available",
+        expected: ">= 0",
+        actual: f.available.toString(),
         message: `${label}: available balance ${f.available} is below zero with no open chargeback`,
       });
     }
@@ -61,7 +82,10 @@ export async function judge(tx: Tx, first: LedgerPass, second: PaymentsPass): Pr
     const actual = f.pending + f.available + f.in_transit;
     if (expected !== actual) {
       violations.push({
-        invariant: "merchant_total", ...where, expected: expected.toString(), actual: actual.toString(),
+        invariant: "merchant_total",
+        ...where,
+        expected: expected.toString(),
+        actual: actual.toString(),
         message: `${label}: pending + available + in_transit = ${actual}, but net ${f.net} − refunds ${f.refunds} − open chargebacks ${f.open_chargebacks} − completed payouts ${f.completed_payouts} = ${expected}`,
       });
     }

@@ -48,20 +48,29 @@ export async function ledgerPass(tx: Tx, seed: bigint): Promise<LedgerPass> {
   const lineWeight = sql.raw(`amount * ((hashint8extended(transaction_id, ${seed} + hashtext(currency)) >> 32) | 1)`);
   const creditWeight = sql.raw(`amount * ${weight(seed, "transaction_id", 1)}`);
   // Raw (all three statements): seeded hash terms made per run and filtered aggregates over one scan, as benchmarked.
-  const lines = (await unlessOverflow(tx, sql<LinesPass>`
+  const lines =
+    (await unlessOverflow(
+      tx,
+      sql<LinesPass>`
       select count(*)::text as lines, sum(${lineWeight})::text as f,
              sum(${creditWeight}) filter (where amount > 0 and account = 'platform_cash' and payment_id is not null)::text as credits,
              sum(amount) filter (where account like 'merchant%')::text as merchant_total
-      from ledger_lines`))
-    ?? (await sql<LinesPass>`
+      from ledger_lines`,
+    )) ??
+    (
+      await sql<LinesPass>`
       select count(*)::text as lines, null as f, null as credits, sum(amount) filter (where account like 'merchant%')::text as merchant_total
-      from ledger_lines`.execute(q)).rows[0]!;
+      from ledger_lines`.execute(q)
+    ).rows[0]!;
   // 2: the pass over ledger_transactions; then the credits refund and chargeback transactions should
   // have made, from their rows (found through their unique indexes: no scan).
   const movements = (
     await sql<MovementsPass>`
       select count(*)::text as transactions,
-             ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash(seed, "payment_id", 10 + k)}) filter (where kind = ${s.kind})::text as ${sql.ref(`k${k}`)}`), sql`, `)}
+             ${sql.join(
+               STAMP_KINDS.map((s, k) => sql`sum(${idHash(seed, "payment_id", 10 + k)}) filter (where kind = ${s.kind})::text as ${sql.ref(`k${k}`)}`),
+               sql`, `,
+             )}
       from ledger_transactions`.execute(q)
   ).rows[0]!;
   const creditedQuery = (credits: boolean) => sql<CreditedPass>`

@@ -61,9 +61,14 @@ export async function paymentsPass(tx: Tx, seed: bigint): Promise<PaymentsPass> 
           order by l.merchant_id, l.mode, l.currency, l.account limit 1) n
       )
       select g.merchant_id, g.mode, g.currency,
-             ${sql.join(MERCHANT_ACCOUNTS.map((account) => sql`coalesce((select sum(l.amount) from ledger_lines l
+             ${sql.join(
+               MERCHANT_ACCOUNTS.map(
+                 (account) => sql`coalesce((select sum(l.amount) from ledger_lines l
                where l.merchant_id = g.merchant_id and l.mode = g.mode and l.currency = g.currency and l.account = ${account}), 0)::text
-               as ${sql.ref(account.replace("merchant_", ""))}`), sql`, `)}
+               as ${sql.ref(account.replace("merchant_", ""))}`,
+               ),
+               sql`, `,
+             )}
       from g`.execute(q)
   ).rows;
   // 3: the pass over payments; then the refundable remainder of each refunded payment, exactly.
@@ -72,7 +77,12 @@ export async function paymentsPass(tx: Tx, seed: bigint): Promise<PaymentsPass> 
     await sql<PaymentGroupRow>`
       select p.merchant_id, p.mode, p.currency, count(*)::text as payments, count(p.captured_at)::text as captured,
              sum(p.net_amount) filter (where p.captured_at is not null)::text as net,
-             ${sql.join(STAMP_KINDS.map((s, k) => sql`sum(${idHash(seed, "p.id", 10 + k)}) filter (where p.${sql.ref(s.stamp)} is not null)::text as ${sql.ref(`k${k}`)}`), sql`, `)}
+             ${sql.join(
+               STAMP_KINDS.map(
+                 (s, k) => sql`sum(${idHash(seed, "p.id", 10 + k)}) filter (where p.${sql.ref(s.stamp)} is not null)::text as ${sql.ref(`k${k}`)}`,
+               ),
+               sql`, `,
+             )}
       from payments p group by p.merchant_id, p.mode, p.currency`.execute(q)
   ).rows;
   const remaindersAgree = await remaindersHold(tx);
@@ -84,7 +94,9 @@ export async function paymentsPass(tx: Tx, seed: bigint): Promise<PaymentsPass> 
       select 'chargebacks', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'opened'), 0)::text, count(*) filter (where status = 'opened')::text
       from chargebacks group by merchant_id, mode, currency
       union all
-      select 'payouts', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'completed'), 0)::text, count(*)::text from payouts group by merchant_id, mode, currency`.execute(q)
+      select 'payouts', merchant_id, mode, currency, coalesce(sum(amount) filter (where status = 'completed'), 0)::text, count(*)::text from payouts group by merchant_id, mode, currency`.execute(
+      q,
+    )
   ).rows;
   return { balances, paymentGroups, remaindersAgree, tables };
 }

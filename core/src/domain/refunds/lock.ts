@@ -31,10 +31,7 @@ export function lockPayment(tx: Tx, paymentId: string): Promise<LockedPayment | 
 /** Who asks: an API key not yet resolved (resolved by the locking statement), or a merchant an operator acts for. */
 export type RefundOwner = { kind: "api_key"; key: PresentedApiKey } | { kind: "merchant"; caller: MerchantCaller };
 
-export type LockOutcome =
-  | { kind: "locked"; payment: LockedPayment; scope: string }
-  | { kind: "taken"; scope: string }
-  | { kind: "missing" };
+export type LockOutcome = { kind: "locked"; payment: LockedPayment; scope: string } | { kind: "taken"; scope: string } | { kind: "missing" };
 
 /**
  * Resolves the owner, claims the idempotency key (when there is one) and only then locks the owner's
@@ -53,23 +50,47 @@ export async function lockOwnPayment(tx: Tx, owner: RefundOwner, paymentId: stri
   if (!claim) {
     if (owner.kind !== "merchant") throw new Error("an API key request always has an Idempotency-Key");
     const { caller } = owner;
-    const payment = await db(tx).selectFrom("payments").select(LOCKED_COLUMNS)
-      .where("id", "=", paymentId).where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).forUpdate().executeTakeFirst();
+    const payment = await db(tx)
+      .selectFrom("payments")
+      .select(LOCKED_COLUMNS)
+      .where("id", "=", paymentId)
+      .where("merchant_id", "=", caller.merchantId)
+      .where("mode", "=", caller.mode)
+      .forUpdate()
+      .executeTakeFirst();
     return payment ? { kind: "locked", payment, scope: merchantScope(caller) } : { kind: "missing" };
   }
   const values: LockValues = {
-    payment_id: paymentId, key: claim.key, fingerprint: claim.fingerprint, resource_id: claim.resourceId, response: claim.response, now: claim.now, expires_at: claim.expiresAt,
+    payment_id: paymentId,
+    key: claim.key,
+    fingerprint: claim.fingerprint,
+    resource_id: claim.resourceId,
+    response: claim.response,
+    now: claim.now,
+    expires_at: claim.expiresAt,
   };
-  const { rows } = owner.kind === "api_key"
-    ? await LOCK_FOR_API_KEY.run(db(tx), { ...values, digest: owner.key.digest, key_mode: owner.key.mode })
-    : await LOCK_FOR_MERCHANT.run(db(tx), { ...values, merchant_id: owner.caller.merchantId, caller_mode: owner.caller.mode, scope: merchantScope(owner.caller) });
+  const { rows } =
+    owner.kind === "api_key"
+      ? await LOCK_FOR_API_KEY.run(db(tx), { ...values, digest: owner.key.digest, key_mode: owner.key.mode })
+      : await LOCK_FOR_MERCHANT.run(db(tx), {
+          ...values,
+          merchant_id: owner.caller.merchantId,
+          caller_mode: owner.caller.mode,
+          scope: merchantScope(owner.caller),
+        });
   const row = rows[0];
   if (!row) throw unauthorized();
   if (row.claimed === null) return { kind: "taken", scope: row.scope };
   if (row.id === null) return { kind: "missing" };
   const payment: LockedPayment = {
-    id: row.id, merchant_id: row.merchant_id!, mode: row.mode!, status: row.status!, status_before_chargeback: row.status_before_chargeback,
-    amount: row.amount!, currency: row.currency!, available_to_merchant_at: row.available_to_merchant_at,
+    id: row.id,
+    merchant_id: row.merchant_id!,
+    mode: row.mode!,
+    status: row.status!,
+    status_before_chargeback: row.status_before_chargeback,
+    amount: row.amount!,
+    currency: row.currency!,
+    available_to_merchant_at: row.available_to_merchant_at,
   };
   if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
   return { kind: "locked", payment, scope: row.scope };
@@ -83,42 +104,70 @@ interface OwnerRow {
   scope: string;
 }
 
-const lockStatement = <V extends LockValues>(owner: (qc: QueryCreator<DB>, v: V) => SelectQueryBuilder<DB, keyof DB, OwnerRow>) => (v: V) =>
-  statementBuilder
-    .with("owner", (qc) => owner(qc, v))
-    .with("claim", (qc) =>
-      claimKey(qc, "owner", { key: v.key, fingerprint: v.fingerprint, resourceId: v.resource_id, response: v.response, now: v.now, expiresAt: v.expires_at }))
-    .with("locked", (qc) =>
-      qc.selectFrom("payments")
-        // ctid (the row version) has no builder form.
-        .select([...LOCKED_COLUMNS, sql<string>`ctid::text`.as("locked_version")])
-        .where("id", "=", v.payment_id)
-        // The owner as one expression no index matches, so the payment is always found by its primary
-        // key: as separate merchant_id and mode conditions, the planner (on statistics from when the
-        // merchant had few payments) took payments_list_status_idx and walked every payment of the
-        // merchant, which made refunds 4× slower once the merchant had tens of thousands.
-        .where(sql<string>`merchant_id || ':' || mode`, "=", (eb) => eb.selectFrom("owner").select("owner.scope"))
-        .where((eb) => eb.exists(eb.selectFrom("claim").select("claim.scope")))
-        .forUpdate())
-    .selectFrom("owner")
-    .leftJoin("claim", (join) => join.onTrue())
-    .leftJoin("locked", (join) => join.onTrue())
-    .select(["owner.scope", "claim.scope as claimed", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const), "locked.locked_version"])
-    .select((eb) => [
-      // In the statement's snapshot: see lockOwnPayment.
-      eb.selectFrom("payments").select(sql<string>`ctid::text`.as("v")).where("id", "=", v.payment_id).as("seen_version"),
-      // `0` inline: a PreparedStatement binds only its values.
-      eb.selectFrom("refunds").select((e) => e.fn.coalesce(e.fn.sum<string>("amount"), sql<string>`0`).as("t")).where("payment_id", "=", v.payment_id).as("refunded_seen"),
-    ]);
+const lockStatement =
+  <V extends LockValues>(owner: (qc: QueryCreator<DB>, v: V) => SelectQueryBuilder<DB, keyof DB, OwnerRow>) =>
+  (v: V) =>
+    statementBuilder
+      .with("owner", (qc) => owner(qc, v))
+      .with("claim", (qc) =>
+        claimKey(qc, "owner", { key: v.key, fingerprint: v.fingerprint, resourceId: v.resource_id, response: v.response, now: v.now, expiresAt: v.expires_at }),
+      )
+      .with("locked", (qc) =>
+        qc
+          .selectFrom("payments")
+          // ctid (the row version) has no builder form.
+          .select([...LOCKED_COLUMNS, sql<string>`ctid::text`.as("locked_version")])
+          .where("id", "=", v.payment_id)
+          // The owner as one expression no index matches, so the payment is always found by its primary
+          // key: as separate merchant_id and mode conditions, the planner (on statistics from when the
+          // merchant had few payments) took payments_list_status_idx and walked every payment of the
+          // merchant, which made refunds 4× slower once the merchant had tens of thousands.
+          .where(sql<string>`merchant_id || ':' || mode`, "=", (eb) => eb.selectFrom("owner").select("owner.scope"))
+          .where((eb) => eb.exists(eb.selectFrom("claim").select("claim.scope")))
+          .forUpdate(),
+      )
+      .selectFrom("owner")
+      .leftJoin("claim", (join) => join.onTrue())
+      .leftJoin("locked", (join) => join.onTrue())
+      .select(["owner.scope", "claim.scope as claimed", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const), "locked.locked_version"])
+      .select((eb) => [
+        // In the statement's snapshot: see lockOwnPayment.
+        eb
+          .selectFrom("payments")
+          .select(sql<string>`ctid::text`.as("v"))
+          .where("id", "=", v.payment_id)
+          .as("seen_version"),
+        // `0` inline: a PreparedStatement binds only its values.
+        eb
+          .selectFrom("refunds")
+          .select((e) => e.fn.coalesce(e.fn.sum<string>("amount"), sql<string>`0`).as("t"))
+          .where("payment_id", "=", v.payment_id)
+          .as("refunded_seen"),
+      ]);
 
-const LOCK_FOR_API_KEY = new PreparedStatement(lockStatement((qc, v: LockValues & { digest: string; key_mode: string }) =>
-  qc.selectFrom("api_keys")
-    // The scope as the same text expression the payment is matched on (see "locked").
-    .select(["api_keys.merchant_id as owner_merchant_id", "api_keys.mode as owner_mode", sql<string>`api_keys.merchant_id || ':' || api_keys.mode`.as("scope")])
-    .where("api_keys.digest", "=", v.digest)
-    .where("api_keys.mode", "=", v.key_mode)
-    .where(isActiveKey(v.now))));
+const LOCK_FOR_API_KEY = new PreparedStatement(
+  lockStatement((qc, v: LockValues & { digest: string; key_mode: string }) =>
+    qc
+      .selectFrom("api_keys")
+      // The scope as the same text expression the payment is matched on (see "locked").
+      .select([
+        "api_keys.merchant_id as owner_merchant_id",
+        "api_keys.mode as owner_mode",
+        sql<string>`api_keys.merchant_id || ':' || api_keys.mode`.as("scope"),
+      ])
+      .where("api_keys.digest", "=", v.digest)
+      .where("api_keys.mode", "=", v.key_mode)
+      .where(isActiveKey(v.now)),
+  ),
+);
 
-const LOCK_FOR_MERCHANT = new PreparedStatement(lockStatement((qc, v: LockValues & { merchant_id: string; caller_mode: string; scope: string }) =>
-  // Bound values in a select list need their type named (PostgreSQL cannot infer it there).
-  qc.selectNoFrom([sql<string>`${v.merchant_id}::text`.as("owner_merchant_id"), sql<string>`${v.caller_mode}::text`.as("owner_mode"), sql<string>`${v.scope}::text`.as("scope")])));
+const LOCK_FOR_MERCHANT = new PreparedStatement(
+  lockStatement((qc, v: LockValues & { merchant_id: string; caller_mode: string; scope: string }) =>
+    // Bound values in a select list need their type named (PostgreSQL cannot infer it there).
+    qc.selectNoFrom([
+      sql<string>`${v.merchant_id}::text`.as("owner_merchant_id"),
+      sql<string>`${v.caller_mode}::text`.as("owner_mode"),
+      sql<string>`${v.scope}::text`.as("scope"),
+    ]),
+  ),
+);

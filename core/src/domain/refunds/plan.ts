@@ -35,17 +35,34 @@ export async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment,
   const remainder = BigInt(payment.amount) - BigInt(refunded);
   const amount = asked ?? remainder;
   if (amount > remainder) {
-    fail("refund_amount_exceeds_remaining", `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`);
+    fail(
+      "refund_amount_exceeds_remaining",
+      `The refund amount ${amount} exceeds what remains of the payment: ${remainder} (minor units of ${payment.currency}).`,
+    );
   }
   const at = deps.now();
   const move = (amount === remainder ? refundRest : refundPart)(payment, at);
   const row: RefundRow = {
-    id: newId("refund"), payment_id: payment.id, amount: amount.toString(), currency: payment.currency, reason, status: "succeeded", created_at: at,
+    id: newId("refund"),
+    payment_id: payment.id,
+    amount: amount.toString(),
+    currency: payment.currency,
+    reason,
+    status: "succeeded",
+    created_at: at,
   };
-  const ledger = ledgerValues([{
-    kind: "refund", merchantId: payment.merchant_id, mode: payment.mode, currency: payment.currency, at, paymentId: payment.id, refundId: row.id,
-    lines: await refundLines(tx, payment, amount),
-  }]);
+  const ledger = ledgerValues([
+    {
+      kind: "refund",
+      merchantId: payment.merchant_id,
+      mode: payment.mode,
+      currency: payment.currency,
+      at,
+      paymentId: payment.id,
+      refundId: row.id,
+      lines: await refundLines(tx, payment, amount),
+    },
+  ]);
   const view = toRefundView(row);
   // refundPart/refundRest raise no payment.* event: their event is refund.succeeded, raised here with the Refund object.
   const event: RaisedEvent = { merchantId: payment.merchant_id, mode: payment.mode, type: "refund.succeeded", data: view, at };
@@ -57,7 +74,8 @@ const REFUNDED_TOTAL = new PreparedStatement((v: { payment_id: string }) =>
     .selectFrom("refunds")
     // `0` inline: a PreparedStatement binds only its values.
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
-    .where("payment_id", "=", v.payment_id));
+    .where("payment_id", "=", v.payment_id),
+);
 
 /**
  * Paytami pays the customer back from its cash; the merchant owes it. Before release the payment's

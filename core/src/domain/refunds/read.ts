@@ -9,7 +9,10 @@ import { REFUND_COLUMNS, toRefundView, unknownPayment, unknownRefund, type Refun
 
 async function findOwnRefund(tx: Tx, caller: MerchantCaller | OperatorCaller, id: string) {
   if (!isId("refund", id)) return undefined;
-  let q = db(tx).selectFrom("refunds").select([...REFUND_COLUMNS, "seq"]).where("id", "=", id);
+  let q = db(tx)
+    .selectFrom("refunds")
+    .select([...REFUND_COLUMNS, "seq"])
+    .where("id", "=", id);
   if (caller.kind === "merchant") q = q.where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
   return q.executeTakeFirst();
 }
@@ -31,8 +34,15 @@ export async function listRefunds(_deps: CoreDeps, tx: Tx, caller: MerchantCalle
   const limit = parseLimit(query.limit);
   const paymentId = query.payment_id;
   if (paymentId !== undefined) {
-    const own = isId("pay", paymentId) && await db(tx).selectFrom("payments").select("id").where("id", "=", paymentId)
-      .where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode).executeTakeFirst();
+    const own =
+      isId("pay", paymentId) &&
+      (await db(tx)
+        .selectFrom("payments")
+        .select("id")
+        .where("id", "=", paymentId)
+        .where("merchant_id", "=", caller.merchantId)
+        .where("mode", "=", caller.mode)
+        .executeTakeFirst());
     if (!own) throw unknownPayment();
   }
   return keysetPage(limit, query.starting_after, {

@@ -10,11 +10,14 @@ import type { Tx } from "../unit-of-work.ts";
 import type { RefundOwner } from "./lock.ts";
 import { REFUND_REASONS, unknownPayment } from "./view.ts";
 
-const refundInputSchema = z.strictObject({
-  payment_id: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }),
-  amount: AMOUNT_SCHEMA.refine((text) => text !== "0", "must be greater than 0").optional(),
-  reason: z.enum(REFUND_REASONS, { error: `must be one of ${REFUND_REASONS.join(", ")}` }).optional(),
-}, { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "the body must be a JSON object") });
+const refundInputSchema = z.strictObject(
+  {
+    payment_id: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }),
+    amount: AMOUNT_SCHEMA.refine((text) => text !== "0", "must be greater than 0").optional(),
+    reason: z.enum(REFUND_REASONS, { error: `must be one of ${REFUND_REASONS.join(", ")}` }).optional(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "the body must be a JSON object") },
+);
 
 export type RefundInput = z.infer<typeof refundInputSchema>;
 
@@ -41,7 +44,12 @@ export interface RefundRequest {
  * form, body shape, a payment id of the right form. A refusal from the body still resolves the API
  * key first, so an unknown key answers unauthorized before any body error.
  */
-export async function validateRefundRequest(deps: CoreDeps, tx: Tx, creator: PresentedCredential | MerchantCaller, command: CreateRefundCommand): Promise<RefundRequest> {
+export async function validateRefundRequest(
+  deps: CoreDeps,
+  tx: Tx,
+  creator: PresentedCredential | MerchantCaller,
+  command: CreateRefundCommand,
+): Promise<RefundRequest> {
   const presented = creator.kind !== "merchant";
   const key = presented ? requireIdempotencyKey(command.idempotencyKey) : command.idempotencyKey;
   const apiKey = presented ? readableApiKey(creator) : undefined;

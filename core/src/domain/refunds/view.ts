@@ -1,7 +1,13 @@
 import { DomainError } from "../errors.ts";
 
 export const REFUND_REASONS = [
-  "requested_by_customer", "duplicate_charge", "product_not_received", "product_unacceptable", "merchant_error", "fraudulent", "other",
+  "requested_by_customer",
+  "duplicate_charge",
+  "product_not_received",
+  "product_unacceptable",
+  "merchant_error",
+  "fraudulent",
+  "other",
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 export const DEFAULT_REFUND_REASON: RefundReason = "requested_by_customer";

@@ -29,7 +29,9 @@ beforeAll(async () => {
   deps = database.deps;
   const merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Devoluciones", currencies: [], methods: [] }));
   const input = { amount: "15000", currency: "GTQ", method_type: "card", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" };
-  const created = await withoutTransaction(deps, (tx) => createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: "refund-write-test", input }));
+  const created = await withoutTransaction(deps, (tx) =>
+    createPayment(deps, tx, presentApiKey(merchant.testApiKey), { idempotencyKey: "refund-write-test", input }),
+  );
   paymentId = created.value.id;
   await inTransaction(deps, (tx) => transitionPayment(deps, tx, paymentId, SIMULATION_STEPS.succeed));
 });
@@ -40,12 +42,15 @@ class Rollback extends Error {}
 
 async function rolledBack<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   let result: T | undefined;
-  await deps.orm.em.fork().transactional(async (tx) => {
-    result = await work(tx);
-    throw new Rollback();
-  }).catch((error: unknown) => {
-    if (!(error instanceof Rollback)) throw error;
-  });
+  await deps.orm.em
+    .fork()
+    .transactional(async (tx) => {
+      result = await work(tx);
+      throw new Rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
   return result!;
 }
 
@@ -58,11 +63,15 @@ const stored = async () => {
 
 describe("refund write statement and state table", () => {
   // refundPart: 50.00 of 150.00; refundRest: all of it.
-  const moves = [["refundPart", 5000n], ["refundRest", undefined]] as const;
+  const moves = [
+    ["refundPart", 5000n],
+    ["refundRest", undefined],
+  ] as const;
   // Both forms of the statement: refundPayment's, and createRefund's that records the event too.
   const writers = { writeRefund, writeRefundRecorded: (tx: Tx, planned: PlannedRefund) => writeRefundRecorded(tx, planned, undefined) };
   const cases = (Object.keys(writers) as (keyof typeof writers)[]).flatMap((writer) =>
-    moves.flatMap(([operation, amount]) => PAYMENT_STATUSES.map((status) => [operation, status, writer, amount] as const)));
+    moves.flatMap(([operation, amount]) => PAYMENT_STATUSES.map((status) => [operation, status, writer, amount] as const)),
+  );
 
   test.each(cases)("%s written over a payment in %s (%s)", async (operation, status, writer, amount) => {
     const write = async (tx: Tx) => {

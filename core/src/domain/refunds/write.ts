@@ -42,28 +42,61 @@ const refundWrites = (v: RefundWriteValues) => {
   const move = { status: v.payment_status, status_before_chargeback: v.payment_status_before_chargeback, stamp: REFUND_STAMP, at: v.moved_at, event: null };
   return statementBuilder
     .with("payment_moved", (qc) =>
-      qc.updateTable("payments").set(transitionColumns(move, v.moved_at)).where("id", "=", v.payment_id).where("status", "in", fromStates("refundPart")).returning("payments.id"))
+      qc
+        .updateTable("payments")
+        .set(transitionColumns(move, v.moved_at))
+        .where("id", "=", v.payment_id)
+        .where("status", "in", fromStates("refundPart"))
+        .returning("payments.id"),
+    )
     .with("refund_written", (qc) =>
-      qc.insertInto("refunds").values({
-        id: v.refund_id, merchant_id: v.merchant_id, mode: v.mode, payment_id: v.payment_id, amount: v.amount, currency: v.currency, reason: v.reason,
-        status: v.refund_status, created_at: v.created_at, updated_at: v.created_at,
-      }).returning("refunds.id"))
+      qc
+        .insertInto("refunds")
+        .values({
+          id: v.refund_id,
+          merchant_id: v.merchant_id,
+          mode: v.mode,
+          payment_id: v.payment_id,
+          amount: v.amount,
+          currency: v.currency,
+          reason: v.reason,
+          status: v.refund_status,
+          created_at: v.created_at,
+          updated_at: v.created_at,
+        })
+        .returning("refunds.id"),
+    )
     .with(LEDGER_TRANSACTIONS_CTE, () => ledgerTransactionsInsert(v))
     .with("ledger_lines_written", () => ledgerLinesInsert(v))
     .with("key_answered", (qc) =>
-      qc.updateTable("idempotency_keys").set({ response: v.response }).where("scope", "=", v.key_scope).where("key", "=", v.key).returning("idempotency_keys.key"));
+      qc
+        .updateTable("idempotency_keys")
+        .set({ response: v.response })
+        .where("scope", "=", v.key_scope)
+        .where("key", "=", v.key)
+        .returning("idempotency_keys.key"),
+    );
 };
 
 // `1` inline: a PreparedStatement binds only its values.
-const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) => refundWrites(v).selectFrom("payment_moved").select(sql<number>`1`.as("written")));
+const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) =>
+  refundWrites(v)
+    .selectFrom("payment_moved")
+    .select(sql<number>`1`.as("written")),
+);
 
 /** The same, recording the refund's events in the outbox too (createRefund: its transaction is this operation's alone). */
 const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & OutboxValues) =>
-  refundWrites(v).with("events_written", () => outboxInsert(v)).selectFrom("payment_moved").select(outboxNotify.as("notified")));
+  refundWrites(v)
+    .with("events_written", () => outboxInsert(v))
+    .selectFrom("payment_moved")
+    .select(outboxNotify.as("notified")),
+);
 
 /** The planner and the statement disagreed on the state table: the error rolls the whole refund back. */
 function requireMoved(rows: readonly unknown[], planned: PlannedRefund): void {
-  if (rows.length === 0) throw new Error(`refund of ${planned.payment.id}: the payment is in no state the state table refunds from (the plan and the statement disagree)`);
+  if (rows.length === 0)
+    throw new Error(`refund of ${planned.payment.id}: the payment is in no state the state table refunds from (the plan and the statement disagree)`);
 }
 
 /** Writes a planned refund in one statement; its event is the caller's to record. */
@@ -72,7 +105,11 @@ export async function writeRefund(tx: Tx, planned: PlannedRefund): Promise<void>
 }
 
 /** Writes a planned refund, answers its idempotency key (if any) and records its event in the outbox, in one statement. */
-export async function writeRefundRecorded(tx: Tx, planned: PlannedRefund, answers: { scope: string; key: string; response: string } | undefined): Promise<void> {
+export async function writeRefundRecorded(
+  tx: Tx,
+  planned: PlannedRefund,
+  answers: { scope: string; key: string; response: string } | undefined,
+): Promise<void> {
   const { rows } = await REFUND_WRITES_RECORDED.run(db(tx), {
     ...refundWriteValues(planned, answers),
     ...outboxValues([planned.event]).values,
@@ -84,10 +121,21 @@ function refundWriteValues(planned: PlannedRefund, answers: { scope: string; key
   const { payment, move, view } = planned;
   if (move.stamp !== REFUND_STAMP) throw new Error(`a refund move stamps ${REFUND_STAMP}, not ${move.stamp}`);
   return {
-    payment_id: payment.id, payment_status: move.status, payment_status_before_chargeback: move.status_before_chargeback, moved_at: move.at,
-    refund_id: view.id, merchant_id: payment.merchant_id, mode: payment.mode, amount: view.amount, currency: view.currency, reason: view.reason,
-    refund_status: view.status, created_at: planned.event.at,
-    key_scope: answers?.scope ?? null, key: answers?.key ?? null, response: answers?.response ?? "",
+    payment_id: payment.id,
+    payment_status: move.status,
+    payment_status_before_chargeback: move.status_before_chargeback,
+    moved_at: move.at,
+    refund_id: view.id,
+    merchant_id: payment.merchant_id,
+    mode: payment.mode,
+    amount: view.amount,
+    currency: view.currency,
+    reason: view.reason,
+    refund_status: view.status,
+    created_at: planned.event.at,
+    key_scope: answers?.scope ?? null,
+    key: answers?.key ?? null,
+    response: answers?.response ?? "",
     ...planned.ledger,
   };
 }
