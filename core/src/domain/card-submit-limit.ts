@@ -50,6 +50,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
           eb
             .selectFrom("payment")
             .select(countOne(v.ip_bucket!, v.window_start))
+            // Raw: a bound value in a condition needs its type named (a PreparedStatement binds only values).
             .where(sql<boolean>`${v.ip_bucket}::text is not null`),
         )
         .onConflict(countAgain)
@@ -64,6 +65,7 @@ const ADMIT = new PreparedStatement<AdmitValues, AdmitRow>((v) =>
           eb
             .selectFrom("payment")
             .select(countOne(v.payment_bucket, v.window_start))
+            // Raw: reads the CTE ip_hit as a scalar with coalesce, and names the bound limit's type.
             .where(sql<boolean>`coalesce((select attempts from ip_hit), 0) <= ${v.per_ip}::int`),
         )
         .onConflict(countAgain)

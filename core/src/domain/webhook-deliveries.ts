@@ -28,6 +28,8 @@ export interface RecordedDeliveries {
 export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, eventIds: readonly string[]): Promise<Changes<RecordedDeliveries>> {
   if (eventIds.length === 0) return withoutEvents({ created: 0, unknownEventIds: [] });
   const now = deps.now();
+  // Raw: rows from a bound array (unnest) joined to the subscribed endpoints; the one insert decides how
+  // many deliveries an event gets and makes their ids, which the builder cannot write.
   const { rows } = await sql<{ created: string; known: string[] }>`
     with events as (
       select id, type, merchant_id, mode, created_at from outbox_events where id = any(${[...eventIds]}::text[])
@@ -193,6 +195,7 @@ async function recordOutcomes(deps: CoreDeps, tx: Tx, outcomes: readonly Attempt
     next.set(row.id, { status, round, attempts: before.attempts + 1, nextAt, outcome });
   }
   const updates = [...next.entries()];
+  // Raw: an update from rows of bound arrays (`unnest(…) as v(…)`), which the builder cannot write.
   await sql`
     update webhook_deliveries d set
       status = v.status, round_attempts = v.round, attempt_count = d.attempt_count + v.attempts,
@@ -213,6 +216,7 @@ async function recordOutcomes(deps: CoreDeps, tx: Tx, outcomes: readonly Attempt
 /** Disables those of `endpointIds` whose every attempt since WEBHOOK_DISABLE_AFTER ago (and since their last success) failed. */
 async function disableFailingEndpoints(deps: CoreDeps, tx: Tx, endpointIds: string[], now: Date): Promise<void> {
   const since = new Date(now.getTime() - deps.config.webhooks.disableAfterMs);
+  // Raw: correlated subqueries over the attempts and a formatted reason in the SET: longer as builder fragments than as SQL.
   const disabled = await sql<{ id: string }>`
     update webhook_endpoints e set enabled = false, updated_at = ${now},
       disabled_reason = 'Every delivery attempt has failed since ' || to_char(a.first_failure at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
