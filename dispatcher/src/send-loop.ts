@@ -177,10 +177,7 @@ export class SendLoop {
    */
   #dropStaleClaim(): void {
     const claim = this.#claiming;
-    if (!claim || Date.now() - claim.since < this.#policy.pollIntervalMs) return;
-    if (claim.reserved) this.#reserved -= claim.limit;
-    claim.reserved = false;
-    this.#claiming = undefined;
+    if (claim && Date.now() - claim.since >= this.#policy.pollIntervalMs) this.#unhold(claim);
   }
 
   /** Sends what a claim brought, as far as slots are free; the rest goes back to the core. */

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { db } from "../db/orm.ts";
 import type { DeliveryCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { atomically, type Tx } from "../domain/unit-of-work.ts";
+import { type Tx } from "../domain/unit-of-work.ts";
 import { eventBody, recordAttempts, type AttemptOutcome, type RejectedAttempt } from "../domain/webhook-deliveries.ts";
 import { signingSecrets } from "../domain/webhook-endpoints.ts";
 import { claimLeased, type LeasedQueue } from "./claim.ts";
@@ -125,7 +125,7 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
 
 /**
  * A dispatcher's report of its attempts, and its next claim in the same call: the outcomes are
- * recorded in a transaction of their own, then (when `claim.limit` > 0) due deliveries are claimed,
+ * recorded (in transactions of their own), then (when `claim.limit` > 0) due deliveries are claimed,
  * after that commit, so the slots the outcomes freed count as free. A failed claim does not fail
  * the call: the dispatcher would record the same attempts again; it claims on its own instead.
  */
@@ -135,7 +135,10 @@ export async function recordAttemptsThenClaim(
   caller: DeliveryCaller,
   { outcomes, claim }: { outcomes: readonly AttemptOutcome[]; claim: DeliveryClaim },
 ): Promise<{ rejected: RejectedAttempt[]; deliveries: DueDelivery[] }> {
-  const { rejected } = await atomically(tx, (inner) => recordAttempts(deps, inner, caller, outcomes));
+  // recordAttempts opens its own short transactions (the batch, else one per outcome): no outer one around them.
+  const {
+    value: { rejected },
+  } = await recordAttempts(deps, tx, caller, outcomes);
   if (claim.limit <= 0) return { rejected, deliveries: [] };
   const deliveries = await claimDueDeliveries(deps, tx, caller, claim).catch((err: unknown) => {
     deps.log.warn({ err }, "claim after recording attempts failed");
