@@ -1,4 +1,5 @@
 import { modeCodec } from "../../../proto/enums.ts";
+import { noInput } from "../operations/index.ts";
 import { LedgerServiceService, type LedgerServiceServer } from "../../../proto/gen/paytami/v1/ledger.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { LedgerVerification } from "../domain/ledger-verify.ts";
@@ -6,7 +7,6 @@ import type { BalancesView } from "../domain/ledger-views.ts";
 import { ledger } from "../operations/ledger.ts";
 import { actingFor, operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
-import { nothing } from "./requests.ts";
 
 const verified = (result: LedgerVerification) => ({ ok: result.ok, checked: result.checked, violations: result.ok ? [] : result.violations });
 const balances = (view: BalancesView) => ({ merchant_id: view.merchant_id, mode: modeCodec.fromWire(view.mode), balances: view.balances });
@@ -14,12 +14,12 @@ const balances = (view: BalancesView) => ({ merchant_id: view.merchant_id, mode:
 /** The ledger for operators: verify, a merchant's balances, a payment's transactions. */
 export function ledgerService(deps: CoreDeps): LedgerServiceServer {
   return serviceOf(deps, LedgerServiceService, {
-    verifyLedger: call(ledger.verify, operator, nothing, verified),
+    verifyLedger: call(ledger.verify, operator, noInput, verified),
     // The operator acting for the merchant and mode the request names.
     getBalances: call(
       ledger.balances,
       actingFor((request) => request),
-      nothing,
+      noInput,
       balances,
     ),
     listPaymentLedger: call(

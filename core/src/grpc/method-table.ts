@@ -6,7 +6,7 @@
 import type { handleUnaryCall } from "@grpc/grpc-js";
 import type { CoreDeps } from "../domain/deps.ts";
 import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
-import { isRegistered } from "../operations/index.ts";
+import { checkPairing } from "../operations/index.ts";
 import { unary, type CallContext } from "./unary.ts";
 
 /** Where a method finds its caller: the call's credentials, and the request's `acting_for` where it has one. */
@@ -66,8 +66,5 @@ export function serviceOf<D extends Definition>(
 
 /** Start-up: the method's operation is registered and declares every kind of caller the method yields. */
 export function checkMethod(path: string, method: Method<unknown, unknown>): void {
-  const { operation } = method;
-  if (!isRegistered(operation)) throw new Error(`${path}: operation ${operation.name} is not in OPERATIONS (core/src/operations/index.ts)`);
-  const undeclared = method.kinds.filter((kind) => !operation.admits[kind]);
-  if (undeclared.length > 0) throw new Error(`${path}: operation ${operation.name} does not declare the caller(s) ${undeclared.join(", ")} this method yields`);
+  checkPairing(path, "this method", method.operation, method.kinds);
 }

@@ -1,4 +1,5 @@
 import { currencyCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
+import { noInput } from "../operations/index.ts";
 import {
   PaymentServiceService,
   type CancelPaymentRequest,
@@ -14,7 +15,7 @@ import type { PaymentPage } from "../domain/payments.ts";
 import type { PaymentView } from "../domain/payment-view.ts";
 import { apiKey } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
-import { byId, idempotentCommand, nothing } from "./requests.ts";
+import { byId, idempotentCommand } from "./requests.ts";
 
 /** The one mapping from the domain's Payment to its gRPC message (the facade and CLI map it on to JSON). */
 export function toPaymentMessage(view: PaymentView): Payment {
@@ -39,7 +40,7 @@ const cancelCommand = (request: CancelPaymentRequest) => ({ id: request.id, idem
 
 export function paymentService(deps: CoreDeps): PaymentServiceServer {
   return serviceOf(deps, PaymentServiceService, {
-    authenticate: call(payments.authenticate, apiKey, nothing, merchantOf),
+    authenticate: call(payments.authenticate, apiKey, noInput, merchantOf),
     // The request's fields are the public body's; the key's owner is resolved inside the creation statement (one round trip).
     createPayment: call(payments.create, apiKey, idempotentCommand, paymentAnswer),
     getPayment: call(payments.get, apiKey, byId, (view) => ({ payment: toPaymentMessage(view) })),

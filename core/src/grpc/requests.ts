@@ -15,6 +15,3 @@ export function idempotentCommand<Req extends { idempotency_key?: string | undef
 
 /** A request that names one object by `id`. */
 export const byId = (request: { id: string }): string => request.id;
-
-/** A request with nothing in it for the operation. */
-export const nothing = (): undefined => undefined;

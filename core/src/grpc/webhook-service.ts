@@ -1,4 +1,5 @@
 import { modeCodec } from "../../../proto/enums.ts";
+import { noInput } from "../operations/index.ts";
 import type { Mode } from "../../../proto/gen/paytami/v1/enums.ts";
 import {
   WebhookServiceService,
@@ -16,7 +17,7 @@ import type { TriggeredEvent } from "../domain/trigger-event.ts";
 import type { EndpointView, EndpointWithSecret } from "../domain/webhook-endpoints.ts";
 import { actingFor, apiKey, operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
-import { byId, nothing } from "./requests.ts";
+import { byId } from "./requests.ts";
 
 export function toEndpointMessage(view: EndpointView): WebhookEndpoint {
   return {
@@ -49,7 +50,7 @@ const fired = (event: TriggeredEvent) => ({ event_id: event.eventId, type: event
 export function webhookService(deps: CoreDeps): WebhookServiceServer {
   return serviceOf(deps, WebhookServiceService, {
     createEndpoint: call(webhooks.createEndpoint, owner, endpointInput, withSecret),
-    listEndpoints: call(webhooks.listEndpoints, owner, nothing, (views) => ({ data: views.map(toEndpointMessage) })),
+    listEndpoints: call(webhooks.listEndpoints, owner, noInput, (views) => ({ data: views.map(toEndpointMessage) })),
     updateEndpoint: call(webhooks.updateEndpoint, operator, updateInput, theEndpoint),
     rotateSecret: call(webhooks.rotateSecret, operator, byId, withSecret),
     deleteEndpoint: call(webhooks.deleteEndpoint, operator, byId, (deleted) => deleted),

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { merchantCaller } from "../domain/caller.ts";
 import { ledger } from "../operations/ledger.ts";
 import { router } from "./init.ts";
-import { ACTING_FOR, actingFor, asIs, NO_INPUT, NO_INPUT_FOR_OPERATION, operator, query, type ProcedureCaller } from "./operation-procedure.ts";
+import { ACTING_FOR, actingFor, asIs, NO_INPUT, operator, query, type ProcedureCaller } from "./operation-procedure.ts";
+import { noInput } from "../operations/index.ts";
 
 /** A merchant's balances per currency: pending, available, in transit (decimal strings). */
 export const balancesRouter = router({
-  get: query(ledger.balances, z.strictObject(ACTING_FOR), actingFor, NO_INPUT_FOR_OPERATION, asIs),
+  get: query(ledger.balances, z.strictObject(ACTING_FOR), actingFor, noInput, asIs),
 });
 
 const paymentInput = z.strictObject({ payment_id: z.string(), merchant_id: z.string().optional(), mode: z.enum(["test", "live"]).optional() });
@@ -21,5 +22,5 @@ const forMerchantOrAny: ProcedureCaller<z.output<typeof paymentInput>, ReturnTyp
 /** The ledger: a payment's transactions (for one merchant and mode, or any as the operator), and `ledger verify`. */
 export const ledgerRouter = router({
   paymentTransactions: query(ledger.paymentLedger, paymentInput, forMerchantOrAny, (input) => input.payment_id, asIs),
-  verify: query(ledger.verify, NO_INPUT, operator, NO_INPUT_FOR_OPERATION, asIs),
+  verify: query(ledger.verify, NO_INPUT, operator, noInput, asIs),
 });

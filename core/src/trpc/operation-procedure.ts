@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Mode } from "../config.ts";
 import { merchantCaller, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
 import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
-import { isRegistered } from "../operations/index.ts";
+import { checkPairing } from "../operations/index.ts";
 import { operatorProcedure, type TrpcContext } from "./init.ts";
 
 /** What an operator's procedure knows when it runs: the context and the operator its token proved. */
@@ -34,16 +34,11 @@ export const actingFor: ProcedureCaller<{ merchant_id: string; mode: Mode }, Mer
 /** A procedure without input: whatever comes is ignored, as tRPC does when a procedure declares none. */
 export const NO_INPUT = z.unknown();
 
-/** For an operation that takes no input (what the procedure's input names is its caller). */
-export const NO_INPUT_FOR_OPERATION = (): undefined => undefined;
-
 /** The value as the operation answered it. */
 export const asIs = <T>(value: T): T => value;
 
 function checkProcedure(operation: OperationInfo, caller: { kinds: readonly CallerKind[] }): void {
-  if (!isRegistered(operation)) throw new Error(`tRPC: operation ${operation.name} is not in OPERATIONS (core/src/operations/index.ts)`);
-  const undeclared = caller.kinds.filter((kind) => !operation.admits[kind]);
-  if (undeclared.length > 0) throw new Error(`tRPC: operation ${operation.name} does not declare the caller(s) ${undeclared.join(", ")} its procedure yields`);
+  checkPairing("tRPC", "its procedure", operation, caller.kinds);
 }
 
 function resolver<S extends z.ZodType, C, I, R, M extends TransactionMode, Out>(

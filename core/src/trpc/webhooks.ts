@@ -2,7 +2,8 @@ import { z } from "zod";
 import { webhooks } from "../operations/webhooks.ts";
 import type { EndpointWithSecret } from "../domain/webhook-endpoints.ts";
 import { router } from "./init.ts";
-import { ACTING_FOR, actingFor, asIs, mutation, NO_INPUT_FOR_OPERATION, operator, query } from "./operation-procedure.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, operator, query } from "./operation-procedure.ts";
+import { noInput } from "../operations/index.ts";
 
 // An operator acts for one merchant in one mode to register and list endpoints; an endpoint id
 // names its merchant and mode by itself.
@@ -15,7 +16,7 @@ const withSecret = ({ endpoint, secret }: EndpointWithSecret) => ({ ...endpoint,
 
 export const webhooksRouter = router({
   create: mutation(webhooks.createEndpoint, createInput, actingFor, (input) => ({ url: input.url, enabledEvents: input.enabled_events }), withSecret),
-  list: query(webhooks.listEndpoints, z.strictObject(ACTING_FOR), actingFor, NO_INPUT_FOR_OPERATION, (data) => ({ data })),
+  list: query(webhooks.listEndpoints, z.strictObject(ACTING_FOR), actingFor, noInput, (data) => ({ data })),
   update: mutation(
     webhooks.updateEndpoint,
     updateInput,
