@@ -56,7 +56,7 @@ async function claimAttempt(deps: CoreDeps, tx: Tx, paymentId: string, check: (p
     if (!locked.value.payable) return locked;
     check(locked.value.payment);
     // A link's payment is authorized only while the link can still capture it: a refused capture would leave money held.
-    await requireLinkRoom(deps, inner, paymentId);
+    await requireLinkRoom(deps, inner, locked.value.payment);
     await db(inner)
       .updateTable("payments")
       .set({ attempt_expires_at: new Date(deps.now().getTime() + deps.config.processorAttemptLeaseMs) })

@@ -84,7 +84,15 @@ const LINK_KINDS = (Object.keys(PAY_SCHEMAS) as Mode[]).flatMap((mode) =>
   }),
 );
 
-/** The kinds of link whose pay body `input` is well-formed for, known before the link is read (the rate limit counts the link by it). */
-export function payLinkKindsFitting(input: unknown): LinkKind[] {
-  return LINK_KINDS.filter(({ schema }) => schema.safeParse(input).success).map(({ kind }) => kind);
+/**
+ * The kinds of link whose pay body `input` is well-formed for, with the body as each parsed it: known
+ * before the link is read (the rate limit counts the link by it), and then the link's own parse.
+ */
+export function payLinkKindsFitting(input: unknown): Map<LinkKind, PayLinkInput> {
+  const fitting = new Map<LinkKind, PayLinkInput>();
+  for (const { kind, schema } of LINK_KINDS) {
+    const parsed = schema.safeParse(input);
+    if (parsed.success) fitting.set(kind, parsed.data);
+  }
+  return fitting;
 }

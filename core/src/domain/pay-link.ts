@@ -11,7 +11,7 @@ import {
   requireIdempotencyKey,
   type IdempotentResult,
 } from "./idempotency.ts";
-import { payLinkInputSchema, payLinkKindsFitting, type PayLinkInput } from "./link-input.ts";
+import { payLinkInputSchema, payLinkKindsFitting, type LinkKind, type PayLinkInput } from "./link-input.ts";
 import { checkLinkReturnUrls } from "./link-return-urls.ts";
 import { admitPayAttempt } from "./link-rate-limit.ts";
 import { linkNotPayableReason, linkPageUrl, type LinkRow } from "./link-view.ts";
@@ -43,13 +43,14 @@ export async function payLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, com
   const idempotencyKey = requireIdempotencyKey(command.idempotencyKey);
   // A malformed request still counts against its client, but never against the link's customers.
   const wellFormed = command.malformed === undefined && isIdempotencyKeyShapeValid(idempotencyKey);
-  const fits = wellFormed ? payLinkKindsFitting(command.input) : [];
-  const link = await admitPayAttempt(deps.config, tx, { linkId: command.linkId, clientIp: command.clientIp, fits }, deps.now());
+  const fitting = wellFormed ? payLinkKindsFitting(command.input) : new Map<LinkKind, PayLinkInput>();
+  const link = await admitPayAttempt(deps.config, tx, { linkId: command.linkId, clientIp: command.clientIp, fits: [...fitting.keys()] }, deps.now());
   if (!link) throw unknownLink();
   checkIdempotencyKeyShape(idempotencyKey);
   if (command.malformed !== undefined) fail("validation_error", command.malformed);
   const amountType = link.fixed_amount !== null ? "fixed" : "variable";
-  const input = parseOrFail(payLinkInputSchema(link.mode as Mode, amountType), command.input);
+  // Parsed already when it fits this link's kind; parsed again only to say what is wrong with it.
+  const input = fitting.get(`${link.mode as Mode}:${amountType}`) ?? parseOrFail(payLinkInputSchema(link.mode as Mode, amountType), command.input);
   await checkLinkReturnUrls(tx, link, input);
   const fingerprint = requestFingerprint("pay_link", input);
   const reason = linkNotPayableReason(link, deps.now());

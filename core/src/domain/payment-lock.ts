@@ -22,6 +22,8 @@ export interface LockedPayment {
   card_last4: string | null;
   bank_reference: string | null;
   attempt_expires_at: Date | null;
+  /** The payment link it was made through, if any. */
+  link_id: string | null;
 }
 
 /** Either the payment, still payable and locked; or the state that refuses it (committed: an expiry found here is kept). */
@@ -52,6 +54,7 @@ export async function lockPayable(deps: CoreDeps, tx: Tx, paymentId: string, sco
       "card_last4",
       "bank_reference",
       "attempt_expires_at",
+      "link_id",
       "expires_at",
     ])
     .where("id", "=", paymentId);
