@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sql, type QueryCreator } from "kysely";
+import { sql, type Expression, type QueryCreator, type RawBuilder } from "kysely";
 import { db, type DB, type EntityManager } from "../db/orm.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import { fail } from "./errors.ts";
@@ -96,6 +96,14 @@ export function claimKey<N extends string>(qc: QueryCreator<DB & Record<N, { sco
 /** The idempotency scope of a merchant's own requests, whichever credential they come with (create-charge/owners.ts builds the same text in SQL). */
 export function merchantScope(caller: { merchantId: string; mode: string }): string {
   return `${caller.merchantId}:${caller.mode}`;
+}
+
+/**
+ * merchantScope's text built in SQL from two columns or values, for statements that resolve the
+ * merchant themselves. Its ':' is inline SQL (a PreparedStatement binds only its values).
+ */
+export function merchantScopeSql(merchantId: Expression<string>, mode: Expression<string>): RawBuilder<string> {
+  return sql<string>`${merchantId} || ':' || ${mode}`;
 }
 
 /**

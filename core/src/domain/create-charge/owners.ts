@@ -1,14 +1,11 @@
 import { sql, type Expression } from "kysely";
 import { isActiveKey } from "../api-keys.ts";
+import { merchantScopeSql } from "../idempotency.ts";
 import type { MerchantCaller, PresentedApiKey } from "../caller.ts";
 import { OwnerKind, type ChargeOwner } from "./owner-kind.ts";
 
-/**
- * The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode).
- * One typed fragment: its ':' must be inline SQL (a PreparedStatement binds only its values); idempotency.ts's
- * merchantScope builds the same text.
- */
-const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => sql<string>`${merchantId} || ':' || ${mode}`.as("scope");
+/** The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode). */
+const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => merchantScopeSql(merchantId, mode).as("scope");
 
 const API_KEY_OWNER = new OwnerKind<{ digest: string; key_mode: string; now: Date }>((qc, v) =>
   qc

@@ -3,7 +3,7 @@ import { db, type DB } from "../../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { isActiveKey, unauthorized } from "../api-keys.ts";
 import type { MerchantCaller, PresentedApiKey } from "../caller.ts";
-import { claimKey, merchantScope, type KeyClaim } from "../idempotency.ts";
+import { claimKey, merchantScope, merchantScopeSql, type KeyClaim } from "../idempotency.ts";
 import type { PaymentStatus } from "../payment-states.ts";
 import type { Tx } from "../unit-of-work.ts";
 
@@ -122,7 +122,7 @@ const lockStatement =
           // key: as separate merchant_id and mode conditions, the planner (on statistics from when the
           // merchant had few payments) took payments_list_status_idx and walked every payment of the
           // merchant, which made refunds 4× slower once the merchant had tens of thousands.
-          .where(sql<string>`merchant_id || ':' || mode`, "=", (eb) => eb.selectFrom("owner").select("owner.scope"))
+          .where(merchantScopeSql(sql.ref("merchant_id"), sql.ref("mode")), "=", (eb) => eb.selectFrom("owner").select("owner.scope"))
           .where((eb) => eb.exists(eb.selectFrom("claim").select("claim.scope")))
           .forUpdate(),
       )
@@ -153,7 +153,7 @@ const LOCK_FOR_API_KEY = new PreparedStatement(
       .select([
         "api_keys.merchant_id as owner_merchant_id",
         "api_keys.mode as owner_mode",
-        sql<string>`api_keys.merchant_id || ':' || api_keys.mode`.as("scope"),
+        merchantScopeSql(sql.ref("api_keys.merchant_id"), sql.ref("api_keys.mode")).as("scope"),
       ])
       .where("api_keys.digest", "=", v.digest)
       .where("api_keys.mode", "=", v.key_mode)
