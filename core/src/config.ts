@@ -3,7 +3,7 @@
 // with the defaults of DESIGN §3/§4.
 import { randomBytes } from "node:crypto";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
-import { isDuration, parseDuration, parseDurationList, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
+import { isDuration, parseDuration, parseDurationList, parseWindowLimit, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
 
 export type Currency = "GTQ" | "USD";
 export type MethodType = "card" | "bank_transfer";
@@ -231,38 +231,6 @@ function settlementDelaysEnv(source: NodeJS.ProcessEnv): number[] {
   const delays = parseDurationList(env(source, "SETTLEMENT_DELAYS", "60s,300s,600s"));
   if (delays.length !== 3) throw new Error(`SETTLEMENT_DELAYS must be three durations (one per settlement step), got ${delays.length}`);
   return delays;
-}
-
-/**
- * A fixed-window limit as "<n>/<unit>,…,<window>": one count per unit (parts in any order, spaces
- * allowed; each count ≥ 1) and a window duration of at least 1s; "off" turns it off (null).
- */
-function parseWindowLimit<U extends string>(
-  name: string,
-  text: string,
-  units: readonly U[],
-  example: string,
-): { counts: Record<U, number>; windowMs: number } | null {
-  if (text.trim() === "off") return null;
-  const bad = () => new Error(`${name} must look like "${example}" (or "off"), got "${text}"`);
-  const parts = text.split(",").map((part) => part.trim());
-  if (parts.length !== units.length + 1) throw bad();
-  const counts: Partial<Record<U, number>> = {};
-  let windowMs: number | undefined;
-  for (const part of parts) {
-    const count = /^(\d+)\s*\/\s*([a-z]+)$/.exec(part);
-    if (count && (units as readonly string[]).includes(count[2]!)) {
-      const n = Number(count[1]);
-      if (!Number.isSafeInteger(n) || n < 1) throw bad();
-      counts[count[2] as U] = n;
-    } else if (isDuration(part)) {
-      windowMs = parseDuration(part);
-    } else {
-      throw bad();
-    }
-  }
-  if (units.some((unit) => counts[unit] === undefined) || windowMs === undefined || windowMs < 1_000) throw bad();
-  return { counts: counts as Record<U, number>, windowMs };
 }
 
 /**

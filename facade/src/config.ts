@@ -1,5 +1,5 @@
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
-import { isDuration, parseDuration, serviceTokenEnv } from "../../proto/runtime/env.ts";
+import { parseWindowLimit, serviceTokenEnv } from "../../proto/runtime/env.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 
 export interface FacadeConfig {
@@ -28,24 +28,13 @@ export interface FacadeConfig {
  * make 300 requests per 60 s window to the public routes addressed by a payment or link id, on each
  * facade; "off" turns it off. The window is a duration of at least 1s.
  */
-export function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLimit"] {
-  if (text.trim() === "off") return null;
-  const bad = () => new Error(`PUBLIC_ROUTE_LIMIT must look like "300/ip,60s" (or "off"), got "${text}"`);
-  const parts = text.split(",").map((part) => part.trim());
-  if (parts.length !== 2) throw bad();
-  let perIp: number | undefined, windowMs: number | undefined;
-  for (const part of parts) {
-    const count = /^(\d+)\s*\/\s*ip$/.exec(part);
-    if (count) perIp = Number(count[1]);
-    else if (isDuration(part)) windowMs = parseDuration(part);
-    else throw bad();
-  }
-  if (perIp === undefined || !Number.isSafeInteger(perIp) || perIp < 1 || windowMs === undefined || windowMs < 1_000) throw bad();
-  return { perIp, windowMs };
+function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLimit"] {
+  const limit = parseWindowLimit("PUBLIC_ROUTE_LIMIT", text, ["ip"], "300/ip,60s");
+  return limit && { perIp: limit.counts.ip, windowMs: limit.windowMs };
 }
 
 /** One year, subdomains included (the value browsers' preload lists ask for, less `preload`, which is an operator's choice). */
-export const HSTS_VALUE = "max-age=31536000; includeSubDomains";
+const HSTS_VALUE = "max-age=31536000; includeSubDomains";
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
   const port = Number(source.PORT || 4000);

@@ -49,3 +49,35 @@ export function webhookAllowLoopbackEnv(source: NodeJS.ProcessEnv): boolean {
   if (text !== "true" && text !== "false") throw new Error(`WEBHOOK_ALLOW_LOOPBACK must be "true" or "false", got "${text}"`);
   return text === "true";
 }
+
+/**
+ * A fixed-window limit as "<n>/<unit>,…,<window>": one count per unit (parts in any order, spaces
+ * allowed; each count ≥ 1) and a window duration of at least 1s; "off" turns it off (null).
+ */
+export function parseWindowLimit<U extends string>(
+  name: string,
+  text: string,
+  units: readonly U[],
+  example: string,
+): { counts: Record<U, number>; windowMs: number } | null {
+  if (text.trim() === "off") return null;
+  const bad = () => new Error(`${name} must look like "${example}" (or "off"), got "${text}"`);
+  const parts = text.split(",").map((part) => part.trim());
+  if (parts.length !== units.length + 1) throw bad();
+  const counts: Partial<Record<U, number>> = {};
+  let windowMs: number | undefined;
+  for (const part of parts) {
+    const count = /^(\d+)\s*\/\s*([a-z]+)$/.exec(part);
+    if (count && (units as readonly string[]).includes(count[2]!)) {
+      const n = Number(count[1]);
+      if (!Number.isSafeInteger(n) || n < 1) throw bad();
+      counts[count[2] as U] = n;
+    } else if (isDuration(part)) {
+      windowMs = parseDuration(part);
+    } else {
+      throw bad();
+    }
+  }
+  if (units.some((unit) => counts[unit] === undefined) || windowMs === undefined || windowMs < 1_000) throw bad();
+  return { counts: counts as Record<U, number>, windowMs };
+}
