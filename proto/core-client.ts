@@ -3,15 +3,9 @@
 // request id, the process's credential and optional `authorization` metadata, TLS when configured,
 // and one mapping from a gRPC failure to a catalog code.
 import { Client, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { CoreError } from "./core-error.ts";
 import { channelCredentials, type CoreTls } from "./core-tls.ts";
-import {
-  ERROR_CODE_METADATA_KEY,
-  INTERNAL_TOKEN_METADATA_KEY,
-  isErrorCode,
-  REQUEST_ID_METADATA_KEY,
-  RETRY_AFTER_METADATA_KEY,
-  type ErrorCode,
-} from "./error-catalog.ts";
+import { ERROR_CODE_METADATA_KEY, INTERNAL_TOKEN_METADATA_KEY, isErrorCode, REQUEST_ID_METADATA_KEY, RETRY_AFTER_METADATA_KEY } from "./error-catalog.ts";
 import { HealthService } from "./gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "./gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "./gen/paytami/v1/checkout.ts";
@@ -22,21 +16,6 @@ import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
-
-/** A failed core call: the catalog code, and whether a core answered with it (else the call never got an answer). */
-export class CoreError extends Error {
-  override name = "CoreError";
-  readonly code: ErrorCode;
-  readonly fromCore: boolean;
-  /** rate_limited only: whole seconds until the core admits another attempt. */
-  readonly retryAfterSeconds: number | undefined;
-  constructor(code: ErrorCode, message: string, fromCore: boolean, retryAfterSeconds?: number) {
-    super(message);
-    this.code = code;
-    this.fromCore = fromCore;
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
 
 export function toCoreError(error: ServiceError, address: string): CoreError {
   const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];

@@ -4,7 +4,8 @@
 
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CoreClient, CoreError } from "../proto/core-client.ts";
+import { CoreClient } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { HealthCheckResponse_ServingStatus } from "../proto/gen/grpc/health/v1/health.ts";
 import { AdminServiceService } from "../proto/gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "../proto/gen/paytami/v1/checkout.ts";

@@ -5,7 +5,8 @@
 // operations, through gRPC and tRPC alike.
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CoreClient, CoreError } from "../proto/core-client.ts";
+import { CoreClient } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { OPERATIONS } from "../core/src/operations/index.ts";

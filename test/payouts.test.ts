@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CoreError } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { CREATED_AT_RE, createOk, useStack } from "./support/expect.ts";

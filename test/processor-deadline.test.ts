@@ -6,7 +6,7 @@
 // tests see whether the processor was asked at all.
 import { randomBytes, randomInt } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { CoreError } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { HttpClient } from "./support/http.ts";
 import { createLink, formBody } from "./support/link-fixtures.ts";

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { beforeAll, describe, expect, test } from "vitest";
-import { CoreError } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import type { AppRouter } from "../core/src/trpc/router.ts";

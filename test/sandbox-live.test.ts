@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CoreError } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { SIMULATION_STEP_NAMES } from "../proto/simulation-steps.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";

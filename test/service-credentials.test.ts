@@ -4,7 +4,8 @@
 // neither can act for a merchant through `acting_for`. Weak or shared tokens stop a process at start.
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CoreClient, CoreError } from "../proto/core-client.ts";
+import { CoreClient } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { AdminServiceService } from "../proto/gen/paytami/v1/admin.ts";
 import { CheckoutServiceService } from "../proto/gen/paytami/v1/checkout.ts";
 import { DeliveryServiceService } from "../proto/gen/paytami/v1/delivery.ts";

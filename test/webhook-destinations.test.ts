@@ -7,7 +7,7 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
-import { CoreError } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import type { Merchant, Stack } from "./support/stack.ts";

@@ -9,7 +9,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
-import { CoreError } from "../proto/core-client.ts";
+import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { CREATED_AT_RE, createOk, expectError, useStack } from "./support/expect.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";

@@ -8,7 +8,8 @@
 // a bounded backoff, and nobody waits while holding the claim; an outcome the core will not record
 // is retried alone and, if it keeps failing, recorded as a failed attempt, so it never blocks others.
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
-import { CoreError, type CallMeta, type CoreClient } from "../../proto/core-client.ts";
+import { type CallMeta, type CoreClient } from "../../proto/core-client.ts";
+import { CoreError } from "../../proto/core-error.ts";
 import { modeCodec } from "../../proto/enums.ts";
 import type { AttemptResult, DueDelivery, RecordAttemptsResponse } from "../../proto/gen/paytami/v1/delivery.ts";
 import type { Logger } from "../../proto/runtime/logger.ts";

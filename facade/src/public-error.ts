@@ -1,4 +1,4 @@
-import type { CoreError } from "../../proto/core-client.ts";
+import type { CoreError } from "../../proto/core-error.ts";
 import type { ErrorCode } from "../../proto/error-catalog.ts";
 
 /** An error answered to the client with a catalog code and a safe message. */

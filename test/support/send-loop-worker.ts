@@ -3,7 +3,7 @@
 // answers it. A loop that spun would starve only this thread; the test thread keeps running, sees
 // the heartbeat stop, and ends the worker. The webhooks themselves are real POSTs to loopback.
 import { parentPort, workerData } from "node:worker_threads";
-import { CoreError } from "../../proto/core-client.ts";
+import { CoreError } from "../../proto/core-error.ts";
 import type { ErrorCode } from "../../proto/error-catalog.ts";
 import type { DueDelivery } from "../../proto/gen/paytami/v1/delivery.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";

@@ -1,6 +1,6 @@
 // `paytami bank-accounts add|list`: the bank accounts a merchant's payouts go to (only the last four digits are ever shown).
 import { Option, type Command } from "commander";
-import { CoreError } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { bankAccountJson } from "../../../proto/payout-json.ts";
 import type { CommandContext } from "./command.ts";

@@ -5,8 +5,6 @@ import { findPaytamiHome, readDevJson } from "../devstack/dev-json.ts";
 import { CoreClient } from "../../../proto/core-client.ts";
 import { coreTlsEnv } from "../../../proto/core-tls.ts";
 
-export { CoreError } from "../../../proto/core-client.ts";
-
 /** Deadline of each core call. */
 const TIMEOUT_MS = 15_000;
 

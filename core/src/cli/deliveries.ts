@@ -1,6 +1,6 @@
 // `paytami deliveries list|show|replay`: webhook deliveries, their attempts, and replaying them.
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CoreError } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { absentAsNull } from "../../../proto/optional-fields.ts";
 import type { Attempt, Delivery } from "../../../proto/gen/paytami/v1/delivery.ts";

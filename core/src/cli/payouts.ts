@@ -1,6 +1,6 @@
 // `paytami payouts list|show`: a merchant's payouts (spec 2.6). `simulate payout` makes one.
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CoreError } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { payoutJson } from "../../../proto/payout-json.ts";
 import type { CommandContext } from "./command.ts";

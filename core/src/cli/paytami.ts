@@ -27,13 +27,14 @@ function missingCommandMessage(program: Command, argv: string[]): string {
 
 type Connector = typeof import("./connect.ts");
 
-function failure(error: unknown, program: Command, argv: string[], connector: Connector | undefined): { code: ErrorCode; message: string } {
-  // Only a command that ran, and so loaded the client, can have thrown a CoreError.
-  if (connector && error instanceof connector.CoreError) return { code: error.code, message: error.message };
+async function failure(error: unknown, program: Command, argv: string[]): Promise<{ code: ErrorCode; message: string }> {
   if (error instanceof CommanderError) {
     const message = error.code === "commander.help" ? missingCommandMessage(program, argv) : error.message.replace(/^error: /, "");
     return { code: "validation_error", message };
   }
+  // Loaded only on this path: help and usage errors load no contract code.
+  const { CoreError } = await import("../../../proto/core-error.ts");
+  if (error instanceof CoreError) return { code: error.code, message: error.message };
   return { code: "internal_error", message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     // Help (`--help`, `help [command]`) ends commander with exit code 0; its usage errors with 1.
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
     if (error instanceof ResultIsFailure) return 1;
-    const { code, message } = failure(error, program, argv, connector);
+    const { code, message } = await failure(error, program, argv);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     // Commander has already explained its own errors on stderr.
     else if (!(error instanceof CommanderError)) process.stderr.write(`paytami: ${code}: ${message}\n`);

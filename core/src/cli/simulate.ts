@@ -5,7 +5,7 @@ import { chargebackJson, payoutJson } from "../../../proto/payout-json.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { SIMULATION_STEP_NAMES } from "../../../proto/simulation-steps.ts";
 import type { CommandContext } from "./command.ts";
-import { CoreError } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { describeObject } from "./views.ts";
 
 export function addSimulateCommands(program: Command, context: CommandContext): void {

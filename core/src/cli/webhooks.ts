@@ -1,6 +1,6 @@
 // `paytami webhooks create|list|update|rotate|delete`: a merchant's webhook endpoints.
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CoreError } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { EVENT_TYPES } from "../../../proto/event-catalog.ts";
 import type { WebhookEndpoint } from "../../../proto/gen/paytami/v1/webhook.ts";

@@ -1,6 +1,7 @@
 // The sandbox merchant that `npm start` hands to the operator. Re-used across restarts as long as
 // its test key still authenticates (same database), so the key in people's notes keeps working.
-import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
+import { type CoreClient } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import type { DevJson } from "./dev-json.ts";
 
 export interface SandboxMerchant {

@@ -1,6 +1,6 @@
 import type { Context, Next } from "koa";
 import { HTTP_STATUS } from "../error-map.ts";
-import { CoreError } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { PublicError, publicErrorOf } from "../public-error.ts";
 import type { FacadeState } from "./request-context.ts";
 

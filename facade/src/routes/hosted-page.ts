@@ -1,7 +1,8 @@
 import type { RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import { h, type JSX } from "preact";
-import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
+import { type CoreClient } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { currencyCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from "../../../proto/enums.ts";
 import type { GetHostedPaymentResponse } from "../../../proto/gen/paytami/v1/checkout.ts";
 import type { FacadeState } from "../middleware/request-context.ts";

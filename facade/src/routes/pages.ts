@@ -1,6 +1,7 @@
 import type { Router, RouterContext } from "@koa/router";
 import { h } from "preact";
-import { CoreError, type CoreClient } from "../../../proto/core-client.ts";
+import { type CoreClient } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
 import { CheckoutNext } from "../../../proto/gen/paytami/v1/checkout.ts";
 import { readFormBody } from "../middleware/form-body.ts";
 import { checkCardForm } from "../pages/card-form.ts";
