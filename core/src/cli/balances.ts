@@ -1,10 +1,10 @@
 // `paytami balances show`: a merchant's balances per currency, sums of its ledger lines.
 import { Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 export function addBalanceCommands(program: Command, context: CommandContext): void {
-  const balances = program.command("balances").description("merchant balances (pending, available, in transit)");
+  const balances = program.command("balances").description(DESCRIPTIONS.balances);
 
   balances
     .command("show")

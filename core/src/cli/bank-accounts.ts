@@ -3,11 +3,11 @@ import { Option, type Command } from "commander";
 import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { bankAccountJson } from "../../../proto/payout-json.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 import { describeObject } from "./views.ts";
 
 export function addBankAccountCommands(program: Command, context: CommandContext): void {
-  const accounts = program.command("bank-accounts").description("merchants' bank accounts for payouts");
+  const accounts = program.command("bank-accounts").description(DESCRIPTIONS["bank-accounts"]);
 
   accounts
     .command("add")

@@ -5,6 +5,25 @@ import { InvalidArgumentError } from "commander";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import type { EnumCodec } from "../../../proto/enums.ts";
 
+// What `paytami --help` says of each top-level command: written once, read by the program's table
+// (program.ts, which lists the commands without loading them) and by each command's module.
+export const DESCRIPTIONS = {
+  merchants: "merchants and their first API keys",
+  keys: "API keys",
+  simulate: "move sandbox objects through their states (test-mode payments only; a live payment is refused)",
+  webhooks: "webhook endpoints",
+  deliveries: "webhook deliveries: one per (event, endpoint), with every attempt",
+  listen:
+    "forward a merchant's new events to a local URL, signed like real deliveries, until interrupted (one line per event; with --json one JSON object per line)",
+  trigger: "fire a real event for a test-mode merchant: builds the fixtures (a payment for payment.*) and runs the real transitions",
+  links: "payment links",
+  "bank-accounts": "merchants' bank accounts for payouts",
+  payouts: "payouts of merchants' available balances to their bank accounts",
+  refunds: "refunds of payments",
+  ledger: "the double-entry ledger",
+  balances: "merchant balances (pending, available, in transit)",
+} as const;
+
 export interface CommandOutput {
   json: Record<string, unknown>;
   text: string;

@@ -4,7 +4,7 @@ import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { absentAsNull } from "../../../proto/optional-fields.ts";
 import type { Attempt, Delivery } from "../../../proto/gen/paytami/v1/delivery.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 /** A delivery as the message has it (fields in the proto's order), absent fields null, the mode as text. */
 function deliveryJson(delivery: Delivery | undefined) {
@@ -26,7 +26,7 @@ function positiveInt(value: string): number {
 }
 
 export function addDeliveryCommands(program: Command, context: CommandContext): void {
-  const deliveries = program.command("deliveries").description("webhook deliveries: one per (event, endpoint), with every attempt");
+  const deliveries = program.command("deliveries").description(DESCRIPTIONS.deliveries);
 
   deliveries
     .command("list")

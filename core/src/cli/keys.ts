@@ -1,10 +1,10 @@
 // `paytami keys create|revoke`: extra API keys for a merchant, and revoking them.
 import { Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 export function addKeyCommands(program: Command, context: CommandContext): void {
-  const keys = program.command("keys").description("API keys");
+  const keys = program.command("keys").description(DESCRIPTIONS.keys);
 
   keys
     .command("create")

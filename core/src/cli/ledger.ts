@@ -1,9 +1,9 @@
 // `paytami ledger verify|transactions`: the double-entry ledger's invariants, and a payment's ledger transactions.
 import type { Command } from "commander";
-import { ResultIsFailure, type CommandContext } from "./command.ts";
+import { DESCRIPTIONS, ResultIsFailure, type CommandContext } from "./command.ts";
 
 export function addLedgerCommands(program: Command, context: CommandContext): void {
-  const ledger = program.command("ledger").description("the double-entry ledger");
+  const ledger = program.command("ledger").description(DESCRIPTIONS.ledger);
 
   ledger
     .command("verify")

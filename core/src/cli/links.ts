@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { currencyCodec, modeCodec } from "../../../proto/enums.ts";
 import type { PaymentLink } from "../../../proto/gen/paytami/v1/link.ts";
 import { identifiedPublicLinkJson, linkJson } from "../../../proto/link-json.ts";
-import { nonBlank, type CommandContext } from "./command.ts";
+import { DESCRIPTIONS, nonBlank, type CommandContext } from "./command.ts";
 
 function positiveInteger(value: string): number {
   const n = /^[1-9][0-9]*$/.test(value) ? Number(value) : Number.NaN;
@@ -19,7 +19,7 @@ function describe(link: PaymentLink): string {
 }
 
 export function addLinkCommands(program: Command, context: CommandContext): void {
-  const links = program.command("links").description("payment links");
+  const links = program.command("links").description(DESCRIPTIONS.links);
   const merchantOptions = (command: Command) =>
     command
       .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")

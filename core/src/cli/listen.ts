@@ -8,7 +8,7 @@ import { Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
 import { generateWebhookSecret } from "../../../proto/webhook-signature.ts";
 import { sendWebhook } from "../../../proto/send-webhook.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 const POLL_MS = 500;
 /** How far back each poll looks again: an event is stamped before its transaction commits. */
@@ -18,9 +18,7 @@ const TIMEOUT_MS = 15_000;
 export function addListenCommands(program: Command, context: CommandContext): void {
   program
     .command("listen")
-    .description(
-      "forward a merchant's new events to a local URL, signed like real deliveries, until interrupted (one line per event; with --json one JSON object per line)",
-    )
+    .description(DESCRIPTIONS.listen)
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
     .requiredOption("--forward-to <url>", "where to POST each event, e.g. http://localhost:3000/webhooks")
     .addOption(new Option("--mode <mode>", "the events' mode").choices(modeCodec.wireNames).default("test"))

@@ -3,7 +3,7 @@
 import { Option, type Command } from "commander";
 import { currencyCodec, methodTypeCodec } from "../../../proto/enums.ts";
 import type { Currency, MethodType } from "../../../proto/gen/paytami/v1/enums.ts";
-import { enumList, nonBlank, type CommandContext } from "./command.ts";
+import { DESCRIPTIONS, enumList, nonBlank, type CommandContext } from "./command.ts";
 
 /** Both origin lists' request and answer have this shape (admin.proto). */
 interface SetOriginsRequest {
@@ -12,7 +12,7 @@ interface SetOriginsRequest {
 }
 
 export function addMerchantCommands(program: Command, context: CommandContext): void {
-  const merchants = program.command("merchants").description("merchants and their first API keys");
+  const merchants = program.command("merchants").description(DESCRIPTIONS.merchants);
 
   merchants
     .command("create")

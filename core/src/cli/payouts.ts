@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { payoutJson } from "../../../proto/payout-json.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 import { describeObject } from "./views.ts";
 
 function pageSize(value: string): number {
@@ -12,7 +12,7 @@ function pageSize(value: string): number {
 }
 
 export function addPayoutCommands(program: Command, context: CommandContext): void {
-  const payouts = program.command("payouts").description("payouts of merchants' available balances to their bank accounts");
+  const payouts = program.command("payouts").description(DESCRIPTIONS.payouts);
 
   payouts
     .command("list")

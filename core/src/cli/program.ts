@@ -2,9 +2,9 @@
 // group's module pulls in the contract's enums and generated codecs (tens of milliseconds), so
 // `paytami --help` lists the commands from the table below and loads none of them; a command named on
 // the command line is registered by its module, in the table's place. program.test.ts checks that
-// the table says what the modules register.
+// the table says what the modules register (their descriptions are written once, in command.ts).
 import { Command } from "commander";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 export type AddCommands = (program: Command, context: CommandContext) => void;
 
@@ -21,60 +21,59 @@ export const COMMANDS: readonly TopLevelCommand[] = [
   {
     name: "merchants",
     term: "merchants",
-    description: "merchants and their first API keys",
+    description: DESCRIPTIONS.merchants,
     load: async () => (await import("./merchants.ts")).addMerchantCommands,
   },
-  { name: "keys", term: "keys", description: "API keys", load: async () => (await import("./keys.ts")).addKeyCommands },
+  { name: "keys", term: "keys", description: DESCRIPTIONS.keys, load: async () => (await import("./keys.ts")).addKeyCommands },
   {
     name: "simulate",
     term: "simulate",
-    description: "move sandbox objects through their states (test-mode payments only; a live payment is refused)",
+    description: DESCRIPTIONS.simulate,
     load: async () => (await import("./simulate.ts")).addSimulateCommands,
   },
   {
     name: "webhooks",
     term: "webhooks",
-    description: "webhook endpoints",
+    description: DESCRIPTIONS.webhooks,
     load: async () => (await import("./webhooks.ts")).addWebhookCommands,
   },
   {
     name: "deliveries",
     term: "deliveries",
-    description: "webhook deliveries: one per (event, endpoint), with every attempt",
+    description: DESCRIPTIONS.deliveries,
     load: async () => (await import("./deliveries.ts")).addDeliveryCommands,
   },
   {
     name: "listen",
     term: "listen [options]",
-    description:
-      "forward a merchant's new events to a local URL, signed like real deliveries, until interrupted (one line per event; with --json one JSON object per line)",
+    description: DESCRIPTIONS.listen,
     load: async () => (await import("./listen.ts")).addListenCommands,
   },
   {
     name: "trigger",
     term: "trigger [options] <event-type>",
-    description: "fire a real event for a test-mode merchant: builds the fixtures (a payment for payment.*) and runs the real transitions",
+    description: DESCRIPTIONS.trigger,
     load: async () => (await import("./trigger.ts")).addTriggerCommand,
   },
-  { name: "links", term: "links", description: "payment links", load: async () => (await import("./links.ts")).addLinkCommands },
+  { name: "links", term: "links", description: DESCRIPTIONS.links, load: async () => (await import("./links.ts")).addLinkCommands },
   {
     name: "bank-accounts",
     term: "bank-accounts",
-    description: "merchants' bank accounts for payouts",
+    description: DESCRIPTIONS["bank-accounts"],
     load: async () => (await import("./bank-accounts.ts")).addBankAccountCommands,
   },
   {
     name: "payouts",
     term: "payouts",
-    description: "payouts of merchants' available balances to their bank accounts",
+    description: DESCRIPTIONS.payouts,
     load: async () => (await import("./payouts.ts")).addPayoutCommands,
   },
-  { name: "refunds", term: "refunds", description: "refunds of payments", load: async () => (await import("./refunds.ts")).addRefundCommands },
-  { name: "ledger", term: "ledger", description: "the double-entry ledger", load: async () => (await import("./ledger.ts")).addLedgerCommands },
+  { name: "refunds", term: "refunds", description: DESCRIPTIONS.refunds, load: async () => (await import("./refunds.ts")).addRefundCommands },
+  { name: "ledger", term: "ledger", description: DESCRIPTIONS.ledger, load: async () => (await import("./ledger.ts")).addLedgerCommands },
   {
     name: "balances",
     term: "balances",
-    description: "merchant balances (pending, available, in transit)",
+    description: DESCRIPTIONS.balances,
     load: async () => (await import("./balances.ts")).addBalanceCommands,
   },
 ];

@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
 import type { Refund } from "../../../proto/gen/paytami/v1/refund.ts";
 import { refundJson } from "../../../proto/refund-json.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 function positiveInteger(value: string): number {
   const n = /^[1-9][0-9]*$/.test(value) ? Number(value) : Number.NaN;
@@ -17,7 +17,7 @@ function describe(refund: Refund): string {
 }
 
 export function addRefundCommands(program: Command, context: CommandContext): void {
-  const refunds = program.command("refunds").description("refunds of payments");
+  const refunds = program.command("refunds").description(DESCRIPTIONS.refunds);
 
   refunds
     .command("list")

@@ -4,12 +4,12 @@ import { modeCodec } from "../../../proto/enums.ts";
 import { chargebackJson, payoutJson } from "../../../proto/payout-json.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { SIMULATION_STEP_NAMES } from "../../../proto/simulation-steps.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 import { CoreError } from "../../../proto/core-error.ts";
 import { describeObject } from "./views.ts";
 
 export function addSimulateCommands(program: Command, context: CommandContext): void {
-  const simulate = program.command("simulate").description("move sandbox objects through their states (test-mode payments only; a live payment is refused)");
+  const simulate = program.command("simulate").description(DESCRIPTIONS.simulate);
 
   simulate
     .command("payment")

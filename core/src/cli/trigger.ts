@@ -2,12 +2,12 @@
 import { Option, type Command } from "commander";
 import { modeCodec } from "../../../proto/enums.ts";
 import { EVENT_TYPES } from "../../../proto/event-catalog.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 export function addTriggerCommand(program: Command, context: CommandContext): void {
   program
     .command("trigger")
-    .description("fire a real event for a test-mode merchant: builds the fixtures (a payment for payment.*) and runs the real transitions")
+    .description(DESCRIPTIONS.trigger)
     .argument("<event-type>", `one of ${EVENT_TYPES.join(", ")} `)
     .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
     .addOption(new Option("--mode <mode>", "the mode (fixtures are test mode only)").choices(modeCodec.wireNames).default("test"))

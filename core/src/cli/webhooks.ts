@@ -4,7 +4,7 @@ import { CoreError } from "../../../proto/core-error.ts";
 import { modeCodec } from "../../../proto/enums.ts";
 import { EVENT_TYPES } from "../../../proto/event-catalog.ts";
 import type { WebhookEndpoint } from "../../../proto/gen/paytami/v1/webhook.ts";
-import type { CommandContext } from "./command.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 import { describeObject } from "./views.ts";
 
 /** "payment.succeeded,payment.failed"; the core refuses unknown types, so they are passed on as typed. */
@@ -36,7 +36,7 @@ function endpointJson(endpoint: WebhookEndpoint | undefined) {
 const eventsText = (events: readonly string[]) => (events.length === 0 ? "every event" : events.join(", "));
 
 export function addWebhookCommands(program: Command, context: CommandContext): void {
-  const webhooks = program.command("webhooks").description("webhook endpoints");
+  const webhooks = program.command("webhooks").description(DESCRIPTIONS.webhooks);
   const modeOption = () => new Option("--mode <mode>", "the mode").choices(modeCodec.wireNames).makeOptionMandatory();
 
   webhooks
