@@ -4,10 +4,10 @@
 // type and its message (the generated message keeps the proto's order, which is the contract's).
 
 /** `T` with each nullable field made optional instead. */
-export type NullAsAbsent<T> = { [K in keyof T]: null extends T[K] ? Exclude<T[K], null> | undefined : T[K] };
+type NullAsAbsent<T> = { [K in keyof T]: null extends T[K] ? Exclude<T[K], null> | undefined : T[K] };
 
 /** `T` with each optional field made nullable instead (and present). */
-export type AbsentAsNull<T> = { [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] };
+type AbsentAsNull<T> = { [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] };
 
 /** A domain view as its message's fields: each null becomes absent. */
 export function nullAsAbsent<T extends object>(view: T): NullAsAbsent<T> {

@@ -4,7 +4,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 
 /** What the listener needs of a logger (pino's Logger has it). */
-export interface ErrorLog {
+interface ErrorLog {
   error(fields: { err: unknown }, message: string): void;
 }
 

@@ -5,9 +5,9 @@
 // schedule up nor stall a delivery indefinitely.
 
 /** A random number in [0, 1). */
-export type Random = () => number;
+type Random = () => number;
 
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /**
  * The delay in ms before the next attempt after `attemptsMade` attempts of this round have failed,

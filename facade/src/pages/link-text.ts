@@ -1,4 +1,4 @@
-import type { Locale } from "./locale.ts";
+import { waitEn, waitEs, type Locale } from "./locale.ts";
 
 /** The link pages' words; the payment page's shared ones (methods, test mode) stay in locale.ts. */
 export const LINK_TEXT = {
@@ -12,7 +12,7 @@ export const LINK_TEXT = {
     amountRequired: "Escriba el monto a pagar.",
     amountRange: (min: string, max: string) => `El monto debe estar entre ${min} y ${max}.`,
     methodRequired: "Elija una forma de pago.",
-    rateLimited: (seconds: number) => `Demasiados intentos. Espere ${seconds} ${seconds === 1 ? "segundo" : "segundos"} e intente de nuevo.`,
+    rateLimited: (seconds: number) => `Demasiados intentos. Espere ${waitEs(seconds)} e intente de nuevo.`,
     unavailable: "No podemos crear el pago en este momento. Intente de nuevo en unos minutos.",
     rejected: "No pudimos crear el pago. Revise los datos e intente de nuevo.",
     notPayableTitle: "Este enlace ya no acepta pagos",
@@ -47,7 +47,7 @@ export const LINK_TEXT = {
     amountRequired: "Enter the amount to pay.",
     amountRange: (min: string, max: string) => `The amount must be between ${min} and ${max}.`,
     methodRequired: "Choose a payment method.",
-    rateLimited: (seconds: number) => `Too many attempts. Wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and try again.`,
+    rateLimited: (seconds: number) => `Too many attempts. Wait ${waitEn(seconds)} and try again.`,
     unavailable: "We cannot create the payment right now. Please try again in a few minutes.",
     rejected: "We could not create the payment. Check the details and try again.",
     notPayableTitle: "This link no longer accepts payments",

@@ -15,8 +15,8 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
 }
 
 /** A wait in words: seconds up to a minute and a half, then whole minutes (rounded up). */
-const waitEs = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "segundo" : "segundos"}` : `${Math.ceil(seconds / 60)} minutos`);
-const waitEn = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
+export const waitEs = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "segundo" : "segundos"}` : `${Math.ceil(seconds / 60)} minutos`);
+export const waitEn = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
 
 export const TEXT = {
   es: {
