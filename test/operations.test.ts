@@ -3,16 +3,15 @@
 // acting for a merchant, which only the operator may) is refused `unauthorized` before anything is
 // read, and nothing changes; the operator acting for the same merchant is admitted by the same
 // operations, through gRPC and tRPC alike.
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CoreClient } from "../proto/core-client.ts";
 import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
-import type { AppRouter } from "../core/src/trpc/router.ts";
 import { OPERATIONS } from "../core/src/operations/index.ts";
 import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import type { Merchant } from "./support/stack.ts";
+import { trpcClient } from "./support/trpc.ts";
 
 const stack = useStack();
 let facade: CoreClient;
@@ -67,7 +66,7 @@ describe("a caller the operation does not declare", () => {
     const refund = await s.core.refunds.createRefund({ acting_for: acting, idempotency_key: "ops-refund-0002", payment_id: paymentId, amount: "100" });
     expect(refund.refund?.payment_id).toBe(paymentId);
     expect((await s.core.refunds.listRefunds({ acting_for: acting })).data.map((r) => r.id)).toEqual([refund.refund!.id]);
-    const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${s.coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${s.internalToken}` } })] });
+    const trpc = trpcClient(s, s.internalToken);
     const listed = await trpc.refunds.list.query({ merchant_id: m.merchantId, mode: "test" });
     expect(listed.data.map((r) => r.id)).toEqual([refund.refund!.id]);
     expect((await trpc.refunds.get.query({ merchant_id: m.merchantId, mode: "test", id: refund.refund!.id })).amount).toBe("100");

@@ -6,8 +6,7 @@
 // tests see whether the processor was asked at all.
 import { randomBytes, randomInt } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { CoreError } from "../proto/core-error.ts";
-import { createOk, useStack } from "./support/expect.ts";
+import { coreRefusal, createOk, useStack } from "./support/expect.ts";
 import { HttpClient } from "./support/http.ts";
 import { createLink, formBody } from "./support/link-fixtures.ts";
 
@@ -18,15 +17,6 @@ const LATE_ANSWER = "4000000000000507";
 
 const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" });
 const submit = (id: string, number: string) => stack().core.checkout.submitCard({ payment_id: id, card: card(number) });
-
-async function refusal(call: Promise<unknown>): Promise<CoreError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CoreError);
-  return error as CoreError;
-}
 
 /** How many times the core called the processor's chargeCard, however the calls ended. */
 async function chargeCalls(): Promise<number> {
@@ -63,7 +53,7 @@ describe("a processor that hangs past PROCESSOR_CALL_TIMEOUT", () => {
     const page = stack().http.post(`/pay/${id}`, formBody({ card_number: NO_ANSWER, card_expiry: "12/30", card_cvc: "123", card_name: "Ana López" }));
     // While the first call hangs, a second submit is refused without reaching the processor.
     await expect.poll(async () => (await payment(id)).attempt_expires_at !== null, { timeout: 5_000, interval: 50 }).toBe(true);
-    expect((await refusal(submit(id, "4242424242424242"))).code).toBe("payment_not_payable");
+    expect((await coreRefusal(submit(id, "4242424242424242"))).code).toBe("payment_not_payable");
     const res = await page;
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 4_000);
     expect(res.status).toBe(503);
@@ -83,7 +73,7 @@ describe("a processor that hangs past PROCESSOR_CALL_TIMEOUT", () => {
     const id = (await createOk(stack().http, merchant.testApiKey)).id as string;
     const callsBefore = await chargeCalls();
     const started = Date.now();
-    const error = await refusal(submit(id, LATE_ANSWER));
+    const error = await coreRefusal(submit(id, LATE_ANSWER));
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 4_000);
     expect(error.code).toBe("processor_unavailable");
     expect(error.message).toMatch(/do not pay it again/);
@@ -91,8 +81,8 @@ describe("a processor that hangs past PROCESSOR_CALL_TIMEOUT", () => {
     expect(held).toMatchObject({ status: "processing", authorized_at: null });
     expect(held.attempt_expires_at).toEqual(held.expires_at);
     // A second card, another tab, a cancel: all refused while the first call may still charge.
-    expect((await refusal(submit(id, "4242424242424242"))).code).toBe("payment_not_payable");
-    expect((await refusal(stack().core.checkout.cancelCheckout({ payment_id: id }))).code).toBe("payment_not_payable");
+    expect((await coreRefusal(submit(id, "4242424242424242"))).code).toBe("payment_not_payable");
+    expect((await coreRefusal(stack().core.checkout.cancelCheckout({ payment_id: id }))).code).toBe("payment_not_payable");
     expect(await chargeCalls()).toBe(callsBefore + 1);
     // The page waits rather than offering the form again.
     expect((await stack().http.get(`/pay/${id}`)).text).not.toContain('name="card_number"');
@@ -123,7 +113,7 @@ describe("max_payments is checked before the processor authorizes", () => {
     await submit(first, "4242424242424242");
     expect((await payment(first)).status).toBe("captured");
     const callsBefore = await chargeCalls();
-    const error = await refusal(submit(second, "4242424242424242"));
+    const error = await coreRefusal(submit(second, "4242424242424242"));
     expect(error.code).toBe("payment_link_not_payable");
     expect(error.message).toMatch(/max_payments/);
     expect(await chargeCalls()).toBe(callsBefore);
@@ -143,15 +133,15 @@ describe("max_payments is checked before the processor authorizes", () => {
     const link = await createLink(stack(), merchant, { title: "Rifa", fixed_amount_minor: "2000", max_payments: 1 });
     const first = await payLink(link.id);
     const second = await payLink(link.id);
-    expect((await refusal(submit(first, LATE_ANSWER))).code).toBe("processor_unavailable");
+    expect((await coreRefusal(submit(first, LATE_ANSWER))).code).toBe("processor_unavailable");
     const callsBefore = await chargeCalls();
-    const error = await refusal(submit(second, "4242424242424242"));
+    const error = await coreRefusal(submit(second, "4242424242424242"));
     expect(error.code).toBe("payment_link_not_payable");
     expect(await chargeCalls()).toBe(callsBefore);
     expect(await payment(second)).toMatchObject({ status: "created", authorized_at: null });
     // The first one's late answer takes the link's only payment; the second stays refused, never authorized.
     await expect.poll(async () => (await payment(first)).status, { timeout: 10_000, interval: 100 }).toBe("captured");
-    expect((await refusal(submit(second, "4242424242424242"))).code).toBe("payment_link_not_payable");
+    expect((await coreRefusal(submit(second, "4242424242424242"))).code).toBe("payment_link_not_payable");
     expect(await chargeCalls()).toBe(callsBefore);
     expect(await payment(second)).toMatchObject({ status: "created", authorized_at: null });
   });

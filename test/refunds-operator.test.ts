@@ -2,7 +2,7 @@
 // procedures refunds.list / refunds.get, and RefundService's acting_for form over gRPC.
 import { execFile } from "node:child_process";
 import * as path from "node:path";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { TRPCClientError } from "@trpc/client";
 import { beforeAll, describe, expect, test } from "vitest";
 import { CoreError } from "../proto/core-error.ts";
 import { modeCodec } from "../proto/enums.ts";
@@ -11,6 +11,7 @@ import type { AppRouter } from "../core/src/trpc/router.ts";
 import { newIdemKey } from "./support/http.ts";
 import { createOk, driveToState, useStack } from "./support/expect.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { trpcClient } from "./support/trpc.ts";
 
 const stack = useStack();
 const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
@@ -71,10 +72,7 @@ describe("paytami refunds", () => {
 });
 
 describe("tRPC refunds.list / refunds.get", () => {
-  const operator = () =>
-    createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })],
-    });
+  const operator = () => trpcClient(stack(), stack().internalToken);
 
   test("list and get act for one merchant and mode", async () => {
     const page = await operator().refunds.list.query({ merchant_id: m.merchantId, mode: "test", payment_id: paymentId });

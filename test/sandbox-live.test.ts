@@ -8,15 +8,13 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { SIMULATION_STEP_NAMES } from "../proto/simulation-steps.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
-import type { AppRouter } from "../core/src/trpc/router.ts";
-import { createOk, payByCard, useStack } from "./support/expect.ts";
+import { coreRefusal, createOk, payByCard, useStack } from "./support/expect.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { trpcClient, trpcFailure } from "./support/trpc.ts";
 
 const stack = useStack({ liveCardNetwork: true, env: { PAYOUT_SCHEDULE: "off" } });
 const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
@@ -70,24 +68,15 @@ const ATTEMPTS = [
   { what: "simulate succeed (already captured)", payment: () => captured, step: "succeed" },
 ] as const;
 
-async function refusedByCore(call: Promise<unknown>): Promise<CoreError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CoreError);
-  return error as CoreError;
-}
-
 describe("gRPC", () => {
   test("AdminService.SimulatePayment refuses every step on a live payment, and PayoutService.SimulateChargeback open and win", async () => {
     for (const attempt of ATTEMPTS) {
-      const error = await refusedByCore(stack().core.admin.simulatePayment({ payment_id: attempt.payment(), step: attempt.step }));
+      const error = await coreRefusal(stack().core.admin.simulatePayment({ payment_id: attempt.payment(), step: attempt.step }));
       expect({ what: attempt.what, code: error.code }).toEqual({ what: attempt.what, code: "validation_error" });
       expect(error.message).toMatch(REFUSED(attempt.payment()));
     }
     for (const action of ["open", "win"]) {
-      const error = await refusedByCore(stack().core.payouts.simulateChargeback({ payment_id: captured, action }));
+      const error = await coreRefusal(stack().core.payouts.simulateChargeback({ payment_id: captured, action }));
       expect({ action, code: error.code }).toEqual({ action, code: "validation_error" });
       expect(error.message).toMatch(REFUSED(captured));
     }
@@ -96,28 +85,17 @@ describe("gRPC", () => {
 });
 
 describe("tRPC", () => {
-  const api = () =>
-    createTRPCClient<AppRouter>({ links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })] });
-
-  async function failure(call: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
-    const error = await call.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(TRPCClientError);
-    const data = (error as TRPCClientError<AppRouter>).data as { paytami_code: string; httpStatus: number };
-    return { code: data.paytami_code, status: data.httpStatus, message: (error as Error).message };
-  }
+  const api = () => trpcClient(stack(), stack().internalToken);
 
   test("payments.simulate refuses every step on a live payment, and chargebacks.open and chargebacks.win", async () => {
     for (const attempt of ATTEMPTS) {
-      const refused = await failure(api().payments.simulate.mutate({ payment_id: attempt.payment(), step: attempt.step }));
+      const refused = await trpcFailure(api().payments.simulate.mutate({ payment_id: attempt.payment(), step: attempt.step }));
       expect({ what: attempt.what, code: refused.code, status: refused.status }).toEqual({ what: attempt.what, code: "validation_error", status: 400 });
       expect(refused.message).toMatch(REFUSED(attempt.payment()));
     }
-    const opened = await failure(api().chargebacks.open.mutate({ payment_id: captured, reason: "fraudulent" }));
+    const opened = await trpcFailure(api().chargebacks.open.mutate({ payment_id: captured, reason: "fraudulent" }));
     expect(opened).toMatchObject({ code: "validation_error", status: 400, message: expect.stringMatching(REFUSED(captured)) });
-    const won = await failure(api().chargebacks.win.mutate({ payment_id: captured }));
+    const won = await trpcFailure(api().chargebacks.win.mutate({ payment_id: captured }));
     expect(won).toMatchObject({ code: "validation_error", status: 400, message: expect.stringMatching(REFUSED(captured)) });
     expect(await liveState()).toEqual(before);
   });

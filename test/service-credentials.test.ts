@@ -2,7 +2,7 @@
 // routes call and the dispatcher's only the delivery bookkeeping; a method outside a process's
 // allow-list answers `unauthorized` and changes nothing; neither opens tRPC or /metrics, and
 // neither can act for a merchant through `acting_for`. Weak or shared tokens stop a process at start.
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CoreClient } from "../proto/core-client.ts";
 import { CoreError } from "../proto/core-error.ts";
@@ -20,6 +20,7 @@ import type { AppRouter } from "../core/src/trpc/router.ts";
 import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { runUntilExit, type Merchant } from "./support/stack.ts";
+import { trpcClient } from "./support/trpc.ts";
 
 const stack = useStack();
 const clients: CoreClient[] = [];
@@ -208,8 +209,7 @@ describe("the dispatcher's credential", () => {
 });
 
 describe("tRPC and /metrics are the operator's", () => {
-  const trpc = (token: string) =>
-    createTRPCClient<AppRouter>({ links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${token}` } })] });
+  const trpc = (token: string) => trpcClient(stack(), token);
 
   test.each(["facade", "dispatcher"] as const)("the %s's token opens no tRPC procedure and not /metrics", async (name) => {
     const s = stack();

@@ -1,32 +1,15 @@
 // The core's tRPC API (/trpc on the core's HTTP port), through the real tRPC client over HTTP.
 
 import * as http from "node:http";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { describe, expect, test } from "vitest";
-import type { AppRouter } from "../core/src/trpc/router.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { newIdemKey } from "./support/http.ts";
+import { trpcClient, trpcFailure } from "./support/trpc.ts";
 
 const stack = useStack();
 
-function client(token: string | undefined) {
-  return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })],
-  });
-}
+const client = (token: string | undefined) => trpcClient(stack(), token);
 const operator = () => client(stack().internalToken);
-
-/** The catalog code and HTTP status a failed call carried. */
-async function failure(call: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    if (!(error instanceof TRPCClientError)) throw error;
-    const data = error.data as { paytami_code: string; httpStatus: number };
-    return { code: data.paytami_code, status: data.httpStatus, message: error.message };
-  }
-  throw new Error("the call succeeded");
-}
 
 describe("tRPC /trpc", () => {
   test.each([
@@ -44,7 +27,7 @@ describe("tRPC /trpc", () => {
       () => api.payments.simulate.mutate({ payment_id: "pay_x", step: "succeed" }),
       () => api.merchants.setReturnOrigins.mutate({ merchant_id: "mer_x", origins: [] }),
     ];
-    for (const call of calls) expect(await failure(call())).toMatchObject({ code: "unauthorized", status: 401 });
+    for (const call of calls) expect(await trpcFailure(call())).toMatchObject({ code: "unauthorized", status: 401 });
   });
 
   test("merchants.create and keys.create issue keys that work on the REST API; keys.revoke ends them", async () => {
@@ -65,17 +48,19 @@ describe("tRPC /trpc", () => {
   });
 
   test("bad input is validation_error (400), from the tRPC input schema and from the domain alike", async () => {
-    expect(await failure(operator().merchants.create.mutate({ name: "" }))).toMatchObject({ code: "validation_error", status: 400 });
-    expect(await failure(operator().merchants.create.mutate({ name: "X", currencies: ["EUR"] }))).toMatchObject({ code: "validation_error", status: 400 });
-    expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_000000000000000000000000", mode: "test" }))).toMatchObject({
+    expect(await trpcFailure(operator().merchants.create.mutate({ name: "" }))).toMatchObject({ code: "validation_error", status: 400 });
+    expect(await trpcFailure(operator().merchants.create.mutate({ name: "X", currencies: ["EUR"] }))).toMatchObject({ code: "validation_error", status: 400 });
+    expect(await trpcFailure(operator().keys.create.mutate({ merchant_id: "mer_000000000000000000000000", mode: "test" }))).toMatchObject({
       code: "validation_error",
     });
-    expect(await failure(operator().keys.create.mutate({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
+    expect(await trpcFailure(operator().keys.create.mutate({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
     // @ts-expect-error: an unknown field is refused, not ignored
-    expect(await failure(operator().payments.list.query({ merchant_id: "mer_x", mode: "test", colour: "blue" }))).toMatchObject({ code: "validation_error" });
+    expect(await trpcFailure(operator().payments.list.query({ merchant_id: "mer_x", mode: "test", colour: "blue" }))).toMatchObject({
+      code: "validation_error",
+    });
     // @ts-expect-error: mode is test or live
-    expect(await failure(operator().payments.list.query({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
-    expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_x", step: "teleport" }))).toMatchObject({ code: "validation_error" });
+    expect(await trpcFailure(operator().payments.list.query({ merchant_id: "mer_x", mode: "sandbox" }))).toMatchObject({ code: "validation_error" });
+    expect(await trpcFailure(operator().payments.simulate.mutate({ payment_id: "pay_x", step: "teleport" }))).toMatchObject({ code: "validation_error" });
   });
 
   test("a body over TRPC_MAX_BODY_BYTES (1 MiB by default) is refused with 413 as it arrives, with or without a Content-Length; nothing is created", async () => {
@@ -125,10 +110,12 @@ describe("tRPC /trpc", () => {
       { merchant_id: other.merchantId, mode: "test" as const },
       { merchant_id: m.merchantId, mode: "live" as const },
     ]) {
-      expect(await failure(operator().payments.get.query({ ...actingFor, id: created[0].id }))).toMatchObject({ code: "unknown_payment", status: 404 });
+      expect(await trpcFailure(operator().payments.get.query({ ...actingFor, id: created[0].id }))).toMatchObject({ code: "unknown_payment", status: 404 });
     }
-    expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", limit: 0 }))).toMatchObject({ code: "validation_error" });
-    expect(await failure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", status: "nope" }))).toMatchObject({
+    expect(await trpcFailure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", limit: 0 }))).toMatchObject({
+      code: "validation_error",
+    });
+    expect(await trpcFailure(operator().payments.list.query({ merchant_id: m.merchantId, mode: "test", status: "nope" }))).toMatchObject({
       code: "validation_error",
     });
   });
@@ -145,9 +132,12 @@ describe("tRPC /trpc", () => {
     ]);
     expect(events).toEqual([{ type: "payment.succeeded", data: after }]);
     // A resolved payment refuses the next step with the state table's code, and nothing is recorded.
-    expect(await failure(operator().payments.simulate.mutate({ payment_id: p.id, step: "fail" }))).toMatchObject({ code: "payment_not_payable", status: 409 });
+    expect(await trpcFailure(operator().payments.simulate.mutate({ payment_id: p.id, step: "fail" }))).toMatchObject({
+      code: "payment_not_payable",
+      status: 409,
+    });
     expect(await s.sql("select 1 from outbox_events where envelope->'data'->>'id' = $1", [p.id])).toHaveLength(1);
-    expect(await failure(operator().payments.simulate.mutate({ payment_id: "pay_000000000000000000000000", step: "fail" }))).toMatchObject({
+    expect(await trpcFailure(operator().payments.simulate.mutate({ payment_id: "pay_000000000000000000000000", step: "fail" }))).toMatchObject({
       code: "unknown_payment",
     });
   });
@@ -177,12 +167,12 @@ describe("tRPC checkout lifecycle procedures", () => {
     const s = stack();
     const m = await operator().merchants.create.mutate({ name: "Tienda Cancel" });
     const p = await createOk(s.http, m.test_api_key);
-    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "live", id: p.id }))).toMatchObject({
+    expect(await trpcFailure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "live", id: p.id }))).toMatchObject({
       code: "unknown_payment",
       status: 404,
     });
     expect(await operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id })).toEqual({ ...p, status: "canceled" });
-    expect(await failure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id }))).toMatchObject({
+    expect(await trpcFailure(operator().payments.cancel.mutate({ merchant_id: m.merchant_id, mode: "test", id: p.id }))).toMatchObject({
       code: "payment_not_payable",
       status: 409,
     });
@@ -192,7 +182,7 @@ describe("tRPC checkout lifecycle procedures", () => {
       merchant_id: m.merchant_id,
       origins: ["https://shop.example"],
     });
-    expect(await failure(operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://*.shop.example"] }))).toMatchObject({
+    expect(await trpcFailure(operator().merchants.setEmbedOrigins.mutate({ merchant_id: m.merchant_id, origins: ["https://*.shop.example"] }))).toMatchObject({
       code: "validation_error",
       status: 400,
     });
@@ -207,17 +197,17 @@ describe("tRPC checkout lifecycle procedures", () => {
     });
     expect(set).toEqual({ merchant_id: m.merchant_id, origins: ["https://shop.example", "http://localhost:3000"] });
     for (const bad of ["https://shop.example/thanks", "https://*.shop.example", "ftp://shop.example", "https://user@shop.example", "shop.example"]) {
-      expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [bad] })), bad).toMatchObject({
+      expect(await trpcFailure(operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: [bad] })), bad).toMatchObject({
         code: "validation_error",
         status: 400,
       });
     }
-    expect(await failure(operator().merchants.setReturnOrigins.mutate({ merchant_id: "mer_000000000000000000000000", origins: [] }))).toMatchObject({
+    expect(await trpcFailure(operator().merchants.setReturnOrigins.mutate({ merchant_id: "mer_000000000000000000000000", origins: [] }))).toMatchObject({
       code: "validation_error",
       status: 400,
     });
     expect(
-      await failure(
+      await trpcFailure(
         operator().merchants.setReturnOrigins.mutate({ merchant_id: m.merchant_id, origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) }),
       ),
     ).toMatchObject({ code: "validation_error", status: 400 });

@@ -4,7 +4,7 @@
 // the dispatcher at send time (an endpoint whose name now resolves elsewhere: DNS rebinding).
 // Loopback is allowed in test mode only where WEBHOOK_ALLOW_LOOPBACK is on (`npm start`, the harness).
 // Nothing here connects anywhere but loopback: refused addresses are refused before any connection.
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { CoreError } from "../proto/core-error.ts";
@@ -13,6 +13,7 @@ import { createOk, useStack } from "./support/expect.ts";
 import type { Merchant, Stack } from "./support/stack.ts";
 import { eventually } from "./support/eventually.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
+import { trpcClient } from "./support/trpc.ts";
 
 const FAST = {
   WEBHOOK_RETRY_SCHEDULE: "0,1h",
@@ -77,9 +78,7 @@ describe("WEBHOOK_ALLOW_LOOPBACK off (the default)", () => {
       expect((await refused(stack(), merchant.merchantId, url)).message, url).toMatch(/^url must reach a public address: .*is not a public address\./);
     }
     // tRPC runs the same operation.
-    const operator = createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })],
-    });
+    const operator = trpcClient(stack(), stack().internalToken);
     const viaTrpc = await operator.webhooks.create
       .mutate({ merchant_id: merchant.merchantId, mode: "test", url: "http://169.254.169.254/latest/meta-data/" })
       .catch((e: unknown) => e);

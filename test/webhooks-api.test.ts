@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
@@ -13,6 +13,7 @@ import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { CREATED_AT_RE, createOk, expectError, useStack } from "./support/expect.ts";
 import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { trpcClient } from "./support/trpc.ts";
 
 const stack = useStack();
 const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
@@ -63,8 +64,7 @@ async function refused(code: string, ...args: string[]): Promise<string> {
   return body.error.message as string;
 }
 
-const operator = () =>
-  createTRPCClient<AppRouter>({ links: [httpLink({ url: `${stack().coreHttpUrl}/trpc`, headers: { authorization: `Bearer ${stack().internalToken}` } })] });
+const operator = () => trpcClient(stack(), stack().internalToken);
 
 async function grpcCode(call: Promise<unknown>): Promise<string> {
   try {

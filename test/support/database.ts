@@ -5,6 +5,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { loadConfig } from "../../core/src/config.ts";
 import { migrate, openOrm } from "../../core/src/db/orm.ts";
 import type { CoreDeps } from "../../core/src/domain/deps.ts";
+import type { Tx } from "../../core/src/domain/unit-of-work.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import { createDatabase, dropDatabase } from "./stack.ts";
 
@@ -32,4 +33,21 @@ export async function openMigratedDatabase(options: { poolSize: number; now: () 
       await dropDatabase(adminUrl, database.name);
     },
   };
+}
+
+class Rollback extends Error {}
+
+/** Runs `work` in a transaction that is then rolled back, and gives what it returned: a statement tried with no trace left. */
+export async function rolledBack<T>(deps: Pick<CoreDeps, "orm">, work: (tx: Tx) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await deps.orm.em
+    .fork()
+    .transactional(async (tx) => {
+      result = await work(tx);
+      throw new Rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
+  return result!;
 }

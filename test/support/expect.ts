@@ -1,5 +1,6 @@
 // Shared expectations and fixtures for the HTTP suites.
 
+import { CoreError } from "../../proto/core-error.ts";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, onTestFailed } from "vitest";
@@ -283,4 +284,14 @@ export async function payByCard(stack: Stack, paymentId: string, number = "42424
     card: { number, exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Ana López" },
   });
   return paymentStatusCodec.toWire(paid.payment!.status);
+}
+
+/** The CoreError a refused core call ended with; a call that succeeds, or fails otherwise, fails the test. */
+export async function coreRefusal(call: Promise<unknown>): Promise<CoreError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CoreError);
+  return error as CoreError;
 }

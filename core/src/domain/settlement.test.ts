@@ -3,7 +3,7 @@
 // step does not move from keeps its status: settlement follows the stamps) and sets the table's
 // stamp. Each case runs in a transaction that is rolled back, so every case starts from the same rows.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
+import { openMigratedDatabase, rolledBack, type MigratedDatabase } from "../../../test/support/database.ts";
 import { db } from "../db/orm.ts";
 import { presentApiKey } from "./api-keys.ts";
 import { OPERATOR } from "./caller.ts";
@@ -43,29 +43,13 @@ beforeAll(async () => {
 
 afterAll(() => database?.close());
 
-class Rollback extends Error {}
-
-async function rolledBack<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  let result: T | undefined;
-  await deps.orm.em
-    .fork()
-    .transactional(async (tx) => {
-      result = await work(tx);
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return result!;
-}
-
 describe("settlement statement and state table", () => {
   const cases = SETTLEMENT_STEPS.flatMap((step, i) => PAYMENT_STATUSES.map((status) => [step.operation, status, i] as const));
 
   test.each(cases)("%s of a payment in %s: the table's move and stamp", async (operation, status, i) => {
     const id = ready[i]!;
     const stamp = TRANSITIONS[operation].stamp;
-    const after = await rolledBack(async (tx) => {
+    const after = await rolledBack(deps, async (tx) => {
       await db(tx).updateTable("payments").set({ status }).where("id", "=", id).execute();
       const { value: moved } = await settleStep(deps, tx, SETTLEMENT_STEPS[i]!, thisPayment(tx, id));
       const row = await db(tx).selectFrom("payments").select(["status", stamp]).where("id", "=", id).executeTakeFirstOrThrow();

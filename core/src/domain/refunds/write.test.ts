@@ -4,7 +4,7 @@
 // the states the table refunds from, to the move the table chose; from any other state the refund is
 // refused whole. Each case runs in a transaction that is rolled back.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openMigratedDatabase, type MigratedDatabase } from "../../../../test/support/database.ts";
+import { openMigratedDatabase, rolledBack, type MigratedDatabase } from "../../../../test/support/database.ts";
 import { db } from "../../db/orm.ts";
 import { presentApiKey } from "../api-keys.ts";
 import { OPERATOR } from "../caller.ts";
@@ -38,22 +38,6 @@ beforeAll(async () => {
 
 afterAll(() => database?.close());
 
-class Rollback extends Error {}
-
-async function rolledBack<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  let result: T | undefined;
-  await deps.orm.em
-    .fork()
-    .transactional(async (tx) => {
-      result = await work(tx);
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return result!;
-}
-
 const stored = async () => {
   const trx = db(deps.orm.em.fork());
   const payment = await trx.selectFrom("payments").select(["status", "refunded_at"]).where("id", "=", paymentId).executeTakeFirstOrThrow();
@@ -85,10 +69,10 @@ describe("refund write statement and state table", () => {
     };
     if (canApply(operation, status)) {
       const recorded = writer === "writeRefundRecorded" ? 1 : 0;
-      expect(await rolledBack(write)).toEqual({ status: TRANSITIONS[operation].to, refunded_at: clock, refunds: 1, recorded });
+      expect(await rolledBack(deps, write)).toEqual({ status: TRANSITIONS[operation].to, refunded_at: clock, refunds: 1, recorded });
     } else {
       // The statement wrote its other rows; the error rolls them back with the rest (as it does in createRefund's transaction).
-      await expect(rolledBack(write)).rejects.toThrow("the payment is in no state the state table refunds from (the plan and the statement disagree)");
+      await expect(rolledBack(deps, write)).rejects.toThrow("the payment is in no state the state table refunds from (the plan and the statement disagree)");
     }
     expect(await stored()).toEqual({ status: "captured", refunded_at: null, refunds: 0 });
   });
