@@ -4,7 +4,10 @@
 import { describe, expect, test } from "vitest";
 import { OPERATIONS } from "./index.ts";
 
-/** "unit of work: callers", and "(key as presented)" where the operation resolves a merchant's API key itself. */
+/**
+ * "unit of work: callers", "[role]" the least role a dashboard session needs, and "(key as presented)"
+ * where the operation resolves a merchant's API key itself.
+ */
 const DECLARED: Record<string, string> = {
   // Payments
   authenticate: "read: merchant",
@@ -73,12 +76,21 @@ const DECLARED: Record<string, string> = {
   verify_ledger: "read: operator",
   get_balances: "read: operator",
   list_payment_ledger: "read: operator",
+  // The dashboard's own: signing in (the facade, for a browser without a session) and the session's
+  sign_in: "statement: facade",
+  sign_out: "statement: session [viewer]",
+  get_me: "read: session [viewer]",
+  switch_merchant: "statement: session [viewer]",
+  switch_mode: "statement: session [viewer]",
 };
 
 describe("the operations", () => {
   test("each one's unit of work and callers, as declared", () => {
     const declared = Object.fromEntries(
-      OPERATIONS.map((op) => [op.name, `${op.transaction}: ${op.callers.join(", ")}${op.apiKey === "presented" ? " (key as presented)" : ""}`]),
+      OPERATIONS.map((op) => [
+        op.name,
+        `${op.transaction}: ${op.callers.join(", ")}${op.role ? ` [${op.role}]` : ""}${op.apiKey === "presented" ? " (key as presented)" : ""}`,
+      ]),
     );
     expect(declared).toEqual(DECLARED);
   });

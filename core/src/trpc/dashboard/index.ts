@@ -1,0 +1,11 @@
+import { router } from "../init.ts";
+import { authRouter } from "./auth.ts";
+
+/**
+ * appRouter.dashboard: what the facade forwards from the dashboard app (its credential on every
+ * call, the browser's session token, address and User-Agent besides). Each area of the dashboard
+ * adds its router here.
+ */
+export const dashboardRouter = router({
+  auth: authRouter,
+});
