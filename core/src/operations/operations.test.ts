@@ -28,8 +28,8 @@ const DECLARED: Record<string, string> = {
   cancel_checkout: "steps: public",
   // Merchants and keys
   create_merchant: "transaction: operator",
-  create_api_key: "transaction: operator",
-  revoke_api_key: "transaction: operator",
+  create_api_key: "transaction: operator, session [developer]",
+  revoke_api_key: "transaction: operator, session [developer]",
   set_embed_origins: "transaction: operator",
   set_return_origins: "transaction: operator",
   // Payment links
@@ -45,11 +45,11 @@ const DECLARED: Record<string, string> = {
   get_refund: "read: merchant, operator, session [viewer]",
   list_refunds: "read: merchant, operator, session [viewer]",
   // Webhook endpoints and events
-  create_endpoint: "steps: operator",
-  list_endpoints: "read: operator",
-  update_endpoint: "transaction: operator",
-  rotate_endpoint_secret: "transaction: operator",
-  delete_endpoint: "transaction: operator",
+  create_endpoint: "steps: operator, session [developer]",
+  list_endpoints: "read: operator, session [developer]",
+  update_endpoint: "transaction: operator, session [developer]",
+  rotate_endpoint_secret: "transaction: operator, session [developer]",
+  delete_endpoint: "transaction: operator, session [developer]",
   list_events: "read: merchant, session [viewer]",
   get_event: "read: merchant, session [viewer]",
   trigger_event: "steps: operator",
