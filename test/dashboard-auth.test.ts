@@ -120,6 +120,19 @@ describe("timeouts", () => {
     expect(me.cleared).toBe(true);
   });
 
+  test("last seen is written at most every half idle timeout (here 2 s), not on every request", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    const session = await signedIn(stack(), user);
+    const lastSeen = async () =>
+      (await stack().sql<{ t: string }>("select last_seen_at::text as t from dashboard_sessions where user_id = $1", [user.id]))[0]!.t;
+    const first = await lastSeen();
+    for (let i = 0; i < 3; i++) expect((await dashQuery(stack(), "auth.me", undefined, { session })).status).toBe(200);
+    expect(await lastSeen()).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await dashQuery(stack(), "auth.me", undefined, { session })).status).toBe(200);
+    expect(await lastSeen()).not.toBe(first);
+  });
+
   test("a busy session still ends DASHBOARD_SESSION_MAX after its sign-in", async () => {
     const user = await seedUser(stack(), m.merchantId, "viewer");
     const session = await signedIn(stack(), user);
