@@ -1,4 +1,5 @@
-// The developer's operations a dashboard session may run (API keys, webhook endpoints), through the
+// The developer's operations a dashboard session may run (API keys, webhook endpoints, the delivery
+// log), through the
 // one runner against a real database: the least role holds, the merchant and mode are the
 // session's whatever the input names, another merchant's objects are out of reach, and each change
 // is audited. (Their dashboard procedures come with the developers' pages.)
@@ -10,6 +11,7 @@ import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { runOperation } from "../domain/operation.ts";
 import { admin } from "./admin.ts";
+import { deliveries } from "./deliveries.ts";
 import { webhooks } from "./webhooks.ts";
 
 let database: MigratedDatabase | undefined;
@@ -70,5 +72,75 @@ describe("webhook endpoints from a session", () => {
   test("developers and up list the session's own merchant's endpoints; a viewer may not", async () => {
     expect(await codeOf(runOperation(deps, webhooks.listEndpoints, session("viewer"), undefined))).toBe("unauthorized");
     expect(await runOperation(deps, webhooks.listEndpoints, session("developer", theirs), undefined)).toEqual([]);
+  });
+});
+
+describe("the delivery log from a session", () => {
+  const now = new Date();
+  /** An endpoint of `merchantId` in `mode` with one failed delivery; their ids. */
+  async function failedDelivery(merchantId: string, mode: "test" | "live", n: string): Promise<{ endpoint: string; delivery: string }> {
+    const endpoint = `we_${n.padStart(24, "0")}`;
+    const delivery = `dlv_${n.padStart(24, "0")}`;
+    const trx = db(deps.orm.em.fork());
+    await trx
+      .insertInto("webhook_endpoints")
+      .values({
+        id: endpoint,
+        merchant_id: merchantId,
+        mode,
+        url: "https://example.com/hook",
+        enabled_events: ["*"],
+        secret: "whsec_x",
+        previous_secret: null,
+        previous_secret_expires_at: null,
+        enabled: true,
+        disabled_reason: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto("webhook_deliveries")
+      .values({
+        id: delivery,
+        event_id: `evt_${n.padStart(24, "0")}`,
+        event_type: "payment.succeeded",
+        endpoint_id: endpoint,
+        merchant_id: merchantId,
+        mode,
+        status: "failed",
+        attempt_count: 8,
+        round_attempts: 8,
+        next_attempt_at: null,
+        claimed_until: null,
+        last_attempt_at: now,
+        last_http_status: 500,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return { endpoint, delivery };
+  }
+  const statusOf = async (id: string) =>
+    (await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+
+  test("viewers read their own merchant's and mode's deliveries only; developers replay only those", async () => {
+    const own = await failedDelivery(mine, "test", "a1");
+    const foreign = await failedDelivery(theirs, "test", "b1");
+    const live = await failedDelivery(mine, "live", "c1");
+    expect((await runOperation(deps, deliveries.list, session("viewer"), { endpointId: own.endpoint })).map((d) => d.id)).toEqual([own.delivery]);
+    expect(await runOperation(deps, deliveries.list, session("viewer"), { endpointId: foreign.endpoint })).toEqual([]);
+    expect(await runOperation(deps, deliveries.list, session("viewer"), { endpointId: live.endpoint })).toEqual([]);
+    expect((await runOperation(deps, deliveries.get, session("viewer"), own.delivery)).delivery.id).toBe(own.delivery);
+    for (const id of [foreign.delivery, live.delivery]) expect(await codeOf(runOperation(deps, deliveries.get, session("owner"), id))).toBe("validation_error");
+    expect(await codeOf(runOperation(deps, deliveries.replay, session("viewer"), own.delivery))).toBe("unauthorized");
+    for (const id of [foreign.delivery, live.delivery])
+      expect(await codeOf(runOperation(deps, deliveries.replay, session("owner"), id))).toBe("validation_error");
+    expect(await codeOf(runOperation(deps, deliveries.replayFailed, session("owner"), { endpointId: foreign.endpoint, since: "2000-01-01T00:00:00Z" }))).toBe(
+      "validation_error",
+    );
+    expect([await statusOf(own.delivery), await statusOf(foreign.delivery), await statusOf(live.delivery)]).toEqual(["failed", "failed", "failed"]);
+    expect((await runOperation(deps, deliveries.replay, session("developer"), own.delivery)).status).toBe("pending");
   });
 });

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { defineOperation } from "../domain/operation.ts";
 import { payments } from "../operations/payments.ts";
 import { OPERATOR } from "../domain/caller.ts";
-import { deliveries } from "../operations/deliveries.ts";
 import { ledger } from "../operations/ledger.ts";
 import { refunds } from "../operations/refunds.ts";
 import { ACTING_FOR, actingFor, asIs, mutation, query, sessionQuery, type ProcedureCaller } from "./operation-procedure.ts";
@@ -20,8 +19,8 @@ describe("building a procedure", () => {
 
   test("a caller the operation does not declare stops it", () => {
     const asSession: ProcedureCaller<z.output<typeof byId>, typeof OPERATOR> = { kinds: ["session"], resolve: () => OPERATOR };
-    expect(() => query(deliveries.get, byId, asSession, (input) => input.id, asIs)).toThrow(
-      "tRPC: operation get_delivery does not declare the caller(s) session its procedure yields",
+    expect(() => query(ledger.verify, byId, asSession, () => undefined, asIs)).toThrow(
+      "tRPC: operation verify_ledger does not declare the caller(s) session its procedure yields",
     );
   });
 
