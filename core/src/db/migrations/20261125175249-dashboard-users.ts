@@ -22,6 +22,7 @@ export class Migration20261125175249_dashboard_users extends Migration {
 
     this.addSql(`create table "dashboard_user_tokens" ("digest" text not null, "purpose" text not null, "user_id" text not null, "merchant_id" text null, "created_at" timestamptz(3) not null, "expires_at" timestamptz(3) not null, "used_at" timestamptz(3) null, primary key ("digest"));`);
     this.addSql(`create index "dashboard_user_tokens_user_idx" on "dashboard_user_tokens" ("user_id");`);
+    this.addSql(`create index "dashboard_user_tokens_expires_idx" on "dashboard_user_tokens" ("expires_at");`);
 
     this.addSql(`alter table "dashboard_users" add constraint "dashboard_users_preferred_merchant_id_fkey" foreign key ("preferred_merchant_id") references "merchants" ("id") on delete set null;`);
     this.addSql(`alter table "dashboard_users" add constraint "dashboard_users_preferred_mode_check" check (preferred_mode in ('test', 'live'));`);
