@@ -6,6 +6,8 @@
 import type { CallerKind, OperationInfo } from "../domain/operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
+import { dashboardAuth } from "./dashboard-auth.ts";
+import { dashboardSecurity, dashboardTeam } from "./dashboard-team.ts";
 import { deliveries } from "./deliveries.ts";
 import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
@@ -14,7 +16,20 @@ import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
 import { webhooks } from "./webhooks.ts";
 
-const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [payments, checkout, admin, links, refunds, webhooks, deliveries, payouts, ledger];
+const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
+  payments,
+  checkout,
+  admin,
+  links,
+  refunds,
+  webhooks,
+  deliveries,
+  payouts,
+  ledger,
+  dashboardAuth,
+  dashboardTeam,
+  dashboardSecurity,
+];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));
 

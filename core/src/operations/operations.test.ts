@@ -4,15 +4,18 @@
 import { describe, expect, test } from "vitest";
 import { OPERATIONS } from "./index.ts";
 
-/** "unit of work: callers", and "(key as presented)" where the operation resolves a merchant's API key itself. */
+/**
+ * "unit of work: callers", "[role]" the least role a dashboard session needs, and "(key as presented)"
+ * where the operation resolves a merchant's API key itself.
+ */
 const DECLARED: Record<string, string> = {
   // Payments
   authenticate: "read: merchant",
   // The hot paths: no BEGIN/COMMIT around the whole request (creation and link pay are one statement each).
   create_payment: "statement: merchant (key as presented)",
-  get_payment: "read: merchant, operator",
-  list_payments: "read: merchant, operator",
-  cancel_payment: "steps: merchant, operator",
+  get_payment: "read: merchant, operator, session [viewer]",
+  list_payments: "read: merchant, operator, session [viewer]",
+  cancel_payment: "steps: merchant, operator, session [admin]",
   simulate_payment: "transaction: operator",
   // Checkout (the hosted pages)
   resolve_checkout: "steps: public",
@@ -25,60 +28,85 @@ const DECLARED: Record<string, string> = {
   cancel_checkout: "steps: public",
   // Merchants and keys
   create_merchant: "transaction: operator",
-  create_api_key: "transaction: operator",
-  revoke_api_key: "transaction: operator",
+  create_api_key: "transaction: operator, session [developer]",
+  revoke_api_key: "transaction: operator, session [developer]",
   set_embed_origins: "transaction: operator",
   set_return_origins: "transaction: operator",
   // Payment links
-  create_link: "transaction: merchant, operator (key as presented)",
-  list_links: "read: merchant, operator",
-  get_link: "read: merchant, operator",
-  deactivate_link: "transaction: merchant, operator",
+  create_link: "transaction: merchant, operator, session [admin] (key as presented)",
+  list_links: "read: merchant, operator, session [viewer]",
+  get_link: "read: merchant, operator, session [viewer]",
+  deactivate_link: "transaction: merchant, operator, session [admin]",
   get_public_link: "read: public",
   pay_link: "statement: public",
   get_link_payment: "read: public",
   // Refunds
-  create_refund: "steps: merchant, operator (key as presented)",
-  get_refund: "read: merchant, operator",
-  list_refunds: "read: merchant, operator",
+  create_refund: "steps: merchant, operator, session [admin] (key as presented)",
+  get_refund: "read: merchant, operator, session [viewer]",
+  list_refunds: "read: merchant, operator, session [viewer]",
   // Webhook endpoints and events
-  create_endpoint: "steps: operator",
-  list_endpoints: "read: operator",
-  update_endpoint: "transaction: operator",
-  rotate_endpoint_secret: "transaction: operator",
-  delete_endpoint: "transaction: operator",
-  list_events: "read: merchant",
-  get_event: "read: merchant",
+  create_endpoint: "steps: operator, session [developer]",
+  list_endpoints: "read: operator, session [developer]",
+  update_endpoint: "transaction: operator, session [developer]",
+  rotate_endpoint_secret: "transaction: operator, session [developer]",
+  delete_endpoint: "transaction: operator, session [developer]",
+  list_events: "read: merchant, session [viewer]",
+  get_event: "read: merchant, session [viewer]",
   trigger_event: "steps: operator",
   // Deliveries
   record_deliveries: "transaction: operator, dispatcher",
   claim_due_deliveries: "steps: operator, dispatcher",
   record_attempts: "steps: operator, dispatcher",
   release_deliveries: "transaction: operator, dispatcher",
-  list_deliveries: "read: operator",
-  get_delivery: "read: operator",
-  replay_delivery: "transaction: operator",
-  replay_failed_deliveries: "transaction: operator",
+  list_deliveries: "read: operator, session [viewer]",
+  get_delivery: "read: operator, session [viewer]",
+  replay_delivery: "transaction: operator, session [developer]",
+  replay_failed_deliveries: "transaction: operator, session [developer]",
   list_recent_events: "read: operator",
   // Chargebacks, bank accounts, payouts
   simulate_chargeback: "transaction: operator",
   open_chargeback: "transaction: operator",
   win_chargeback: "transaction: operator",
-  add_bank_account: "transaction: operator",
-  list_bank_accounts: "read: operator",
-  pay_out_now: "steps: operator",
-  get_payout: "read: operator",
-  list_payouts: "read: operator",
+  add_bank_account: "transaction: operator, session [admin]",
+  list_bank_accounts: "read: operator, session [viewer]",
+  pay_out_now: "steps: operator, session [admin]",
+  get_payout: "read: operator, session [viewer]",
+  list_payouts: "read: operator, session [viewer]",
   // Ledger
   verify_ledger: "read: operator",
-  get_balances: "read: operator",
-  list_payment_ledger: "read: operator",
+  get_balances: "read: operator, session [viewer]",
+  list_payment_ledger: "read: operator, session [viewer]",
+  // The dashboard's own: signing in, invites and resets (the facade, for a browser without a
+  // session), the session's own, Team (owners and admins change it) and Security; `paytami users`.
+  sign_in: "statement: facade",
+  get_invite_info: "read: facade",
+  accept_invite: "steps: facade",
+  reset_password: "steps: facade",
+  sign_out: "statement: session [viewer]",
+  get_me: "read: session [viewer]",
+  switch_merchant: "statement: session [viewer]",
+  switch_mode: "statement: session [viewer]",
+  list_members: "read: session [viewer]",
+  invite_user: "transaction: operator, session [admin]",
+  change_role: "transaction: session [admin]",
+  remove_member: "transaction: session [admin]",
+  issue_password_reset: "transaction: operator",
+  list_users: "read: operator",
+  list_sessions: "read: session [viewer]",
+  sign_out_everywhere: "statement: session [viewer]",
+  start_totp: "statement: session [viewer]",
+  enable_totp: "statement: session [viewer]",
+  disable_totp: "statement: session [viewer]",
+  list_audit_log: "read: session [admin]",
 };
 
 describe("the operations", () => {
   test("each one's unit of work and callers, as declared", () => {
     const declared = Object.fromEntries(
-      OPERATIONS.map((op) => [op.name, `${op.transaction}: ${op.callers.join(", ")}${op.apiKey === "presented" ? " (key as presented)" : ""}`]),
+      OPERATIONS.map((op) => [
+        op.name,
+        `${op.transaction}: ${op.callers.join(", ")}${op.role ? ` [${op.role}]` : ""}${op.apiKey === "presented" ? " (key as presented)" : ""}`,
+      ]),
     );
     expect(declared).toEqual(DECLARED);
   });
