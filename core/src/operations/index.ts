@@ -6,6 +6,7 @@
 import type { CallerKind, OperationInfo } from "../domain/operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
+import { dashboard } from "./dashboard.ts";
 import { deliveries } from "./deliveries.ts";
 import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
@@ -14,7 +15,18 @@ import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
 import { webhooks } from "./webhooks.ts";
 
-const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [payments, checkout, admin, links, refunds, webhooks, deliveries, payouts, ledger];
+const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
+  payments,
+  checkout,
+  admin,
+  links,
+  refunds,
+  webhooks,
+  deliveries,
+  payouts,
+  ledger,
+  dashboard,
+];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));
 

@@ -73,6 +73,12 @@ const DECLARED: Record<string, string> = {
   verify_ledger: "read: operator",
   get_balances: "read: operator",
   list_payment_ledger: "read: operator",
+  // Dashboard views
+  get_home_summary: "read: operator, session",
+  list_dashboard_payments: "read: operator, session",
+  get_payment_detail: "read: operator, session",
+  list_link_payments: "read: operator, session",
+  export_payments: "read: operator, session",
 };
 
 describe("the operations", () => {

@@ -12,6 +12,7 @@ import { linksRouter } from "./links.ts";
 import { bankAccountsRouter, chargebacksRouter, payoutsRouter } from "./payouts.ts";
 import { refundsRouter } from "./refunds.ts";
 import { balancesRouter, ledgerRouter } from "./ledger.ts";
+import { viewsRouter } from "./views.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
   refunds: refundsRouter,
   balances: balancesRouter,
   ledger: ledgerRouter,
+  views: viewsRouter,
 });
 
 export type AppRouter = typeof appRouter;
