@@ -13,6 +13,7 @@ describe("job policies", () => {
       outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
       purgeEvents: { intervalMs: 60_000, batch: 1_000 },
       purgeLinkRateLimits: { intervalMs: 60_000, batch: 1_000 },
+      purgeAuditLog: { intervalMs: 600_000, batch: 1_000 },
       sweepPayouts: { intervalMs: 5_000, batch: 100 },
       recoverPayouts: { intervalMs: 30_000, batch: 100, leaseMs: 60_000 },
     });
@@ -37,6 +38,8 @@ describe("job policies", () => {
       EVENT_PURGE_BATCH: "100",
       LINK_RATE_LIMIT_PURGE_INTERVAL: "30s",
       LINK_RATE_LIMIT_PURGE_BATCH: "10",
+      AUDIT_PURGE_INTERVAL: "1m",
+      AUDIT_PURGE_BATCH: "50",
       SWEEP_PAYOUTS_INTERVAL: "1s",
       SWEEP_PAYOUTS_BATCH: "5",
       RECOVER_PAYOUTS_INTERVAL: "2s",
@@ -51,6 +54,7 @@ describe("job policies", () => {
       outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
       purgeEvents: { intervalMs: 600_000, batch: 100 },
       purgeLinkRateLimits: { intervalMs: 30_000, batch: 10 },
+      purgeAuditLog: { intervalMs: 60_000, batch: 50 },
       sweepPayouts: { intervalMs: 1_000, batch: 5 },
       recoverPayouts: { intervalMs: 2_000, batch: 7, leaseMs: 180_000 },
     });
@@ -198,5 +202,54 @@ describe("dashboard views", () => {
     [{ DASHBOARD_DELIVERY_ALERT_WINDOW: "soon" }, "DASHBOARD_DELIVERY_ALERT_WINDOW"],
   ])("refuses %j at start-up", (env, named) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(named);
+  });
+});
+
+describe("dashboard policies", () => {
+  it("default to DESIGN §5's: 30m idle, 12h absolute, 5 failures per account and 20 per IP in 15m, 72h invites, 1h resets, 365d audit", () => {
+    expect(loadConfig(base).dashboard).toEqual({
+      sessionIdleMs: 30 * 60_000,
+      sessionMaxMs: 12 * 3_600_000,
+      touchEveryMs: 60_000,
+      loginLimit: { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 },
+      inviteTtlMs: 72 * 3_600_000,
+      resetTtlMs: 3_600_000,
+      auditRetentionMs: 365 * 86_400_000,
+    });
+  });
+
+  it("are read from the environment; a short idle timeout writes last-seen more often", () => {
+    const dashboard = loadConfig({
+      ...base,
+      DASHBOARD_SESSION_IDLE: "4s",
+      DASHBOARD_SESSION_MAX: "10s",
+      DASHBOARD_LOGIN_LIMIT: "3/account, 7/ip, 1m",
+      DASHBOARD_INVITE_TTL: "1h",
+      DASHBOARD_RESET_TTL: "5m",
+      AUDIT_RETENTION: "30d",
+    }).dashboard;
+    expect(dashboard).toEqual({
+      sessionIdleMs: 4_000,
+      sessionMaxMs: 10_000,
+      touchEveryMs: 2_000,
+      loginLimit: { perAccount: 3, perIp: 7, windowMs: 60_000 },
+      inviteTtlMs: 3_600_000,
+      resetTtlMs: 300_000,
+      auditRetentionMs: 30 * 86_400_000,
+    });
+    expect(loadConfig({ ...base, DASHBOARD_LOGIN_LIMIT: "off" }).dashboard.loginLimit).toBeNull();
+  });
+
+  it.each([
+    ["DASHBOARD_SESSION_IDLE", "0s"],
+    ["DASHBOARD_SESSION_MAX", "forever"],
+    ["DASHBOARD_LOGIN_LIMIT", "5/account,15m"],
+    ["AUDIT_RETENTION", "0d"],
+  ])("refuse %s=%s", (name, value) => {
+    expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
+  });
+
+  it("refuse an idle timeout longer than the absolute one", () => {
+    expect(() => loadConfig({ ...base, DASHBOARD_SESSION_IDLE: "13h" })).toThrow("DASHBOARD_SESSION_IDLE");
   });
 });

@@ -50,6 +50,8 @@ export interface JobPolicies {
   outboxRelay: LeasedJobPolicy;
   purgeEvents: JobPolicy;
   purgeLinkRateLimits: JobPolicy;
+  /** Deletes audit-log rows older than AUDIT_RETENTION. */
+  purgeAuditLog: JobPolicy;
   /** Claims bank accounts whose scheduled payout is due (PAYOUT_SCHEDULE) and pays out their available balance. */
   sweepPayouts: JobPolicy;
   /** Moves on payouts a core left half-way through the bank's steps; the lease is also how long a new payout is left to its creator. */
@@ -100,6 +102,8 @@ export interface CoreConfig {
   linkRateLimit: { perIp: number; perLink: number; windowMs: number } | null;
   /** Card submits on the hosted page admitted per fixed window, per payment and per client IP; null: off. */
   cardSubmitLimit: { perPayment: number; perIp: number; windowMs: number } | null;
+  /** The merchant dashboard's identity policies (DESIGN §5; core/README.md "Dashboard identity"). */
+  dashboard: DashboardPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
   migrateOnStart: boolean;
@@ -129,6 +133,27 @@ export interface DashboardViewsPolicy {
   deliveryAlertWindowMs: number;
   /** DASHBOARD_EXPORT_BATCH: payments read per keyset query while a CSV export streams (memory stays about this many rows). */
   exportBatch: number;
+}
+
+export interface DashboardPolicy {
+  /** DASHBOARD_SESSION_IDLE: a session unused this long has ended. */
+  sessionIdleMs: number;
+  /** DASHBOARD_SESSION_MAX: a session ends this long after its sign-in, however busy. */
+  sessionMaxMs: number;
+  /**
+   * How stale a session's last_seen_at may get before a request writes it again: a minute, or half
+   * the idle timeout when that is shorter (so an idle timeout of seconds still sees activity).
+   * Derived, not a setting: it only keeps requests from writing on every call.
+   */
+  touchEveryMs: number;
+  /** DASHBOARD_LOGIN_LIMIT: failed sign-ins admitted per fixed window, per account (e-mail) and per client IP; null: off. */
+  loginLimit: { perAccount: number; perIp: number; windowMs: number } | null;
+  /** DASHBOARD_INVITE_TTL: how long an invite URL can be used. */
+  inviteTtlMs: number;
+  /** DASHBOARD_RESET_TTL: how long a password-reset URL can be used. */
+  resetTtlMs: number;
+  /** AUDIT_RETENTION: audit-log rows older than this are purged. */
+  auditRetentionMs: number;
 }
 
 /** The sandbox processor's bank account, shown to customers paying by bank transfer in test mode. */
@@ -235,6 +260,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
     purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
     purgeLinkRateLimits: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
+    purgeAuditLog: jobEnv(source, "AUDIT_PURGE", "10m", 1_000),
     sweepPayouts: jobEnv(source, "SWEEP_PAYOUTS", "5s", 100),
     recoverPayouts: { ...jobEnv(source, "RECOVER_PAYOUTS", "30s", 100), leaseMs: positiveDurationEnv(source, "RECOVER_PAYOUTS_LEASE", "60s") },
   };
@@ -265,6 +291,31 @@ export function parseLinkRateLimit(text: string): CoreConfig["linkRateLimit"] {
 export function parseCardSubmitLimit(text: string): CoreConfig["cardSubmitLimit"] {
   const limit = parseWindowLimit("CARD_SUBMIT_LIMIT", text, ["payment", "ip"], "5/payment,20/ip,10m");
   return limit && { perPayment: limit.counts.payment, perIp: limit.counts.ip, windowMs: limit.windowMs };
+}
+
+/**
+ * DASHBOARD_LOGIN_LIMIT: failed dashboard sign-ins admitted per window, per account and per client
+ * IP, e.g. "5/account,20/ip,15m" (same format as LINK_RATE_LIMIT). "off" turns it off.
+ */
+export function parseLoginLimit(text: string): DashboardPolicy["loginLimit"] {
+  const limit = parseWindowLimit("DASHBOARD_LOGIN_LIMIT", text, ["account", "ip"], "5/account,20/ip,15m");
+  return limit && { perAccount: limit.counts.account, perIp: limit.counts.ip, windowMs: limit.windowMs };
+}
+
+function dashboardEnv(source: NodeJS.ProcessEnv): DashboardPolicy {
+  const sessionIdleMs = positiveDurationEnv(source, "DASHBOARD_SESSION_IDLE", "30m");
+  const sessionMaxMs = positiveDurationEnv(source, "DASHBOARD_SESSION_MAX", "12h");
+  if (sessionIdleMs > sessionMaxMs)
+    throw new Error(`DASHBOARD_SESSION_IDLE (${sessionIdleMs} ms) must not be longer than DASHBOARD_SESSION_MAX (${sessionMaxMs} ms)`);
+  return {
+    sessionIdleMs,
+    sessionMaxMs,
+    touchEveryMs: Math.min(60_000, Math.floor(sessionIdleMs / 2)),
+    loginLimit: parseLoginLimit(env(source, "DASHBOARD_LOGIN_LIMIT", "5/account,20/ip,15m")),
+    inviteTtlMs: positiveDurationEnv(source, "DASHBOARD_INVITE_TTL", "72h"),
+    resetTtlMs: positiveDurationEnv(source, "DASHBOARD_RESET_TTL", "1h"),
+    auditRetentionMs: positiveDurationEnv(source, "AUDIT_RETENTION", "365d"),
+  };
 }
 
 /** PAYOUT_SCHEDULE: a duration such as 30s, 1h or 24h (the default: daily), or "off". */
@@ -321,6 +372,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),
     cardSubmitLimit: parseCardSubmitLimit(env(source, "CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m")),
+    dashboard: dashboardEnv(source),
     currencies: {
       GTQ: {
         limits: { min: minorEnv(source, "GTQ_MIN_AMOUNT", 500n), max: minorEnv(source, "GTQ_MAX_AMOUNT", 10_000_000n) },

@@ -4,6 +4,11 @@ import type { Kysely } from "kysely";
 import {
   ENTITIES,
   type ApiKey,
+  type AuditEntry,
+  type DashboardSession,
+  type DashboardUser,
+  type Membership,
+  type UserToken,
   type BankAccount,
   type Chargeback,
   type LedgerLine,
@@ -40,6 +45,11 @@ export type DB = InferKyselyDB<
   | typeof Chargeback
   | typeof BankAccount
   | typeof Payout
+  | typeof DashboardUser
+  | typeof Membership
+  | typeof DashboardSession
+  | typeof UserToken
+  | typeof AuditEntry
 >;
 export type Db = Kysely<DB>;
 export type { EntityManager };

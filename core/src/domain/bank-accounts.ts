@@ -1,7 +1,7 @@
 import type { Mode } from "../config.ts";
 import { db } from "../db/orm.ts";
 import { parseMode } from "./api-keys.ts";
-import type { OperatorCaller } from "./caller.ts";
+import type { MerchantCaller, OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { newId } from "./ids.ts";
@@ -121,11 +121,16 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
 export async function listBankAccounts(
   _deps: CoreDeps,
   tx: Tx,
-  _caller: OperatorCaller,
+  _caller: OperatorCaller | MerchantCaller,
   { merchantId, mode }: { merchantId: string; mode?: string | undefined },
 ): Promise<BankAccountView[]> {
   let query = db(tx).selectFrom("bank_accounts").select(VIEW_COLUMNS).where("merchant_id", "=", merchantId);
   if (mode !== undefined) query = query.where("mode", "=", parseMode(mode));
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
   return rows.map(toBankAccountView);
+}
+
+/** The caller's own accounts in its mode (a dashboard session, the operator acting for the merchant): masked, newest first. */
+export function listOwnBankAccounts(deps: CoreDeps, tx: Tx, caller: MerchantCaller): Promise<BankAccountView[]> {
+  return listBankAccounts(deps, tx, caller, { merchantId: caller.merchantId, mode: caller.mode });
 }

@@ -17,7 +17,20 @@ export interface MerchantCaller {
   via: "api_key" | ServiceName | "session";
   /** A session's role in the merchant (DESIGN §5); absent for every other `via`. */
   role?: MerchantRole | undefined;
+  /** A session's user and where it speaks from (its audit rows name them); absent for every other `via`. */
+  session?: SessionInfo | undefined;
 }
+
+/** The dashboard session a merchant caller came from. */
+export interface SessionInfo {
+  userId: string;
+  sessionId: string;
+  /** The browser's address as the facade saw it. */
+  clientIp: string | undefined;
+}
+
+/** A merchant caller that came from a dashboard session: its role and session are always there. */
+export type SessionCaller = MerchantCaller & { via: "session"; role: MerchantRole; session: SessionInfo };
 
 /** A dashboard user's role in a merchant, least first (DESIGN §5): each may do all the one before may. */
 export type MerchantRole = "viewer" | "developer" | "admin" | "owner";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-export const ID_PREFIXES = ["pay", "link", "evt", "refund", "chb", "payout", "ba", "mer", "key", "we", "dlv"] as const;
+export const ID_PREFIXES = ["pay", "link", "evt", "refund", "chb", "payout", "ba", "mer", "key", "we", "dlv", "usr", "ses"] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ID_BYTES = 12;

@@ -15,7 +15,9 @@ import {
   type PublicCaller,
   type ServiceCaller,
   type ServiceName,
+  type SessionCaller,
 } from "./caller.ts";
+import { auditedObject, recordSessionAction } from "./dashboard/audit-log.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
@@ -173,7 +175,8 @@ function parseInput<I>(schema: z.ZodType<I>, input: unknown): I {
 /**
  * Runs `op` for `caller`: admits the caller, checks the input's shape, resolves a presented API key
  * (unless the operation does), then runs it in the unit of work it declares: a transaction for
- * "transaction" (its events written to the outbox before the commit), none otherwise. Errors pass
+ * "transaction" (its events written to the outbox before the commit), none otherwise; a dashboard
+ * session's change is then written to the audit log. Errors pass
  * through: DomainErrors keep their catalog code, the transport maps them. No closure is made here
  * but the transaction's.
  */
@@ -188,8 +191,13 @@ export async function runOperation<C, I, R, M extends TransactionMode>(
   const checked = parseInput(op.input, input);
   const tx = unitOfWork(deps);
   const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
-  if (op.transaction === "transaction") {
-    return atomically(tx, (inner) => op.run(deps, inner, runAs as C, checked) as Promise<Changes<ValueOf<M, R>>>);
+  const value =
+    op.transaction === "transaction"
+      ? await atomically(tx, (inner) => op.run(deps, inner, runAs as C, checked) as Promise<Changes<ValueOf<M, R>>>)
+      : await (op.run(deps, tx, runAs as C, checked) as Promise<ValueOf<M, R>>);
+  // DESIGN §5: every dashboard mutation is in the audit log, once it has succeeded.
+  if (asked.kind === "merchant" && asked.via === "session" && asked.session && op.transaction !== "read") {
+    await recordSessionAction(deps, unitOfWork(deps), asked as SessionCaller, op.name, auditedObject(checked, value));
   }
-  return op.run(deps, tx, runAs as C, checked) as Promise<ValueOf<M, R>>;
+  return value;
 }

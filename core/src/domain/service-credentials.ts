@@ -10,6 +10,9 @@ export type ServiceCheck = (presented: string | undefined) => ServiceCaller;
 /** The operator caller for a presented internal token, or `unauthorized`. */
 export type OperatorCheck = (presented: string | undefined) => OperatorCaller;
 
+/** The facade caller for a presented facade token, or `unauthorized`. */
+export type FacadeCheck = (presented: string | undefined) => ServiceCaller<"facade">;
+
 const refused = () => new DomainError("unauthorized", "A valid internal token is required.");
 
 /**
@@ -36,5 +39,16 @@ export function operatorCheck(internalToken: string): OperatorCheck {
   return (presented) => {
     if (!presented || !timingSafeEqual(digest(presented), expected)) throw refused();
     return OPERATOR;
+  };
+}
+
+const FACADE: ServiceCaller<"facade"> = { kind: "service", name: "facade" };
+
+/** The facade's token only: the dashboard's tRPC procedures, which the facade forwards for browsers (no other process's credential opens them). */
+export function facadeCheck(facadeToken: string): FacadeCheck {
+  const expected = digest(facadeToken);
+  return (presented) => {
+    if (!presented || !timingSafeEqual(digest(presented), expected)) throw refused();
+    return FACADE;
   };
 }

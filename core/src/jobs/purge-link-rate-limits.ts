@@ -2,7 +2,7 @@ import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { handleClaimed, type ClaimPolicy, type Tally, type WorkQueue } from "./claim.ts";
 
-/** Rate-limit counters (LINK_RATE_LIMIT, CARD_SUBMIT_LIMIT) of windows that have ended (link_rate_limits_window_idx). */
+/** Rate-limit counters (LINK_RATE_LIMIT, CARD_SUBMIT_LIMIT, DASHBOARD_LOGIN_LIMIT) of windows that have ended (link_rate_limits_window_idx). */
 export function pastRateLimitWindows(windowMs: number): WorkQueue<"link_rate_limits", { bucket: string; window_start: Date }> {
   return {
     job: "purge_link_rate_limits",
@@ -16,12 +16,13 @@ export function pastRateLimitWindows(windowMs: number): WorkQueue<"link_rate_lim
 }
 
 /**
- * Deletes one claimed batch of counters no attempt can touch again. The table holds both limits'
- * counters without saying whose, so a row goes once the longer window is over: purged after the
- * shorter one, a card counter would be reset while its window still runs.
+ * Deletes one claimed batch of counters no attempt can touch again. The table holds every limit's
+ * counters without saying whose, so a row goes once the longest window is over: purged after a
+ * shorter one, a card or sign-in counter would be reset while its window still runs.
  */
 export function purgePastRateLimitWindows(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
-  const windowMs = Math.max(deps.config.linkRateLimit?.windowMs ?? 0, deps.config.cardSubmitLimit?.windowMs ?? 0);
+  const { linkRateLimit, cardSubmitLimit, dashboard } = deps.config;
+  const windowMs = Math.max(linkRateLimit?.windowMs ?? 0, cardSubmitLimit?.windowMs ?? 0, dashboard.loginLimit?.windowMs ?? 0);
   return handleClaimed(deps, pastRateLimitWindows(windowMs), policy, async (tx, rows) => {
     await db(tx)
       .deleteFrom("link_rate_limits")

@@ -7,6 +7,7 @@ import type { CallerKind, OperationInfo } from "../domain/operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
 import { dashboard } from "./dashboard.ts";
+import { dashboardAuth } from "./dashboard-auth.ts";
 import { deliveries } from "./deliveries.ts";
 import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
@@ -26,6 +27,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   payouts,
   ledger,
   dashboard,
+  dashboardAuth,
 ];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));

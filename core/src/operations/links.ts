@@ -16,9 +16,16 @@ export const links = {
     transaction: "transaction",
     run: createLink,
   }),
-  list: defineOperation({ name: "list_links", callers: ["merchant", "operator"], input: z.strictObject(pageQuery), transaction: "read", run: listLinks }),
+  list: defineOperation({
+    name: "list_links",
+    callers: ["merchant", "operator", "session"],
+    role: "viewer",
+    input: z.strictObject(pageQuery),
+    transaction: "read",
+    run: listLinks,
+  }),
   // An operator without a merchant sees and deactivates any link.
-  get: defineOperation({ name: "get_link", callers: ["merchant", "operator"], input: anId, transaction: "read", run: getLink }),
+  get: defineOperation({ name: "get_link", callers: ["merchant", "operator", "session"], role: "viewer", input: anId, transaction: "read", run: getLink }),
   deactivate: defineOperation({ name: "deactivate_link", callers: ["merchant", "operator"], input: anId, transaction: "transaction", run: deactivateLink }),
   getPublic: defineOperation({ name: "get_public_link", callers: ["public"], input: anId, transaction: "read", run: getPublicLink }),
   pay: defineOperation({

@@ -4,7 +4,10 @@
 import { describe, expect, test } from "vitest";
 import { OPERATIONS } from "./index.ts";
 
-/** "unit of work: callers", and "(key as presented)" where the operation resolves a merchant's API key itself. */
+/**
+ * "unit of work: callers", "[role]" the least role a dashboard session needs, and "(key as presented)"
+ * where the operation resolves a merchant's API key itself.
+ */
 const DECLARED: Record<string, string> = {
   // Payments
   authenticate: "read: merchant",
@@ -31,8 +34,8 @@ const DECLARED: Record<string, string> = {
   set_return_origins: "transaction: operator",
   // Payment links
   create_link: "transaction: merchant, operator (key as presented)",
-  list_links: "read: merchant, operator",
-  get_link: "read: merchant, operator",
+  list_links: "read: merchant, operator, session [viewer]",
+  get_link: "read: merchant, operator, session [viewer]",
   deactivate_link: "transaction: merchant, operator",
   get_public_link: "read: public",
   pay_link: "statement: public",
@@ -66,25 +69,35 @@ const DECLARED: Record<string, string> = {
   win_chargeback: "transaction: operator",
   add_bank_account: "transaction: operator",
   list_bank_accounts: "read: operator",
+  list_own_bank_accounts: "read: operator, session [viewer]",
   pay_out_now: "steps: operator",
-  get_payout: "read: operator",
-  list_payouts: "read: operator",
+  get_payout: "read: operator, session [viewer]",
+  list_payouts: "read: operator, session [viewer]",
   // Ledger
   verify_ledger: "read: operator",
-  get_balances: "read: operator",
+  get_balances: "read: operator, session [viewer]",
   list_payment_ledger: "read: operator",
+  // The dashboard's own: signing in (the facade, for a browser without a session) and the session's
+  sign_in: "statement: facade",
+  sign_out: "statement: session [viewer]",
+  get_me: "read: session [viewer]",
+  switch_merchant: "statement: session [viewer]",
+  switch_mode: "statement: session [viewer]",
   // Dashboard views
-  get_home_summary: "read: operator, session",
-  list_dashboard_payments: "read: operator, session",
-  get_payment_detail: "read: operator, session",
-  list_link_payments: "read: operator, session",
-  export_payments: "read: operator, session",
+  get_home_summary: "read: operator, session [viewer]",
+  list_dashboard_payments: "read: operator, session [viewer]",
+  get_payment_detail: "read: operator, session [viewer]",
+  list_link_payments: "read: operator, session [viewer]",
+  export_payments: "read: operator, session [viewer]",
 };
 
 describe("the operations", () => {
   test("each one's unit of work and callers, as declared", () => {
     const declared = Object.fromEntries(
-      OPERATIONS.map((op) => [op.name, `${op.transaction}: ${op.callers.join(", ")}${op.apiKey === "presented" ? " (key as presented)" : ""}`]),
+      OPERATIONS.map((op) => [
+        op.name,
+        `${op.transaction}: ${op.callers.join(", ")}${op.role ? ` [${op.role}]` : ""}${op.apiKey === "presented" ? " (key as presented)" : ""}`,
+      ]),
     );
     expect(declared).toEqual(DECLARED);
   });

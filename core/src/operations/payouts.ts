@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { addBankAccount, listBankAccounts } from "../domain/bank-accounts.ts";
+import { addBankAccount, listBankAccounts, listOwnBankAccounts } from "../domain/bank-accounts.ts";
 import { openChargeback, simulateChargeback, winChargeback } from "../domain/chargebacks.ts";
 import { defineOperation } from "../domain/operation.ts";
 import { getPayout, listPayouts, payOutNow } from "../domain/payouts.ts";
-import { anId, pageQuery } from "./inputs.ts";
+import { anId, noInput, pageQuery } from "./inputs.ts";
 
 /** Chargebacks (sandbox-made), bank accounts and payouts: the operator's. */
 export const payouts = {
@@ -51,6 +51,15 @@ export const payouts = {
     transaction: "read",
     run: listBankAccounts,
   }),
+  // One merchant-and-mode's: the dashboard's bank accounts page.
+  listOwnBankAccounts: defineOperation({
+    name: "list_own_bank_accounts",
+    callers: ["operator", "session"],
+    role: "viewer",
+    input: noInput,
+    transaction: "read",
+    run: listOwnBankAccounts,
+  }),
   // Requested in a short transaction, then taken through the bank's steps, each its own.
   payOutNow: defineOperation({
     name: "pay_out_now",
@@ -59,6 +68,13 @@ export const payouts = {
     transaction: "steps",
     run: payOutNow,
   }),
-  get: defineOperation({ name: "get_payout", callers: ["operator"], input: anId, transaction: "read", run: getPayout }),
-  list: defineOperation({ name: "list_payouts", callers: ["operator"], input: z.strictObject(pageQuery), transaction: "read", run: listPayouts }),
+  get: defineOperation({ name: "get_payout", callers: ["operator", "session"], role: "viewer", input: anId, transaction: "read", run: getPayout }),
+  list: defineOperation({
+    name: "list_payouts",
+    callers: ["operator", "session"],
+    role: "viewer",
+    input: z.strictObject(pageQuery),
+    transaction: "read",
+    run: listPayouts,
+  }),
 };

@@ -1,16 +1,43 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
-import type { OperatorCaller } from "../domain/caller.ts";
+import type { OperatorCaller, ServiceCaller, SessionCaller } from "../domain/caller.ts";
+import { resolveSession } from "../domain/dashboard/sessions.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
-import type { OperatorCheck } from "../domain/service-credentials.ts";
+import type { FacadeCheck, OperatorCheck } from "../domain/service-credentials.ts";
+import { unitOfWork } from "../domain/unit-of-work.ts";
 
-/** Per request: the core's dependencies and the credential as presented (resolved by `operatorProcedure`). */
+/**
+ * What the facade forwards with a dashboard call (dashboard contract): the browser's session token
+ * from its cookie, the browser's address and User-Agent. Read only once the facade's credential is
+ * proven (dashboardPublicProcedure); an operator's call ignores them.
+ */
+export interface ForwardedBrowser {
+  sessionToken: string | undefined;
+  clientIp: string | undefined;
+  userAgent: string | undefined;
+}
+
+/**
+ * The session headers of this response, for the facade to turn into its cookie: the core never
+ * reads or writes cookies. Set: a new session's token and lifetime; clear: the presented session
+ * has ended or is unknown.
+ */
+export interface SessionHeaders {
+  set?: { token: string; maxAgeSeconds: number };
+  clear?: true;
+}
+
+/** Per request: the core's dependencies and the credential as presented (resolved by `operatorProcedure` or `dashboardPublicProcedure`). */
 export interface TrpcContext {
   deps: CoreDeps;
   bearer: string | undefined;
   resolveOperator: OperatorCheck;
+  resolveFacade: FacadeCheck;
+  browser: ForwardedBrowser;
+  /** Filled by dashboard procedures, written as X-Paytami-Session-Set / -Clear (router.ts responseMeta). */
+  sessionHeaders: SessionHeaders;
 }
 
 /** tRPC's code (and so its HTTP status) for each catalog code; the catalog code itself travels in `data.paytami_code`. */
@@ -53,7 +80,19 @@ const t = initTRPC.context<TrpcContext>().create({
     const code = catalogCode(error);
     // Nothing but catalog errors and input problems reaches the client in words; the detail is logged (see router.ts onError).
     const message = code === "internal_error" ? "Internal error." : error.code === "PAYLOAD_TOO_LARGE" ? tooLarge(ctx) : error.message;
-    return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, paytami_code: code } };
+    const retryAfter = error.cause instanceof DomainError ? error.cause.retryAfterSeconds : undefined;
+    return {
+      ...shape,
+      message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        paytami_code: code,
+        // rate_limited: whole seconds until another attempt is admitted (also the response's Retry-After).
+        ...(retryAfter !== undefined ? { retry_after: retryAfter } : {}),
+      },
+    };
   },
 });
 
@@ -69,8 +108,35 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 
-/** Every procedure so far is for operators: the operator's internal token as `Authorization: Bearer …` (no other process's credential). */
+/** The operator's procedures: the operator's internal token as `Authorization: Bearer …` (no other process's credential). */
 export const operatorProcedure = t.procedure.use(domainErrors).use(({ ctx, next }) => {
   const operator: OperatorCaller = ctx.resolveOperator(ctx.bearer);
   return next({ ctx: { ...ctx, operator } });
+});
+
+/**
+ * The dashboard's procedures without a session (signIn, acceptInvite, resetPassword, inviteInfo):
+ * the facade's own credential, and no other (the operator's token opens no dashboard procedure).
+ */
+export const dashboardPublicProcedure = t.procedure.use(domainErrors).use(({ ctx, next }) => {
+  const facade: ServiceCaller<"facade"> = ctx.resolveFacade(ctx.bearer);
+  return next({ ctx: { ...ctx, facade } });
+});
+
+const sessionEnded = () => new DomainError("unauthorized", "You are not signed in, or your session has ended; sign in again.");
+
+/**
+ * The dashboard's procedures for a signed-in user: the facade's credential and a session that has
+ * not ended. Its caller is the session's merchant, mode and role (read afresh on every call). A
+ * presented session that has ended or is unknown is refused, and the facade told to clear its cookie.
+ */
+export const dashboardSessionProcedure = dashboardPublicProcedure.use(async ({ ctx, next }) => {
+  const token = ctx.browser.sessionToken;
+  if (!token) throw sessionEnded();
+  const session: SessionCaller | undefined = await resolveSession(ctx.deps, unitOfWork(ctx.deps), token, ctx.browser.clientIp);
+  if (!session) {
+    ctx.sessionHeaders.clear = true;
+    throw sessionEnded();
+  }
+  return next({ ctx: { ...ctx, session } });
 });

@@ -5,10 +5,10 @@
 // stops the core at start-up (here, when the router is built).
 import { z } from "zod";
 import type { Mode } from "../config.ts";
-import { merchantCaller, type MerchantCaller, type OperatorCaller } from "../domain/caller.ts";
+import { merchantCaller, type MerchantCaller, type OperatorCaller, type ServiceCaller, type SessionCaller } from "../domain/caller.ts";
 import { runOperation, type CallerFor, type CallerKind, type Operation, type OperationInfo, type TransactionMode, type ValueOf } from "../domain/operation.ts";
 import { checkPairing } from "../operations/index.ts";
-import { operatorProcedure, type TrpcContext } from "./init.ts";
+import { dashboardPublicProcedure, dashboardSessionProcedure, operatorProcedure, type SessionHeaders, type TrpcContext } from "./init.ts";
 
 /** What an operator's procedure knows when it runs: the context and the operator its token proved. */
 export type OperatorContext = TrpcContext & { operator: OperatorCaller };
@@ -73,4 +73,92 @@ export function mutation<S extends z.ZodType, C, I, R, M extends Exclude<Transac
   output: (value: ValueOf<M, R>) => Out,
 ) {
   return operatorProcedure.input(wire).mutation(resolver(operation, caller, input, output));
+}
+
+// The dashboard's procedures: the same operations, their caller a dashboard session (the merchant,
+// mode and role the session has now; never from the input, which names no merchant or mode) or,
+// before there is one, the facade that forwards the browser's call.
+
+/** What a session procedure knows when it runs. */
+export type SessionContext = TrpcContext & { facade: ServiceCaller<"facade">; session: SessionCaller };
+
+/** What a public dashboard procedure knows when it runs. */
+export type FacadeContext = TrpcContext & { facade: ServiceCaller<"facade"> };
+
+/** Only an operation whose run takes a session's caller can be named by a session procedure. */
+type TakesSession<C> = SessionCaller extends CallerFor<C> ? unknown : never;
+type TakesFacade<C> = ServiceCaller<"facade"> extends CallerFor<C> ? unknown : never;
+
+function sessionResolver<S extends z.ZodType, C, I, R, M extends TransactionMode, Out>(
+  operation: Operation<C, I, R, M>,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<M, R>, headers: SessionHeaders) => Out,
+) {
+  checkProcedure(operation, { kinds: ["session"] });
+  return async ({ ctx, input: wire }: { ctx: SessionContext; input: unknown }): Promise<Out> =>
+    output(await runOperation(ctx.deps, operation, ctx.session as CallerFor<C>, input(wire as z.output<S>)), ctx.sessionHeaders);
+}
+
+/** A dashboard session's query: a read operation, for the session's merchant and mode. */
+export function sessionQuery<S extends z.ZodType, C, I, R, Out>(
+  operation: Operation<C, I, R, "read"> & TakesSession<C>,
+  wire: S,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<"read", R>) => Out,
+) {
+  return dashboardSessionProcedure.input(wire).query(sessionResolver(operation, input, output));
+}
+
+/** A dashboard session's mutation, audited by the runner once it succeeded; `output` may tell the facade to drop its cookie. */
+export function sessionMutation<S extends z.ZodType, C, I, R, M extends Exclude<TransactionMode, "read">, Out>(
+  operation: Operation<C, I, R, M> & TakesSession<C>,
+  wire: S,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<M, R>, headers: SessionHeaders) => Out,
+) {
+  return dashboardSessionProcedure.input(wire).mutation(sessionResolver(operation, input, output));
+}
+
+/**
+ * A dashboard procedure before a session exists (sign-in, invite acceptance, reset): the facade's
+ * call, with the browser's address and User-Agent for the input. `output` may hand a new session to
+ * the facade (`headers.set`).
+ */
+export function facadeMutation<S extends z.ZodType, C, I, R, M extends Exclude<TransactionMode, "read">, Out>(
+  operation: Operation<C, I, R, M> & TakesFacade<C>,
+  wire: S,
+  input: (wire: z.output<S>, ctx: FacadeContext) => I,
+  output: (value: ValueOf<M, R>, headers: SessionHeaders) => Out,
+) {
+  checkProcedure(operation, { kinds: ["facade"] });
+  return dashboardPublicProcedure
+    .input(wire)
+    .mutation(async ({ ctx, input: wire }) =>
+      output(await runOperation(ctx.deps, operation, ctx.facade as CallerFor<C>, input(wire as z.output<S>, ctx)), ctx.sessionHeaders),
+    );
+}
+
+/** A public dashboard query (an invite's details before it is accepted). */
+export function facadeQuery<S extends z.ZodType, C, I, R, Out>(
+  operation: Operation<C, I, R, "read"> & TakesFacade<C>,
+  wire: S,
+  input: (wire: z.output<S>) => I,
+  output: (value: ValueOf<"read", R>) => Out,
+) {
+  checkProcedure(operation, { kinds: ["facade"] });
+  return dashboardPublicProcedure
+    .input(wire)
+    .query(async ({ ctx, input: wire }) => output(await runOperation(ctx.deps, operation, ctx.facade as CallerFor<C>, input(wire as z.output<S>))));
+}
+
+/** A new session for the facade's cookie (X-Paytami-Session-Set); the page gets only `rest`. */
+export function issueSession<T>(signedIn: { session: { token: string; maxAgeSeconds: number }; me: T }, headers: SessionHeaders): T {
+  headers.set = { token: signedIn.session.token, maxAgeSeconds: signedIn.session.maxAgeSeconds };
+  return signedIn.me;
+}
+
+/** The session has ended (sign-out, sign out everywhere): the facade drops its cookie (X-Paytami-Session-Clear). */
+export function endedSession<T>(value: T, headers: SessionHeaders): T {
+  headers.clear = true;
+  return value;
 }

@@ -2,33 +2,11 @@ import { z } from "zod";
 import { dashboard } from "../operations/dashboard.ts";
 import { noInput } from "../operations/index.ts";
 import { router } from "./init.ts";
-import { pageQuery } from "./inputs.ts";
+import { PAGE, PAYMENT_FILTERS, pageQuery, paymentListQuery } from "./inputs.ts";
 import { ACTING_FOR, actingFor, asIs, query } from "./operation-procedure.ts";
 
 // The dashboard's read views for an operator acting for one merchant in one mode: the same
 // operations (and answers) a dashboard session gets from `dashboard.*` (core/src/trpc/dashboard/).
-export const PAYMENT_FILTERS = {
-  status: z.string().optional(),
-  currency: z.string().optional(),
-  method: z.string().optional(),
-  created_from: z.string().optional(),
-  created_to: z.string().optional(),
-  search: z.string().optional(),
-};
-export const PAGE = { limit: z.number().int().optional(), starting_after: z.string().optional() };
-
-export const paymentListQuery = (
-  input: z.output<z.ZodObject<typeof PAYMENT_FILTERS>> & { limit?: number | undefined; starting_after?: string | undefined },
-) => ({
-  ...pageQuery(input),
-  status: input.status,
-  currency: input.currency,
-  method: input.method,
-  created_from: input.created_from,
-  created_to: input.created_to,
-  search: input.search,
-});
-
 export const viewsRouter = router({
   home: query(dashboard.homeSummary, z.strictObject(ACTING_FOR), actingFor, noInput, asIs),
   payments: query(dashboard.listPayments, z.strictObject({ ...ACTING_FOR, ...PAYMENT_FILTERS, ...PAGE }), actingFor, paymentListQuery, asIs),

@@ -1,4 +1,9 @@
 import { ApiKey } from "./api-key.ts";
+import { AuditEntry } from "./audit-entry.ts";
+import { DashboardSession } from "./dashboard-session.ts";
+import { DashboardUser } from "./dashboard-user.ts";
+import { Membership } from "./membership.ts";
+import { UserToken } from "./user-token.ts";
 import { BankAccount } from "./bank-account.ts";
 import { Chargeback } from "./chargeback.ts";
 import { LedgerLine } from "./ledger-line.ts";
@@ -17,6 +22,11 @@ import { WebhookEndpoint } from "./webhook-endpoint.ts";
 
 export {
   ApiKey,
+  AuditEntry,
+  DashboardSession,
+  DashboardUser,
+  Membership,
+  UserToken,
   BankAccount,
   Chargeback,
   LedgerLine,
@@ -50,4 +60,9 @@ export const ENTITIES = [
   Chargeback,
   BankAccount,
   Payout,
+  DashboardUser,
+  Membership,
+  DashboardSession,
+  UserToken,
+  AuditEntry,
 ];

@@ -1,0 +1,21 @@
+import { router } from "../init.ts";
+import { authRouter } from "./auth.ts";
+import { homeRouter } from "./home.ts";
+import { linkReads } from "./link-reads.ts";
+import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
+import { paymentReads } from "./payment-reads.ts";
+
+/**
+ * appRouter.dashboard: what the facade forwards from the dashboard app (its credential on every
+ * call, the browser's session token, address and User-Agent besides). Each area of the dashboard
+ * adds its router here.
+ */
+export const dashboardRouter = router({
+  auth: authRouter,
+  home: homeRouter,
+  payments: router({ ...paymentReads }),
+  links: router({ ...linkReads }),
+  balances: router({ ...balanceReads }),
+  payouts: router({ ...payoutReads }),
+  bankAccounts: router({ ...bankAccountReads }),
+});
