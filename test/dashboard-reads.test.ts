@@ -181,8 +181,10 @@ describe("CSV export through the facade", () => {
     const ended = await download("", "x".repeat(43));
     expect(ended.status).toBe(401);
     expect(ended.headers.get("set-cookie")).toMatch(/^paytami_session=; Path=\/; Max-Age=0/);
-    const bad = await download("?currency=EUR", session);
-    expect({ status: bad.status, body: await bad.json() }).toMatchObject({ status: 400, body: { error: { code: "validation_error" } } });
+    for (const query of ["?currency=EUR", "?merchant_id=" + other.merchantId, "?status=created&status=captured"]) {
+      const bad = await download(query, session);
+      expect({ status: bad.status, body: await bad.json() }).toMatchObject({ status: 400, body: { error: { code: "validation_error" } } });
+    }
     // The core's route wants the facade's credential, not the operator's.
     const direct = await fetch(`${stack().coreHttpUrl}/dashboard/export/payments.csv`, {
       headers: { authorization: `Bearer ${stack().internalToken}`, "x-paytami-session": session },

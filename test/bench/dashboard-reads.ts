@@ -147,7 +147,9 @@ export async function benchDashboardReads(s: Stack, reader: Merchant, say: (msg:
   for (let i = 0; i < 2; i++) {
     const e = await exportOnce(s, session, exportQuery);
     if (e.rows !== EXPORT_ROWS) throw new Error(`the export had ${e.rows} rows, not ${EXPORT_ROWS}`);
-    say(`dashboard: export of ${e.rows} rows in ${e.ms.toFixed(0)} ms (${((e.rows / e.ms) * 1000).toFixed(0)} rows/s), core RSS +${(e.growthKb / 1024).toFixed(1)} MB`);
+    say(
+      `dashboard: export of ${e.rows} rows in ${e.ms.toFixed(0)} ms (${((e.rows / e.ms) * 1000).toFixed(0)} rows/s), core RSS +${(e.growthKb / 1024).toFixed(1)} MB`,
+    );
     exports.push(e);
   }
   const worstRate = Math.min(...exports.map((e) => (e.rows / e.ms) * 1000));

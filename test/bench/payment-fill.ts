@@ -38,4 +38,3 @@ export async function insertPayments(stack: Stack, merchantId: string, n: number
   }
   await stack.sql("ANALYZE payments");
 }
-
