@@ -132,9 +132,9 @@ describe("home, links, balances and payouts", () => {
     const paid = await stack().http.post(`/v1/payment_links/${link.id}/pay`, { idem: newIdemKey(), body: { method_type: "card" } });
     expect(paid.status, paid.text).toBe(201);
     const listed = await dashQuery(stack(), "links.list", {}, { session });
-    expect(listed.data.data.map((l: any) => l.id)).toEqual([link.id]);
+    expect(listed.data.data.map((l: any) => [l.id, l.state])).toEqual([[link.id, "active"]]);
     const got = await dashQuery(stack(), "links.get", { id: link.id }, { session });
-    expect(got.data).toMatchObject({ id: link.id, url: link.url, succeeded_payments: 0, payable: true });
+    expect(got.data).toMatchObject({ ...link, state: "active" });
     const payments = await dashQuery(stack(), "links.payments", { id: link.id }, { session });
     expect(payments.data).toMatchObject({ data: [{ id: paid.json.id, link_id: link.id, amount: "7500" }], has_more: false });
     for (const path of ["links.get", "links.payments"]) {
