@@ -187,6 +187,24 @@ describe("PROCESSOR_CALL_TIMEOUT", () => {
   });
 });
 
+describe("dashboard views", () => {
+  it("counts days in America/Guatemala, warns of deliveries failing in the last 24h, exports 5000 rows a query, by default", () => {
+    expect(loadConfig(base).dashboardViews).toEqual({ timeZone: "America/Guatemala", deliveryAlertWindowMs: 86_400_000, exportBatch: 5000 });
+    expect(loadConfig({ ...base, DASHBOARD_TIME_ZONE: "America/El_Salvador", DASHBOARD_EXPORT_BATCH: "500" }).dashboardViews).toMatchObject({
+      timeZone: "America/El_Salvador",
+      exportBatch: 500,
+    });
+  });
+
+  it.each([
+    [{ DASHBOARD_TIME_ZONE: "Mars/Olympus" }, "DASHBOARD_TIME_ZONE"],
+    [{ DASHBOARD_EXPORT_BATCH: "0" }, "DASHBOARD_EXPORT_BATCH"],
+    [{ DASHBOARD_DELIVERY_ALERT_WINDOW: "soon" }, "DASHBOARD_DELIVERY_ALERT_WINDOW"],
+  ])("refuses %j at start-up", (env, named) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(named);
+  });
+});
+
 describe("dashboard policies", () => {
   it("default to DESIGN §5's: 30m idle, 12h absolute, 5 failures per account and 20 per IP in 15m, 72h invites, 1h resets, 365d audit", () => {
     expect(loadConfig(base).dashboard).toEqual({

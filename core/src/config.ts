@@ -119,6 +119,20 @@ export interface CoreConfig {
    * lease and the payout lease (checked at start-up), so no call outlives the claim it was made under.
    */
   processorCallTimeoutMs: number;
+  /** What the dashboard's read views use (core/README.md "Dashboard views"). */
+  dashboardViews: DashboardViewsPolicy;
+}
+
+export interface DashboardViewsPolicy {
+  /**
+   * DASHBOARD_TIME_ZONE: the IANA zone a merchant's days are counted in (the home page's 30 days of
+   * volume) until merchants have a time zone of their own.
+   */
+  timeZone: string;
+  /** DASHBOARD_DELIVERY_ALERT_WINDOW: failed or retrying webhook deliveries this recent make the home page warn. */
+  deliveryAlertWindowMs: number;
+  /** DASHBOARD_EXPORT_BATCH: payments read per keyset query while a CSV export streams (memory stays about two such batches). */
+  exportBatch: number;
 }
 
 export interface DashboardPolicy {
@@ -394,5 +408,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     },
     processorAttemptLeaseMs,
     processorCallTimeoutMs: processorCallTimeoutEnv(source, processorAttemptLeaseMs, jobs.recoverPayouts.leaseMs),
+    dashboardViews: {
+      timeZone: timeZoneEnv(source, "DASHBOARD_TIME_ZONE", "America/Guatemala"),
+      deliveryAlertWindowMs: positiveDurationEnv(source, "DASHBOARD_DELIVERY_ALERT_WINDOW", "24h"),
+      exportBatch: positiveIntEnv(source, "DASHBOARD_EXPORT_BATCH", 5000),
+    },
   };
+}
+
+function timeZoneEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const text = env(source, name, fallback);
+  try {
+    // PostgreSQL and Intl read the same IANA names; Intl refuses an unknown one.
+    return new Intl.DateTimeFormat("en", { timeZone: text }).resolvedOptions().timeZone;
+  } catch {
+    throw new Error(`${name} must be an IANA time zone such as America/Guatemala, got "${text}"`);
+  }
 }

@@ -10,6 +10,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
+import { dashboardExportRoutes } from "./routes/dashboard-export.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
@@ -47,6 +48,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);
+  dashboardExportRoutes(router, config);
 
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));

@@ -21,6 +21,16 @@ export interface FacadeConfig {
   trustProxy: TrustedProxies;
   /** PUBLIC_ROUTE_LIMIT: requests per client address and fixed window to the public id routes, on each facade; null: off. */
   publicRouteLimit: { perIp: number; windowMs: number } | null;
+  /** CORE_HTTP_URL: the core's HTTP port (dashboard exports); by default CORE_GRPC_ADDR's host and CORE_HTTP_PORT. */
+  coreHttpUrl: string;
+}
+
+/** The core's HTTP port on the host of its gRPC address (where `npm start` and the harness run both). */
+function defaultCoreHttpUrl(source: NodeJS.ProcessEnv): string {
+  const grpc = source.CORE_GRPC_ADDR || "127.0.0.1:50051";
+  const host = grpc.slice(0, grpc.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  const httpHost = host === "" || host === "localhost" || host === "0.0.0.0" ? "127.0.0.1" : host;
+  return `http://${httpHost.includes(":") ? `[${httpHost}]` : httpHost}:${source.CORE_HTTP_PORT || 4001}`;
 }
 
 /**
@@ -59,5 +69,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     bodyLimitBytes: 64 * 1024,
     trustProxy: parseTrustProxy(source.TRUST_PROXY),
     publicRouteLimit: parsePublicRouteLimit(source.PUBLIC_ROUTE_LIMIT || "300/ip,60s"),
+    coreHttpUrl: (source.CORE_HTTP_URL || defaultCoreHttpUrl(source)).replace(/\/+$/, ""),
   };
 }

@@ -6,6 +6,8 @@ import { DomainError } from "../domain/errors.ts";
 import { operatorCheck } from "../domain/service-credentials.ts";
 import { registry } from "../metrics.ts";
 import { bearerToken } from "./bearer-token.ts";
+import { dashboardSessionCaller } from "./dashboard-caller.ts";
+import { PAYMENTS_EXPORT_PATH, paymentsExportHandler } from "./payments-export.ts";
 import { TRPC_PATH, trpcHandler } from "../trpc/router.ts";
 
 export interface HealthProbe {
@@ -13,7 +15,7 @@ export interface HealthProbe {
   check: () => Promise<boolean>;
 }
 
-/** The core's HTTP side: /healthz and /metrics and the tRPC API at /trpc. */
+/** The core's HTTP side: /healthz and /metrics, the tRPC API at /trpc and the dashboard's CSV export. */
 export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
   const probes: HealthProbe[] = [
     {
@@ -28,10 +30,12 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
     ...extraProbes,
   ];
   const trpc = trpcHandler(deps);
+  const paymentsExport = paymentsExportHandler(deps, dashboardSessionCaller(deps));
   const resolveOperator = operatorCheck(deps.config.serviceTokens.operator);
   const server = createServer(
     requestListener(deps.log, async (req, res) => {
       if (req.url?.startsWith(`${TRPC_PATH}/`)) return trpc(req, res);
+      if (req.method === "GET" && (req.url === PAYMENTS_EXPORT_PATH || req.url?.startsWith(`${PAYMENTS_EXPORT_PATH}?`))) return paymentsExport(req, res);
       if (req.method === "GET" && req.url === "/healthz") {
         const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
         const ok = results.every(([, up]) => up);

@@ -6,6 +6,7 @@
 import type { CallerKind, OperationInfo } from "../domain/operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
+import { dashboard } from "./dashboard.ts";
 import { dashboardAuth } from "./dashboard-auth.ts";
 import { dashboardSecurity, dashboardTeam } from "./dashboard-team.ts";
 import { deliveries } from "./deliveries.ts";
@@ -26,6 +27,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   deliveries,
   payouts,
   ledger,
+  dashboard,
   dashboardAuth,
   dashboardTeam,
   dashboardSecurity,

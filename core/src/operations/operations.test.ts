@@ -98,6 +98,12 @@ const DECLARED: Record<string, string> = {
   enable_totp: "statement: session [viewer]",
   disable_totp: "statement: session [viewer]",
   list_audit_log: "read: session [admin]",
+  // Dashboard views
+  get_home_summary: "read: operator, session [viewer]",
+  list_dashboard_payments: "read: operator, session [viewer]",
+  get_payment_detail: "read: operator, session [viewer]",
+  list_link_payments: "read: operator, session [viewer]",
+  export_payments: "read: operator, session [viewer]",
 };
 
 describe("the operations", () => {

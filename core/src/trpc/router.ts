@@ -14,6 +14,7 @@ import { linksRouter } from "./links.ts";
 import { bankAccountsRouter, chargebacksRouter, payoutsRouter } from "./payouts.ts";
 import { refundsRouter } from "./refunds.ts";
 import { balancesRouter, ledgerRouter } from "./ledger.ts";
+import { viewsRouter } from "./views.ts";
 
 /** The core's tRPC API for the dashboard and operators; each capability adds its router here. */
 export const appRouter = router({
@@ -29,6 +30,7 @@ export const appRouter = router({
   refunds: refundsRouter,
   balances: balancesRouter,
   ledger: ledgerRouter,
+  views: viewsRouter,
   dashboard: dashboardRouter,
 });
 

@@ -1,4 +1,4 @@
-import { formatMoney } from "./format-money.ts";
+import { formatMoney } from "../../../proto/format-money.ts";
 import type { HostedLink, LinkForm, LinkNotPayableReason } from "./hosted-link.ts";
 import { Layout } from "./layout.tsx";
 import { LINK_SCRIPT_PATH } from "./link-script.ts";

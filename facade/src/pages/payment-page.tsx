@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import type { CardField, CardFieldError } from "./card-form.ts";
-import { formatMoney } from "./format-money.ts";
+import { formatMoney } from "../../../proto/format-money.ts";
 import { checkoutStep, shopReturnUrl, type HostedPayment, type ResolvedReason } from "./hosted-payment.ts";
 import { Layout } from "./layout.tsx";
 import { TEXT, type Locale } from "./locale.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMoney } from "./format-money.ts";
+import { formatMoney } from "../../../proto/format-money.ts";
 import { parseTypedAmount } from "./typed-amount.ts";
 
 describe("parseTypedAmount", () => {

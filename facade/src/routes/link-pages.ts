@@ -12,7 +12,7 @@ import { HTTP_STATUS } from "../error-map.ts";
 import { readFormBody } from "../middleware/form-body.ts";
 import type { FacadeState } from "../middleware/request-context.ts";
 import { PublicError } from "../public-error.ts";
-import { formatMoney } from "../pages/format-money.ts";
+import { formatMoney } from "../../../proto/format-money.ts";
 import type { HostedLink, LinkForm, PayMethod } from "../pages/hosted-link.ts";
 import { LinkDonePage, LinkPage, NotPayableLinkPage, type LinkDonePayment, type LinkOutcome } from "../pages/link-page.tsx";
 import { LINK_SCRIPT, LINK_SCRIPT_PATH } from "../pages/link-script.ts";

@@ -36,6 +36,13 @@ export const OutboxEvent = defineEntity({
       name: "outbox_events_list_type_idx",
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "type" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
     },
+    // The events of one payment (the dashboard's payment page): the payment each envelope's data
+    // names, written exactly as EVENT_PAYMENT_ID (core/src/domain/payment-events.ts) writes it.
+    {
+      name: "outbox_events_payment_idx",
+      expression:
+        "create index \"outbox_events_payment_idx\" on \"outbox_events\" ((coalesce(envelope -> 'data' ->> 'payment_id', envelope -> 'data' ->> 'id')))",
+    },
     // The retention purge takes the oldest published rows.
     { name: "outbox_events_retention_idx", properties: "created_at", where: "published_at is not null" },
   ],

@@ -68,6 +68,18 @@ export const Payment = defineEntity({
       name: "payments_list_status_idx",
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "status" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
     },
+    // The dashboard's search by customer e-mail (case-insensitive prefix, so text_pattern_ops; an
+    // expression, hence raw) and a link's payments (core/src/domain/payment-filters.ts).
+    {
+      name: "payments_customer_email_idx",
+      expression:
+        'create index "payments_customer_email_idx" on "payments" ("merchant_id", "mode", lower("customer_email") text_pattern_ops, "created_at" desc, "seq" desc) where "customer_email" is not null',
+    },
+    {
+      name: "payments_link_idx",
+      columns: [{ name: "link_id" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
+      where: "link_id is not null",
+    },
     // A claim on a link's payment counts the link's other attempts in flight (link-capacity.ts); leases are few and short.
     { name: "payments_link_attempt_idx", properties: "link_id", where: "attempt_expires_at is not null and link_id is not null" },
     // The expiry job scans only payable payments.

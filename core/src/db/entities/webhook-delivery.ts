@@ -43,6 +43,12 @@ export const WebhookDelivery = defineEntity({
     { name: "webhook_deliveries_due_idx", properties: ["endpoint_id", "next_attempt_at"], where: "status = 'pending'" },
     // Attempts in flight per endpoint (the per-endpoint bound).
     { name: "webhook_deliveries_leased_idx", properties: ["endpoint_id", "claimed_until"], where: "claimed_until is not null" },
+    // The dashboard's warning: a merchant's failed or retrying deliveries, latest attempt first (few, so a small index).
+    {
+      name: "webhook_deliveries_failing_idx",
+      columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "last_attempt_at", sort: "desc" }],
+      where: "status = 'failed' or (status = 'pending' and attempt_count > 0)",
+    },
     // Listing and replaying an endpoint's deliveries, newest first.
     { name: "webhook_deliveries_endpoint_idx", columns: [{ name: "endpoint_id" }, { name: "created_at", sort: "desc" }] },
   ],

@@ -11,6 +11,7 @@ import { Migration20261125151348_link_attempts_index } from "./20261125151348-li
 import { Migration20261125152002_challenge_reference } from "./20261125152002-challenge-reference.ts";
 import { Migration20261125155154_payments_status_check } from "./20261125155154-payments-status-check.ts";
 import { Migration20261125175249_dashboard_users } from "./20261125175249-dashboard-users.ts";
+import { Migration20261125175356_dashboard_payment_indexes } from "./20261125175356-dashboard-payment-indexes.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Migration20261125152002_challenge_reference,
   Migration20261125155154_payments_status_check,
   Migration20261125175249_dashboard_users,
+  Migration20261125175356_dashboard_payment_indexes,
 ];

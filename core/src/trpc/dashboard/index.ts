@@ -1,6 +1,10 @@
 import { router } from "../init.ts";
 import { bankAccountActions, linkActions, paymentActions, payoutActions } from "./actions.ts";
 import { authRouter } from "./auth.ts";
+import { homeRouter } from "./home.ts";
+import { linkReads } from "./link-reads.ts";
+import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
+import { paymentReads } from "./payment-reads.ts";
 import { securityRouter, teamRouter } from "./team.ts";
 
 /**
@@ -12,8 +16,10 @@ export const dashboardRouter = router({
   auth: authRouter,
   security: securityRouter,
   team: teamRouter,
-  payments: router({ ...paymentActions }),
-  links: router({ ...linkActions }),
-  bankAccounts: router({ ...bankAccountActions }),
-  payouts: router({ ...payoutActions }),
+  home: homeRouter,
+  payments: router({ ...paymentReads, ...paymentActions }),
+  links: router({ ...linkReads, ...linkActions }),
+  balances: router({ ...balanceReads }),
+  payouts: router({ ...payoutReads, ...payoutActions }),
+  bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
 });
