@@ -9,12 +9,14 @@ import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
 import { PublicError } from "./public-error.ts";
+import { balanceRoutes } from "./routes/balance.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
+import { payoutRoutes } from "./routes/payouts.ts";
 import { refundRoutes } from "./routes/refunds.ts";
 
 export interface FacadeDeps {
@@ -47,6 +49,8 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);
+  balanceRoutes(router, core);
+  payoutRoutes(router, core);
 
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));

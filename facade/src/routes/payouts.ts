@@ -1,0 +1,53 @@
+import type { Router, RouterContext } from "@koa/router";
+import type { Context } from "koa";
+import type { CoreClient } from "../../../proto/core-client.ts";
+import { CoreError } from "../../../proto/core-error.ts";
+import { chargebackJson, payoutJson } from "../../../proto/payout-json.ts";
+import { listPageRequest } from "../payout-request-shapes.ts";
+import { PublicError } from "../public-error.ts";
+import { callMeta } from "./call-meta.ts";
+import { readOr } from "./idempotent-post.ts";
+
+/**
+ * A get by id whose only validation_error is "no such object of yours" (the catalog has no
+ * unknown_payout or unknown_chargeback): answered 404, like an unknown event or route (README).
+ */
+async function notFoundAs404<T>(get: () => Promise<T>): Promise<T> {
+  try {
+    return await get();
+  } catch (error) {
+    if (error instanceof CoreError && error.fromCore && error.code === "validation_error") throw new PublicError("validation_error", error.message, 404);
+    throw error;
+  }
+}
+
+/** GET /v1/payouts, /v1/payouts/{id}, /v1/chargebacks, /v1/chargebacks/{id}: the API key's merchant and mode only. */
+export function payoutRoutes(router: Router, core: CoreClient): void {
+  router.get("/v1/payouts", async (ctx: Context) => {
+    const request = await readOr(
+      () => listPageRequest(ctx.query),
+      (malformed_request) => ({ malformed_request }),
+    );
+    const page = await core.payouts.listPayouts(request, callMeta(ctx));
+    ctx.body = { data: page.data.map(payoutJson), has_more: page.has_more };
+  });
+
+  router.get("/v1/payouts/:id", async (ctx: RouterContext) => {
+    const { payout } = await notFoundAs404(() => core.payouts.getPayout({ id: ctx.params.id! }, callMeta(ctx)));
+    ctx.body = payoutJson(payout!);
+  });
+
+  router.get("/v1/chargebacks", async (ctx: Context) => {
+    const request = await readOr(
+      () => listPageRequest(ctx.query),
+      (malformed_request) => ({ malformed_request }),
+    );
+    const page = await core.payouts.listChargebacks(request, callMeta(ctx));
+    ctx.body = { data: page.data.map(chargebackJson), has_more: page.has_more };
+  });
+
+  router.get("/v1/chargebacks/:id", async (ctx: RouterContext) => {
+    const { chargeback } = await notFoundAs404(() => core.payouts.getChargeback({ id: ctx.params.id! }, callMeta(ctx)));
+    ctx.body = chargebackJson(chargeback!);
+  });
+}
