@@ -13,6 +13,7 @@ export default defineConfig(
   globalIgnores([
     "proto/gen/",
     "dist/",
+    "facade/sdk/dist/",
     ".paytami/",
     "test-results/",
     "coverage/",
