@@ -14,6 +14,7 @@ import { checkoutRoutes } from "./routes/checkout.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
 import { payoutRoutes } from "./routes/payouts.ts";
@@ -51,6 +52,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   refundRoutes(router, core, config.bodyLimitBytes);
   balanceRoutes(router, core);
   payoutRoutes(router, core);
+  openApiRoutes(router, config.publicBaseUrl);
 
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));
