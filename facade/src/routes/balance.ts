@@ -1,7 +1,8 @@
 import type { Router } from "@koa/router";
-import type { Context } from "koa";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { modeCodec } from "../../../proto/enums.ts";
+import { route } from "../openapi/operation.ts";
+import { getBalance } from "../openapi/operations/balance.ts";
 import { callMeta } from "./call-meta.ts";
 
 /**
@@ -9,7 +10,7 @@ import { callMeta } from "./call-meta.ts";
  * sum of its ledger lines (signed: a debt from refunds beyond what was pending shows as negative).
  */
 export function balanceRoutes(router: Router, core: CoreClient): void {
-  router.get("/v1/balance", async (ctx: Context) => {
+  route(router, getBalance, async (ctx) => {
     const answer = await core.ledger.getBalances({}, callMeta(ctx));
     ctx.body = {
       mode: modeCodec.requestText(answer.mode),

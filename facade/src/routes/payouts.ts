@@ -1,8 +1,9 @@
-import type { Router, RouterContext } from "@koa/router";
-import type { Context } from "koa";
+import type { Router } from "@koa/router";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { CoreError } from "../../../proto/core-error.ts";
 import { chargebackJson, payoutJson } from "../../../proto/payout-json.ts";
+import { route } from "../openapi/operation.ts";
+import { getChargeback, getPayout, listChargebacks, listPayouts } from "../openapi/operations/payouts.ts";
 import { listPageRequest } from "../payout-request-shapes.ts";
 import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
@@ -23,7 +24,7 @@ async function notFoundAs404<T>(get: () => Promise<T>): Promise<T> {
 
 /** GET /v1/payouts, /v1/payouts/{id}, /v1/chargebacks, /v1/chargebacks/{id}: the API key's merchant and mode only. */
 export function payoutRoutes(router: Router, core: CoreClient): void {
-  router.get("/v1/payouts", async (ctx: Context) => {
+  route(router, listPayouts, async (ctx) => {
     const request = await readOr(
       () => listPageRequest(ctx.query),
       (malformed_request) => ({ malformed_request }),
@@ -32,12 +33,12 @@ export function payoutRoutes(router: Router, core: CoreClient): void {
     ctx.body = { data: page.data.map(payoutJson), has_more: page.has_more };
   });
 
-  router.get("/v1/payouts/:id", async (ctx: RouterContext) => {
+  route(router, getPayout, async (ctx) => {
     const { payout } = await notFoundAs404(() => core.payouts.getPayout({ id: ctx.params.id! }, callMeta(ctx)));
     ctx.body = payoutJson(payout!);
   });
 
-  router.get("/v1/chargebacks", async (ctx: Context) => {
+  route(router, listChargebacks, async (ctx) => {
     const request = await readOr(
       () => listPageRequest(ctx.query),
       (malformed_request) => ({ malformed_request }),
@@ -46,7 +47,7 @@ export function payoutRoutes(router: Router, core: CoreClient): void {
     ctx.body = { data: page.data.map(chargebackJson), has_more: page.has_more };
   });
 
-  router.get("/v1/chargebacks/:id", async (ctx: RouterContext) => {
+  route(router, getChargeback, async (ctx) => {
     const { chargeback } = await notFoundAs404(() => core.payouts.getChargeback({ id: ctx.params.id! }, callMeta(ctx)));
     ctx.body = chargebackJson(chargeback!);
   });
