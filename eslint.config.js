@@ -14,6 +14,8 @@ export default defineConfig(
     "proto/gen/",
     "dist/",
     "facade/sdk/dist/",
+    // Written by @hey-api/openapi-ts (node facade/sdk/generate-types.ts), never edited.
+    "facade/sdk/src/generated/",
     ".paytami/",
     "test-results/",
     "coverage/",

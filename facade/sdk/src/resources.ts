@@ -8,8 +8,11 @@ import type {
   CreatePaymentParams,
   CreateRefundParams,
   Event,
+  ListChargebacksParams,
   ListEventsParams,
+  ListLinksParams,
   ListPaymentsParams,
+  ListPayoutsParams,
   ListRefundsParams,
   Payment,
   PaymentLink,
@@ -66,7 +69,7 @@ export class Links extends Resource {
     return this.transport.post<PaymentLink>("/v1/payment_links", params, options);
   }
   /** GET /v1/payment_links: the merchant's links, newest first. */
-  list(params: PageParams = {}): PageRequest<PaymentLink> {
+  list(params: ListLinksParams = {}): PageRequest<PaymentLink> {
     return pages<PaymentLink>(this.transport, "/v1/payment_links", { ...params });
   }
   /** GET /v1/payment_links/{id}: the public view a customer sees (spec 2.2). */
@@ -74,7 +77,7 @@ export class Links extends Resource {
     return this.transport.get<PublicPaymentLink>(`/v1/payment_links/${segment(id)}`);
   }
   /** POST /v1/payment_links/{id}/pay: a payment from the link (what the link page does for a customer). */
-  pay(id: string, params: PayLinkParams = {}, options?: RequestOptions): Promise<Payment> {
+  pay(id: string, params: PayLinkParams, options?: RequestOptions): Promise<Payment> {
     return this.transport.post<Payment>(`/v1/payment_links/${segment(id)}/pay`, params, options);
   }
 }
@@ -116,7 +119,7 @@ export class Payouts extends Resource {
     return this.transport.get<Payout>(`/v1/payouts/${segment(id)}`);
   }
   /** GET /v1/payouts: newest first. */
-  list(params: PageParams = {}): PageRequest<Payout> {
+  list(params: ListPayoutsParams = {}): PageRequest<Payout> {
     return pages<Payout>(this.transport, "/v1/payouts", { ...params });
   }
 }
@@ -126,7 +129,7 @@ export class Chargebacks extends Resource {
     return this.transport.get<Chargeback>(`/v1/chargebacks/${segment(id)}`);
   }
   /** GET /v1/chargebacks: newest first. */
-  list(params: PageParams = {}): PageRequest<Chargeback> {
+  list(params: ListChargebacksParams = {}): PageRequest<Chargeback> {
     return pages<Chargeback>(this.transport, "/v1/chargebacks", { ...params });
   }
 }
