@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODES } from "../../proto/error-catalog.ts";
+import { ERROR_CODES, type ErrorCode } from "../../proto/error-catalog.ts";
 import { EVENT_TYPES } from "../../proto/event-catalog.ts";
 import {
   currencyCodec,
@@ -137,14 +137,19 @@ export const checkoutSessionShape = z
   ])
   .meta({ id: "CheckoutSession", description: "Whether the payment accepts another attempt (spec 2.3)." });
 
-export const errorShape = z
-  .strictObject({
-    error: z.strictObject({
-      code: z.enum(ERROR_CODES).meta({ description: "The catalog code (spec 7): program logic reads this." }),
-      message: z.string().meta({ description: "Human-readable; its wording may change." }),
-    }),
-  })
-  .meta({ id: "Error", description: "Every error's body (spec 7)." });
+/** The error body (spec 7) with `codes` as the only codes it may carry. */
+export const errorBodyOf = (codes: readonly [ErrorCode, ...ErrorCode[]]) =>
+  z
+    .strictObject({
+      error: z.strictObject({
+        code: z.enum(codes).meta({ description: "The catalog code (spec 7): program logic reads this." }),
+        message: z.string().meta({ description: "Human-readable; its wording may change." }),
+      }),
+    })
+    .meta({ description: "Every error's body (spec 7)." });
+
+/** Any error body: what an unknown route or a wrong method answers. */
+export const errorShape = errorBodyOf(ERROR_CODES);
 
 /** A keyset page (DESIGN §4 "Listing"): pass the last item's id as starting_after for the next one. */
 export const pageOf = (item: z.ZodType, id: string) =>
