@@ -20,7 +20,7 @@ test("regenerating the types from the live /v1/openapi.json gives the committed 
   const regenerated = await generateTypes(res.json as Record<string, unknown>);
   expect(regenerated).toBe(readFileSync(GENERATED_TYPES, "utf8"));
   // The generated file carries the API's objects (a document without them would generate an empty file).
-  for (const name of ["Payment", "PaymentLink", "Refund", "Event", "Balance", "Payout", "Chargeback", "Error"]) {
+  for (const name of ["Payment", "PaymentLink", "Refund", "Event", "Balance", "Payout", "Chargeback", "CreatePaymentErrors"]) {
     expect(regenerated).toContain(`export type ${name} = {`);
   }
 });

@@ -495,22 +495,6 @@ export type OpenApiDocument = {
 };
 
 /**
- * Every error's body (spec 7).
- */
-export type Error = {
-    error: {
-        /**
-         * The catalog code (spec 7): program logic reads this.
-         */
-        code: 'unauthorized' | 'validation_error' | 'idempotency_key_required' | 'idempotency_key_reused' | 'amount_below_minimum' | 'amount_above_maximum' | 'amount_required' | 'currency_not_supported' | 'method_not_supported' | 'unknown_payment' | 'unknown_payment_link' | 'payment_not_payable' | 'payment_link_not_payable' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining' | 'rate_limited' | 'processor_unavailable' | 'internal_error';
-        /**
-         * Human-readable; its wording may change.
-         */
-        message: string;
-    };
-};
-
-/**
  * One key per real attempt (a v4 UUID fits); reuse it only to retry the same request. Kept 24 h.
  */
 export type IdempotencyKey = string;
@@ -549,53 +533,93 @@ export type CancelPaymentData = {
 
 export type CancelPaymentErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `payment_not_payable`: The payment accepts no further attempt (paid, failed, canceled or expired).
-     *
-     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
+     * Every error's body (spec 7).
      */
-    409: Error & {
-        error?: {
-            code?: 'payment_not_payable' | 'idempotency_key_reused';
+    409: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'payment_not_payable' | 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -639,35 +663,63 @@ export type ListPaymentsData = {
 
 export type ListPaymentsErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -702,53 +754,78 @@ export type CreatePaymentData = {
 
 export type CreatePaymentErrors = {
     /**
-     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
-     *
-     * `validation_error`: The body, query or a header does not have the expected shape.
-     *
-     * `currency_not_supported`: Currency not enabled for the merchant.
-     *
-     * `method_not_supported`: Payment method not available for the currency or merchant.
-     *
-     * `amount_below_minimum`: Amount below the minimum of the currency or link.
-     *
-     * `amount_above_maximum`: Amount above the maximum of the currency or link.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'method_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'method_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
+     * Every error's body (spec 7).
      */
-    409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused';
+    409: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -784,35 +861,63 @@ export type GetPaymentData = {
 
 export type GetPaymentErrors = {
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -848,35 +953,63 @@ export type GetCheckoutSessionData = {
 
 export type GetCheckoutSessionErrors = {
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
+     * Every error's body (spec 7).
      */
-    429: Error & {
-        error?: {
-            code?: 'rate_limited';
+    429: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -912,43 +1045,78 @@ export type RedirectToCheckoutData = {
 
 export type RedirectToCheckoutErrors = {
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `payment_not_payable`: The payment accepts no further attempt (paid, failed, canceled or expired).
+     * Every error's body (spec 7).
      */
-    409: Error & {
-        error?: {
-            code?: 'payment_not_payable';
+    409: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'payment_not_payable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
+     * Every error's body (spec 7).
      */
-    429: Error & {
-        error?: {
-            code?: 'rate_limited';
+    429: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -979,35 +1147,63 @@ export type ListPaymentLinksData = {
 
 export type ListPaymentLinksErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1042,51 +1238,78 @@ export type CreatePaymentLinkData = {
 
 export type CreatePaymentLinkErrors = {
     /**
-     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
-     *
-     * `validation_error`: The body, query or a header does not have the expected shape.
-     *
-     * `currency_not_supported`: Currency not enabled for the merchant.
-     *
-     * `amount_below_minimum`: Amount below the minimum of the currency or link.
-     *
-     * `amount_above_maximum`: Amount above the maximum of the currency or link.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
+     * Every error's body (spec 7).
      */
-    409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused';
+    409: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1122,35 +1345,63 @@ export type GetPaymentLinkData = {
 
 export type GetPaymentLinkErrors = {
     /**
-     * `unknown_payment_link`: No such payment link.
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment_link';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment_link';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
+     * Every error's body (spec 7).
      */
-    429: Error & {
-        error?: {
-            code?: 'rate_limited';
+    429: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1190,63 +1441,93 @@ export type PayPaymentLinkData = {
 
 export type PayPaymentLinkErrors = {
     /**
-     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
-     *
-     * `validation_error`: The body, query or a header does not have the expected shape.
-     *
-     * `amount_required`: Variable-amount link and no amount given.
-     *
-     * `amount_below_minimum`: Amount below the minimum of the currency or link.
-     *
-     * `amount_above_maximum`: Amount above the maximum of the currency or link.
-     *
-     * `method_not_supported`: Payment method not available for the currency or merchant.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'amount_required' | 'amount_below_minimum' | 'amount_above_maximum' | 'method_not_supported';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'amount_required' | 'amount_below_minimum' | 'amount_above_maximum' | 'method_not_supported';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unknown_payment_link`: No such payment link.
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment_link';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment_link';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
-     *
-     * `payment_link_not_payable`: The link accepts no payment (expired, inactive or exhausted).
+     * Every error's body (spec 7).
      */
-    409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused' | 'payment_link_not_payable';
+    409: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused' | 'payment_link_not_payable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
+     * Every error's body (spec 7).
      */
-    429: Error & {
-        error?: {
-            code?: 'rate_limited';
+    429: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1290,43 +1571,78 @@ export type ListRefundsData = {
 
 export type ListRefundsErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1361,57 +1677,93 @@ export type CreateRefundData = {
 
 export type CreateRefundErrors = {
     /**
-     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
-     *
-     * `validation_error`: The body, query or a header does not have the expected shape.
-     *
-     * `payment_not_refundable`: The payment's state does not allow a refund.
-     *
-     * `refund_amount_exceeds_remaining`: The refund exceeds what remains of the payment.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
+     * Every error's body (spec 7).
      */
-    409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused';
+    409: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1447,35 +1799,63 @@ export type GetRefundData = {
 
 export type GetRefundErrors = {
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1511,35 +1891,63 @@ export type GetEventData = {
 
 export type GetEventErrors = {
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `validation_error`: No such event: the catalog has no code of its own for it, so it reads like an unknown route.
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'validation_error';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1583,35 +1991,63 @@ export type ListEventsData = {
 
 export type ListEventsErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1642,27 +2078,48 @@ export type GetBalanceData = {
 
 export type GetBalanceErrors = {
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1698,35 +2155,63 @@ export type GetChargebackData = {
 
 export type GetChargebackErrors = {
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `validation_error`: No such chargeback of the key's merchant and mode: the catalog has no code of its own for it, so it reads like an unknown route.
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'validation_error';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1762,35 +2247,63 @@ export type GetPayoutData = {
 
 export type GetPayoutErrors = {
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `validation_error`: No such payout of the key's merchant and mode: the catalog has no code of its own for it, so it reads like an unknown route.
+     * Every error's body (spec 7).
      */
-    404: Error & {
-        error?: {
-            code?: 'validation_error';
+    404: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1830,35 +2343,63 @@ export type ListChargebacksData = {
 
 export type ListChargebacksErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1898,35 +2439,63 @@ export type ListPayoutsData = {
 
 export type ListPayoutsErrors = {
     /**
-     * `validation_error`: The body, query or a header does not have the expected shape.
+     * Every error's body (spec 7).
      */
-    400: Error & {
-        error?: {
-            code?: 'validation_error';
+    400: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     * Every error's body (spec 7).
      */
-    401: Error & {
-        error?: {
-            code?: 'unauthorized';
+    401: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1957,19 +2526,33 @@ export type GetOpenApiDocumentData = {
 
 export type GetOpenApiDocumentErrors = {
     /**
-     * `internal_error`: Unexpected error on the service's side.
+     * Every error's body (spec 7).
      */
-    500: Error & {
-        error?: {
-            code?: 'internal_error';
+    500: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
-     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     * Every error's body (spec 7).
      */
-    503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+    503: {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
