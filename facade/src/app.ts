@@ -9,6 +9,7 @@ import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
 import { PublicError } from "./public-error.ts";
+import { balanceRoutes } from "./routes/balance.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
@@ -16,6 +17,7 @@ import { linkRoutes } from "./routes/links.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
+import { payoutRoutes } from "./routes/payouts.ts";
 import { refundRoutes } from "./routes/refunds.ts";
 
 export interface FacadeDeps {
@@ -48,6 +50,8 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);
+  balanceRoutes(router, core);
+  payoutRoutes(router, core);
   openApiRoutes(router, config.publicBaseUrl);
 
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));

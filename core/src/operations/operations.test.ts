@@ -67,11 +67,13 @@ const DECLARED: Record<string, string> = {
   add_bank_account: "transaction: operator",
   list_bank_accounts: "read: operator",
   pay_out_now: "steps: operator",
-  get_payout: "read: operator",
-  list_payouts: "read: operator",
+  get_payout: "read: merchant, operator",
+  list_payouts: "read: merchant, operator",
+  get_chargeback: "read: merchant, operator",
+  list_chargebacks: "read: merchant, operator",
   // Ledger
   verify_ledger: "read: operator",
-  get_balances: "read: operator",
+  get_balances: "read: merchant, operator",
   list_payment_ledger: "read: operator",
 };
 
