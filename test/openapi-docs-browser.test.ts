@@ -4,7 +4,8 @@
 // test-results/screenshots/docs-*.png. Also what the facade serves for it, read over HTTP.
 import { describe, expect, test } from "vitest";
 import { useStack } from "./support/expect.ts";
-import { newContext, screenshot, seriousA11yViolations, useBrowser } from "./support/browser.ts";
+import path from "node:path";
+import { newContext, SCREENSHOT_DIR, screenshot, seriousA11yViolations, useBrowser } from "./support/browser.ts";
 
 const stack = useStack();
 const browser = useBrowser();
@@ -57,6 +58,7 @@ describe("the API reference page", () => {
     if (width === 360) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, `docs-${width}`);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `docs-${width}-top.png`) });
     expect(elsewhere).toEqual([]);
     expect(csp).toEqual([]);
     await context.close();

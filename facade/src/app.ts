@@ -28,7 +28,7 @@ export interface FacadeDeps {
 }
 
 /** The public routes addressed by a payment or link id (and everything under them): PUBLIC_ROUTE_LIMIT applies. */
-const PUBLIC_ID_ROUTES = ["/pay/:id", "/embed/:id", "/l/:id", "/v1/payment_links/:id", "/v1/checkout/:id", "/v1/payments/:id/checkout_session"];
+export const PUBLIC_ID_ROUTES = ["/pay/:id", "/embed/:id", "/l/:id", "/v1/payment_links/:id", "/v1/checkout/:id", "/v1/payments/:id/checkout_session"];
 
 export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   // Koa's proxy mode stays off: it believes any peer's X-Forwarded-For. ctx.ip is set by resolveClientIp.

@@ -115,7 +115,6 @@ export function buildDocument(serverUrl: string, operations: readonly ApiOperati
       title: "Paytami API",
       version: "1.0.0",
       description: GETTING_STARTED,
-      contact: { name: "Paytami", url: `${serverUrl}/docs` },
       license: { name: "Proprietary", url: `${serverUrl}/docs` },
     },
     servers: [{ url: serverUrl, description: "This Paytami service" }],

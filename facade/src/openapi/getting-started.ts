@@ -19,9 +19,11 @@ curl -X POST "$PAYTAMI_URL/v1/payments" \\
   -H "Authorization: Bearer $PAYTAMI_KEY" \\
   -H "Idempotency-Key: $(uuidgen)" \\
   -H "Content-Type: application/json" \\
-  -d '{"amount":"15000","currency":"GTQ","method_type":"card",
-       "success_url":"https://shop.example/ok","cancel_url":"https://shop.example/cancel"}'
+  -d '{"amount":"15000","currency":"GTQ","method_type":"card","success_url":"https://shop.example/ok","cancel_url":"https://shop.example/cancel"}'
 \`\`\``;
+
+/** A code block inside a list item: indented to the item's text, so the numbering goes on after it. */
+const inItem = (block: string) => block.replace(/^/gm, "   ");
 
 export const GETTING_STARTED = `Accept card and bank-transfer payments in GTQ and USD. / Cobre con tarjeta y transferencia bancaria en GTQ y USD.
 
@@ -32,13 +34,13 @@ Amounts are strings holding an integer in the minor unit (\`"15000"\` is Q 150.0
 1. **Get a key.** Your test key \`sk_test_…\` comes with your merchant account (\`npx paytami keys create --merchant mer_… --mode test\` makes another). Send it as \`Authorization: Bearer sk_test_…\`; test keys never move real money.
 2. **Create a payment** with a fresh \`Idempotency-Key\` per charge (reuse it only to retry the same request: a retry never charges twice):
 
-${CREATE}
+${inItem(CREATE)}
 
    The answer (201) is the Payment; keep its \`id\`.
 3. **Redirect** the customer's browser to the payment's \`checkout_url\`. After paying (or canceling) they come back to your \`success_url\` (or \`cancel_url\`). Do not trust the return alone: read \`GET /v1/payments/{id}\` or wait for the webhook.
 4. **Verify webhooks.** Each event arrives as a POST with \`Service-Signature: t=<unix>,v1=<hex>\`, the HMAC-SHA256 of \`"<t>.<raw body>"\` keyed with your endpoint's secret \`whsec_…\`. Accept it when any \`v1=\` matches (two during a secret rotation) and \`t\` is within 300 s; deduplicate by the event \`id\`:
 
-${VERIFY}
+${inItem(VERIFY)}
 
 <div lang="es">
 
@@ -47,13 +49,13 @@ ${VERIFY}
 1. **Obtenga una llave.** Su llave de prueba \`sk_test_…\` viene con su cuenta de comercio (\`npx paytami keys create --merchant mer_… --mode test\` crea otra). Envíela como \`Authorization: Bearer sk_test_…\`; las llaves de prueba nunca mueven dinero real.
 2. **Cree un pago** con un \`Idempotency-Key\` nuevo por cobro (reutilícelo solo para reintentar la misma solicitud: un reintento nunca cobra dos veces):
 
-${CREATE}
+${inItem(CREATE)}
 
    La respuesta (201) es el pago; guarde su \`id\`.
 3. **Redirija** el navegador del cliente al \`checkout_url\` del pago. Después de pagar (o cancelar) vuelve a su \`success_url\` (o \`cancel_url\`). No confíe solo en ese regreso: consulte \`GET /v1/payments/{id}\` o espere el webhook.
 4. **Verifique los webhooks.** Cada evento llega como un POST con \`Service-Signature: t=<unix>,v1=<hex>\`, el HMAC-SHA256 de \`"<t>.<cuerpo crudo>"\` con el secreto \`whsec_…\` de su endpoint como llave. Acéptelo si algún \`v1=\` coincide (hay dos mientras rota el secreto) y \`t\` está a menos de 300 s; descarte duplicados por el \`id\` del evento:
 
-${VERIFY}
+${inItem(VERIFY)}
 
 </div>
 `;

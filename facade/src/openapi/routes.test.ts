@@ -4,7 +4,7 @@ import type Router from "@koa/router";
 import { afterAll, describe, expect, it } from "vitest";
 import { CoreClient } from "../../../proto/core-client.ts";
 import { createLogger } from "../../../proto/runtime/logger.ts";
-import { createApp } from "../app.ts";
+import { createApp, PUBLIC_ID_ROUTES } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { buildDocument, openApiPath } from "./document.ts";
 import type { ApiOperation } from "./operation.ts";
@@ -57,5 +57,11 @@ describe("router ↔ document", () => {
       const names = [...op.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
       expect(Object.keys(op.pathParams?.shape ?? {}), op.operationId).toEqual(names);
     }
+  });
+
+  it("every route under PUBLIC_ROUTE_LIMIT declares its 429 rate_limited", () => {
+    const limited = OPERATIONS.filter((op) => PUBLIC_ID_ROUTES.some((prefix) => op.path === prefix || op.path.startsWith(`${prefix}/`)));
+    expect(limited.map((op) => op.operationId).sort()).toEqual(["getCheckoutSession", "getPaymentLink", "payPaymentLink", "redirectToCheckout"]);
+    for (const op of limited) expect(op.errors, op.operationId).toContain("rate_limited");
   });
 });

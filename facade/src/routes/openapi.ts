@@ -7,9 +7,16 @@ import { route } from "../openapi/operation.ts";
 import { getOpenApiDocument } from "../openapi/operations/meta.ts";
 import { serveAsset } from "./page-headers.ts";
 
+/** The one address on another origin Redoc's bundle loads by itself: the logo of its sidebar footer. */
+const REDOC_CDN_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+/** An empty image in its place, so the page asks nothing of another origin. */
+const EMPTY_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+
 /** Redoc's standalone bundle, served from our own origin under a content-hashed path (no CDN). */
 function redocAsset(): { path: string; body: string } {
-  const body = readFileSync(createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js"), "utf8");
+  const bundle = readFileSync(createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js"), "utf8");
+  if (!bundle.includes(REDOC_CDN_LOGO)) throw new Error("Redoc's bundle changed: check what it loads from other origins (routes/openapi.ts)");
+  const body = bundle.replaceAll(REDOC_CDN_LOGO, EMPTY_SVG);
   return { path: `/assets/redoc-${createHash("sha256").update(body).digest("hex").slice(0, 16)}.js`, body };
 }
 
@@ -39,7 +46,11 @@ function docsPage(redocPath: string, specPath: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="Paytami API reference and getting started / Referencia del API de Paytami y primeros pasos">
 <title>Paytami API reference</title>
-<style>body { margin: 0; }</style>
+<style>
+body { margin: 0; }
+/* Code in the description wraps rather than scrolls: a scrolling block would need keyboard focus, and a phone has no room. */
+.redoc-markdown pre, .redoc-markdown pre code { white-space: pre-wrap !important; overflow-wrap: anywhere !important; overflow: visible !important; }
+</style>
 </head>
 <body>
 <redoc spec-url="${specPath}" expand-responses="200,201" native-scrollbars></redoc>
