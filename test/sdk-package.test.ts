@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { GENERATED_TYPES, generateTypes } from "../facade/sdk/generate-types.ts";
+import { ERROR_CODES } from "../facade/sdk/src/index.ts";
 import { useStack } from "./support/expect.ts";
 import { nodeBinary } from "./support/stack.ts";
 
@@ -23,6 +24,16 @@ test("regenerating the types from the live /v1/openapi.json gives the committed 
   for (const name of ["Payment", "PaymentLink", "Refund", "Event", "Balance", "Payout", "Chargeback", "CreatePaymentErrors"]) {
     expect(regenerated).toContain(`export type ${name} = {`);
   }
+});
+
+test("the SDK's error codes are exactly the codes the document's operations answer", async () => {
+  const document = (await getStack().http.get("/v1/openapi.json")).json as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
+  const answered = new Set<string>();
+  for (const item of Object.values(document.paths)) {
+    for (const op of Object.values(item))
+      for (const response of Object.values(op.responses)) for (const code of response["x-error-codes"] ?? []) answered.add(code);
+  }
+  expect([...ERROR_CODES].sort()).toEqual([...answered].sort());
 });
 
 test("package.json: ESM with types, Node >= 20, no dependencies of any kind at run time", () => {
