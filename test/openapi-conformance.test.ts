@@ -48,6 +48,14 @@ describe("the suites' response validator", () => {
     expect(takeViolations()).toEqual([]);
   });
 
+  it("reads a Request handed to fetch without consuming its body", async () => {
+    const res = await fetch(new Request(`${http.baseUrl}/v1/payments`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+    expect(res.status).toBe(404);
+    const violations = takeViolations();
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toContain("POST /v1/payments (createPayment): status 404 is not in the document");
+  });
+
   it.each([
     ["/v1/payments/pay_amount_as_number", "/amount must be string"],
     ["/v1/payments/pay_without_request_id", "header Request-Id is required"],
@@ -61,6 +69,9 @@ describe("the suites' response validator", () => {
     expect(fromClient[0]).toContain(problem);
     expect(fromClient[0]).toContain("getPayment");
     await fetch(`${http.baseUrl}${path}`);
+    expect(takeViolations()).toEqual(fromClient);
+    // Also when the caller hands fetch a Request (as generated clients do), whose body is read once.
+    await fetch(new Request(`${http.baseUrl}${path}`, { method: "GET" }));
     expect(takeViolations()).toEqual(fromClient);
   });
 });

@@ -7,14 +7,16 @@ import { checkConformance, takeViolations } from "./openapi-conformance.ts";
 const originalFetch = globalThis.fetch;
 
 globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  // Read before the call: a Request's body can be used only once.
+  const url = input instanceof Request ? input.url : String(input);
+  const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
   const response = await originalFetch(input, init);
-  const request = new Request(input, init);
-  const { hostname, pathname } = new URL(request.url);
+  const { hostname, pathname } = new URL(url);
   // The stacks' facades listen on loopback; anything else is not ours to judge.
   if ((hostname === "127.0.0.1" || hostname === "localhost") && pathname.startsWith("/v1/")) {
     checkConformance({
-      method: request.method,
-      url: request.url,
+      method,
+      url,
       status: response.status,
       headers: Object.fromEntries(response.headers),
       body: await response.clone().text(),

@@ -8,15 +8,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   createPayment: {
     "201": {
       ok: {
-        id: "pay_8f98907342bb55b11e0d6d26",
+        id: "pay_8ed713e05be1dc101155b741",
         status: "created",
         currency: "GTQ",
         amount: "15000",
         service_fee: "725",
         net_amount: "14275",
         description: "Pedido 1042",
-        checkout_url: "https://api.paytami.com/v1/checkout/pay_8f98907342bb55b11e0d6d26",
-        created_at: "2026-11-25T18:03:16.816Z",
+        checkout_url: "https://api.paytami.com/v1/checkout/pay_8ed713e05be1dc101155b741",
+        created_at: "2026-11-25T18:28:13.726Z",
       },
     },
     "400": {
@@ -38,15 +38,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   getPayment: {
     "200": {
       ok: {
-        id: "pay_8f98907342bb55b11e0d6d26",
+        id: "pay_8ed713e05be1dc101155b741",
         status: "created",
         currency: "GTQ",
         amount: "15000",
         service_fee: "725",
         net_amount: "14275",
         description: "Pedido 1042",
-        checkout_url: "https://api.paytami.com/v1/checkout/pay_8f98907342bb55b11e0d6d26",
-        created_at: "2026-11-25T18:03:16.816Z",
+        checkout_url: "https://api.paytami.com/v1/checkout/pay_8ed713e05be1dc101155b741",
+        created_at: "2026-11-25T18:28:13.726Z",
       },
     },
     "404": { unknown_payment: { error: { code: "unknown_payment", message: "No such payment." } } },
@@ -56,14 +56,14 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       ok: {
         data: [
           {
-            id: "pay_b5fdc4334b785b711d5276a4",
+            id: "pay_edd9af1b56580b4fe80af3a3",
             status: "created",
             currency: "GTQ",
             amount: "10000",
             service_fee: "550",
             net_amount: "9450",
-            checkout_url: "https://api.paytami.com/v1/checkout/pay_b5fdc4334b785b711d5276a4",
-            created_at: "2026-11-25T18:03:17.278Z",
+            checkout_url: "https://api.paytami.com/v1/checkout/pay_edd9af1b56580b4fe80af3a3",
+            created_at: "2026-11-25T18:28:14.061Z",
           },
         ],
         has_more: true,
@@ -74,9 +74,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   getCheckoutSession: {
     "200": {
       ok: {
-        payment_id: "pay_8f98907342bb55b11e0d6d26",
+        payment_id: "pay_8ed713e05be1dc101155b741",
         payable: true,
-        checkout_url: "https://api.paytami.com/embed/pay_8f98907342bb55b11e0d6d26?token=1795630697.ozZ_eHE73OgsFVH6PLyH29NJhp1MmsiLnRs-ExCGfFg",
+        checkout_url: "https://api.paytami.com/embed/pay_8ed713e05be1dc101155b741?token=1795632194.ryyuCZqXZFazEwxwk0XI71OaP7tAqmtMxEPWO-eVEAY",
       },
     },
     "404": { unknown_payment: { error: { code: "unknown_payment", message: "No such payment." } } },
@@ -88,14 +88,14 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   cancelPayment: {
     "200": {
       ok: {
-        id: "pay_6b1b13991ae1ed7d9ad3df04",
+        id: "pay_9334f4e99333b07f66c307d6",
         status: "canceled",
         currency: "GTQ",
         amount: "10000",
         service_fee: "550",
         net_amount: "9450",
-        checkout_url: "https://api.paytami.com/v1/checkout/pay_6b1b13991ae1ed7d9ad3df04",
-        created_at: "2026-11-25T18:03:17.439Z",
+        checkout_url: "https://api.paytami.com/v1/checkout/pay_9334f4e99333b07f66c307d6",
+        created_at: "2026-11-25T18:28:14.300Z",
       },
     },
     "409": { payment_not_payable: { error: { code: "payment_not_payable", message: "This payment is canceled and accepts no further attempt." } } },
@@ -103,7 +103,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   createPaymentLink: {
     "201": {
       ok: {
-        id: "link_f9b0c01767b3791a46974213",
+        id: "link_2267c67685a308e4b0fe073f",
         title: "Camiseta",
         description: "Talla M",
         merchant_trade_name: "Tienda Ejemplo",
@@ -121,8 +121,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         succeeded_payments: 0,
         success_url: null,
         cancel_url: null,
-        url: "https://api.paytami.com/l/link_f9b0c01767b3791a46974213",
-        created_at: "2026-11-25T18:03:17.569Z",
+        url: "https://api.paytami.com/l/link_2267c67685a308e4b0fe073f",
+        created_at: "2026-11-25T18:28:14.481Z",
       },
     },
     "400": { validation_error: { error: { code: "validation_error", message: "currency is required." } } },
@@ -132,7 +132,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       ok: {
         data: [
           {
-            id: "link_8bd21d46bf3dcdf3c09cbadb",
+            id: "link_6dd99c3db8897636551c3998",
             title: "Donación",
             description: "Biblioteca escolar",
             merchant_trade_name: "Tienda Ejemplo",
@@ -150,8 +150,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             succeeded_payments: 0,
             success_url: null,
             cancel_url: null,
-            url: "https://api.paytami.com/l/link_8bd21d46bf3dcdf3c09cbadb",
-            created_at: "2026-11-25T18:03:17.606Z",
+            url: "https://api.paytami.com/l/link_6dd99c3db8897636551c3998",
+            created_at: "2026-11-25T18:28:14.520Z",
           },
         ],
         has_more: true,
@@ -178,15 +178,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   payPaymentLink: {
     "201": {
       ok: {
-        id: "pay_f86984654895de6e7c2953aa",
+        id: "pay_69dbec183230af1f15e6a7b7",
         status: "created",
         currency: "GTQ",
         amount: "12500",
         service_fee: "638",
         net_amount: "11862",
         description: "Camiseta",
-        checkout_url: "https://api.paytami.com/v1/checkout/pay_f86984654895de6e7c2953aa",
-        created_at: "2026-11-25T18:03:17.711Z",
+        checkout_url: "https://api.paytami.com/v1/checkout/pay_69dbec183230af1f15e6a7b7",
+        created_at: "2026-11-25T18:28:14.579Z",
       },
     },
     "400": {
@@ -198,13 +198,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   createRefund: {
     "201": {
       ok: {
-        id: "refund_c3e82b911a6ded10307b4466",
-        payment_id: "pay_8f98907342bb55b11e0d6d26",
+        id: "refund_c2f6b2448d65e82b329d6734",
+        payment_id: "pay_8ed713e05be1dc101155b741",
         amount: "5000",
         currency: "GTQ",
         reason: "requested_by_customer",
         status: "succeeded",
-        created_at: "2026-11-25T18:03:17.868Z",
+        created_at: "2026-11-25T18:28:14.661Z",
       },
     },
     "400": {
@@ -223,13 +223,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   getRefund: {
     "200": {
       ok: {
-        id: "refund_c3e82b911a6ded10307b4466",
-        payment_id: "pay_8f98907342bb55b11e0d6d26",
+        id: "refund_c2f6b2448d65e82b329d6734",
+        payment_id: "pay_8ed713e05be1dc101155b741",
         amount: "5000",
         currency: "GTQ",
         reason: "requested_by_customer",
         status: "succeeded",
-        created_at: "2026-11-25T18:03:17.868Z",
+        created_at: "2026-11-25T18:28:14.661Z",
       },
     },
   },
@@ -238,13 +238,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       ok: {
         data: [
           {
-            id: "refund_c3e82b911a6ded10307b4466",
-            payment_id: "pay_8f98907342bb55b11e0d6d26",
+            id: "refund_c2f6b2448d65e82b329d6734",
+            payment_id: "pay_8ed713e05be1dc101155b741",
             amount: "5000",
             currency: "GTQ",
             reason: "requested_by_customer",
             status: "succeeded",
-            created_at: "2026-11-25T18:03:17.868Z",
+            created_at: "2026-11-25T18:28:14.661Z",
           },
         ],
         has_more: false,
@@ -256,33 +256,33 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       ok: {
         data: [
           {
-            id: "evt_bcf3fb139cb6a628820a89d7",
+            id: "evt_11ee1f588d666f495340915f",
             type: "refund.succeeded",
-            created_at: "2026-11-25T18:03:17.868Z",
+            created_at: "2026-11-25T18:28:14.661Z",
             data: {
-              id: "refund_c3e82b911a6ded10307b4466",
-              payment_id: "pay_8f98907342bb55b11e0d6d26",
+              id: "refund_c2f6b2448d65e82b329d6734",
+              payment_id: "pay_8ed713e05be1dc101155b741",
               amount: "5000",
               currency: "GTQ",
               reason: "requested_by_customer",
               status: "succeeded",
-              created_at: "2026-11-25T18:03:17.868Z",
+              created_at: "2026-11-25T18:28:14.661Z",
             },
           },
           {
-            id: "evt_65d1ace311944f73c1bd4527",
+            id: "evt_3d94abedb254f1d8727772d4",
             type: "payment.succeeded",
-            created_at: "2026-11-25T18:03:17.845Z",
+            created_at: "2026-11-25T18:28:14.641Z",
             data: {
-              id: "pay_8f98907342bb55b11e0d6d26",
+              id: "pay_8ed713e05be1dc101155b741",
               status: "captured",
               currency: "GTQ",
               amount: "15000",
               service_fee: "725",
               net_amount: "14275",
               description: "Pedido 1042",
-              checkout_url: "https://api.paytami.com/v1/checkout/pay_8f98907342bb55b11e0d6d26",
-              created_at: "2026-11-25T18:03:16.816Z",
+              checkout_url: "https://api.paytami.com/v1/checkout/pay_8ed713e05be1dc101155b741",
+              created_at: "2026-11-25T18:28:13.726Z",
             },
           },
         ],
@@ -293,22 +293,91 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
   getEvent: {
     "200": {
       ok: {
-        id: "evt_65d1ace311944f73c1bd4527",
+        id: "evt_3d94abedb254f1d8727772d4",
         type: "payment.succeeded",
-        created_at: "2026-11-25T18:03:17.845Z",
+        created_at: "2026-11-25T18:28:14.641Z",
         data: {
-          id: "pay_8f98907342bb55b11e0d6d26",
+          id: "pay_8ed713e05be1dc101155b741",
           status: "captured",
           currency: "GTQ",
           amount: "15000",
           service_fee: "725",
           net_amount: "14275",
           description: "Pedido 1042",
-          checkout_url: "https://api.paytami.com/v1/checkout/pay_8f98907342bb55b11e0d6d26",
-          created_at: "2026-11-25T18:03:16.816Z",
+          checkout_url: "https://api.paytami.com/v1/checkout/pay_8ed713e05be1dc101155b741",
+          created_at: "2026-11-25T18:28:13.726Z",
         },
       },
     },
     "404": { validation_error: { error: { code: "validation_error", message: "No such event." } } },
+  },
+  getBalance: {
+    "200": {
+      ok: {
+        mode: "test",
+        balances: [
+          { currency: "GTQ", pending: "13900", available: "-5000", in_transit: "0" },
+          { currency: "USD", pending: "0", available: "0", in_transit: "0" },
+        ],
+      },
+    },
+    "401": { unauthorized: { error: { code: "unauthorized", message: "Missing, invalid, revoked or expired API key." } } },
+  },
+  listPayouts: {
+    "200": {
+      ok: {
+        data: [
+          {
+            id: "payout_d079bd76d4aa5f862732d943",
+            currency: "GTQ",
+            amount: "23925",
+            status: "completed",
+            bank_account_id: "ba_c4b218c188f9290c23dd6d8b",
+            bank_account_masked: "****6789",
+            requested_at: "2026-11-25T18:28:14.906Z",
+            processing_at: "2026-11-25T18:28:14.913Z",
+            sent_to_bank_at: "2026-11-25T18:28:14.916Z",
+            completed_at: "2026-11-25T18:28:14.918Z",
+            failed_at: null,
+            canceled_at: null,
+            failure_reason: null,
+          },
+        ],
+        has_more: false,
+      },
+    },
+    "400": { validation_error: { error: { code: "validation_error", message: "limit must be an integer from 1 to 100." } } },
+  },
+  getPayout: {
+    "200": {
+      ok: {
+        id: "payout_d079bd76d4aa5f862732d943",
+        currency: "GTQ",
+        amount: "23925",
+        status: "completed",
+        bank_account_id: "ba_c4b218c188f9290c23dd6d8b",
+        bank_account_masked: "****6789",
+        requested_at: "2026-11-25T18:28:14.906Z",
+        processing_at: "2026-11-25T18:28:14.913Z",
+        sent_to_bank_at: "2026-11-25T18:28:14.916Z",
+        completed_at: "2026-11-25T18:28:14.918Z",
+        failed_at: null,
+        canceled_at: null,
+        failure_reason: null,
+      },
+    },
+    "404": { validation_error: { error: { code: "validation_error", message: "No payout payout_0123456789abcdef01234567." } } },
+  },
+  listChargebacks: {
+    "200": {
+      ok: {
+        data: [{ id: "chb_72192b4714760934a8963a57", payment_id: "pay_0a72940b0afb4e2dd88b6e6f", amount: "5000", currency: "GTQ", status: "opened" }],
+        has_more: false,
+      },
+    },
+  },
+  getChargeback: {
+    "200": { ok: { id: "chb_72192b4714760934a8963a57", payment_id: "pay_0a72940b0afb4e2dd88b6e6f", amount: "5000", currency: "GTQ", status: "opened" } },
+    "404": { validation_error: { error: { code: "validation_error", message: "No chargeback chb_0123456789abcdef01234567." } } },
   },
 };
