@@ -74,6 +74,22 @@ module.exports = {
       to: { path: "^core/src/jobs/" },
     },
     {
+      name: "sdk-imports-only-itself",
+      severity: "error",
+      comment:
+        "The SDK (facade/sdk) is a package merchants install on its own: no runtime dependency, no Node-only module, " +
+        "nothing of the repository. Its unit tests may import the test runner (and generate-types.ts, a development tool beside src/, the generator).",
+      from: { path: "^facade/sdk/src/", pathNot: TEST },
+      to: { pathNot: "^facade/sdk/" },
+    },
+    {
+      name: "code-imports-no-sdk",
+      severity: "error",
+      comment: "The services do not build on the SDK (it is a client of their HTTP API); only the suites in test/ use it.",
+      from: { path: "^(core|facade/src|dispatcher|proto)/" },
+      to: { path: "^facade/sdk/" },
+    },
+    {
       name: "code-imports-no-test-support",
       severity: "error",
       comment: "test/ holds the harness and the cross-process suites; the processes' own code never imports it.",
@@ -93,7 +109,7 @@ module.exports = {
     parser: "swc",
     moduleSystems: ["es6"],
     doNotFollow: { path: "(^|/)node_modules/" },
-    exclude: { path: "^(dist|\\.paytami)/" },
+    exclude: { path: "^(dist|\\.paytami|facade/sdk/dist)/" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "types", "node", "default"],

@@ -13,6 +13,9 @@ export default defineConfig(
   globalIgnores([
     "proto/gen/",
     "dist/",
+    "facade/sdk/dist/",
+    // Written by @hey-api/openapi-ts (node facade/sdk/generate-types.ts), never edited.
+    "facade/sdk/src/generated/",
     ".paytami/",
     "test-results/",
     "coverage/",

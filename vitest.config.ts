@@ -12,6 +12,8 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/.paytami/**"],
     // Builds dist/ once; the harness launches the compiled services (test/support/stack.ts).
     globalSetup: ["test/support/global-setup.ts"],
+    // Every /v1 answer a test receives is validated against the OpenAPI document (test/support/openapi-conformance.ts).
+    setupFiles: ["test/support/openapi-conformance-setup.ts"],
     pool: "forks",
     fileParallelism: true,
     maxWorkers: 2,

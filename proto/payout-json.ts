@@ -24,3 +24,6 @@ export function bankAccountJson(account: BankAccount) {
     created_at: account.created_at,
   };
 }
+
+export type PayoutJson = ReturnType<typeof payoutJson>;
+export type ChargebackJson = ReturnType<typeof chargebackJson>;

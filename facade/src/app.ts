@@ -9,13 +9,16 @@ import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
 import { PublicError } from "./public-error.ts";
+import { balanceRoutes } from "./routes/balance.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { dashboardExportRoutes } from "./routes/dashboard-export.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { pageRoutes } from "./routes/pages.ts";
 import { paymentRoutes } from "./routes/payments.ts";
+import { payoutRoutes } from "./routes/payouts.ts";
 import { refundRoutes } from "./routes/refunds.ts";
 
 export interface FacadeDeps {
@@ -26,7 +29,7 @@ export interface FacadeDeps {
 }
 
 /** The public routes addressed by a payment or link id (and everything under them): PUBLIC_ROUTE_LIMIT applies. */
-const PUBLIC_ID_ROUTES = ["/pay/:id", "/embed/:id", "/l/:id", "/v1/payment_links/:id", "/v1/checkout/:id", "/v1/payments/:id/checkout_session"];
+export const PUBLIC_ID_ROUTES = ["/pay/:id", "/embed/:id", "/l/:id", "/v1/payment_links/:id", "/v1/checkout/:id", "/v1/payments/:id/checkout_session"];
 
 export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   // Koa's proxy mode stays off: it believes any peer's X-Forwarded-For. ctx.ip is set by resolveClientIp.
@@ -49,6 +52,9 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);
   dashboardExportRoutes(router, config);
+  balanceRoutes(router, core);
+  payoutRoutes(router, core);
+  openApiRoutes(router, config.publicBaseUrl);
 
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));

@@ -3,6 +3,7 @@
 
 import * as http from "node:http";
 import { randomUUID } from "node:crypto";
+import { checkConformance } from "./openapi-conformance.ts";
 
 export interface Res {
   status: number;
@@ -51,6 +52,14 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
         }
         const hs = res.headers;
         if ((res.statusCode ?? 0) >= 500) serverErrors.push({ method, url, status: res.statusCode ?? 0, body: text.slice(0, 300) });
+        const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : v);
+        checkConformance({
+          method,
+          url,
+          status: res.statusCode ?? 0,
+          headers: Object.fromEntries(Object.entries(hs).map(([k, v]) => [k, single(v)])),
+          body: text,
+        });
         resolve({
           status: res.statusCode ?? 0,
           headers: hs,

@@ -43,7 +43,7 @@ export function addPayoutCommands(program: Command, context: CommandContext): vo
     .description("show one payout")
     .argument("<payout-id>", "the payout (payout_…)")
     .action(async (id: string) => {
-      const { payout } = await context.core().payouts.getPayout({ id });
+      const { payout } = await context.core().payouts.getPayout({ id, acting_for: {} });
       if (!payout) throw new CoreError("internal_error", "core returned no payout", true);
       const view = payoutJson(payout);
       context.print({ json: view, text: describeObject(view) });

@@ -24,13 +24,16 @@ export function serviceCommand(name: ServiceName): { command: string; args: stri
 }
 
 /**
- * Compiles the services into dist/ (about two seconds) with TypeScript 7, installed as
+ * Compiles the services into dist/ (about two seconds), and the SDK into facade/sdk/dist, with TypeScript 7, installed as
  * `@typescript/native`: the `typescript` package name is TypeScript 6, kept for typescript-eslint,
  * which needs the JavaScript compiler API that TypeScript 7.0 does not ship.
  */
 export function buildServices(): void {
-  execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "@typescript", "native", "bin", "tsc"), "-p", join(REPO_ROOT, "tsconfig.build.json")], {
-    cwd: REPO_ROOT,
-    stdio: "inherit",
-  });
+  // The SDK too (facade/sdk/dist): its tests load the package as a merchant would.
+  for (const project of ["tsconfig.build.json", "facade/sdk/tsconfig.json"]) {
+    execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "@typescript", "native", "bin", "tsc"), "-p", join(REPO_ROOT, project)], {
+      cwd: REPO_ROOT,
+      stdio: "inherit",
+    });
+  }
 }

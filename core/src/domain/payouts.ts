@@ -285,29 +285,32 @@ export async function payOutNow(deps: CoreDeps, tx: Tx, owner: MerchantCaller, {
   return advancePayout(deps, tx, requested.id);
 }
 
-async function findPayout(tx: Tx, id: string) {
+/** The payout `id` if the caller may see it: a merchant only its own of its mode, an operator on its own any. */
+async function findPayout(tx: Tx, caller: MerchantCaller | OperatorCaller, id: string) {
   if (!isId("payout", id)) return undefined;
-  return payouts(tx).where("p.id", "=", id).executeTakeFirst();
+  let q = payouts(tx).where("p.id", "=", id);
+  if (caller.kind === "merchant") q = q.where("p.merchant_id", "=", caller.merchantId).where("p.mode", "=", caller.mode);
+  return q.executeTakeFirst();
 }
 
-/** Any payout for an operator on its own; a merchant caller's own (same merchant and mode) only. */
-export async function getPayout(_deps: CoreDeps, tx: Tx, caller: OperatorCaller | MerchantCaller, id: string): Promise<PayoutView> {
-  const row = await findPayout(tx, id);
-  if (!row || (caller.kind === "merchant" && (row.merchant_id !== caller.merchantId || row.mode !== caller.mode)))
-    return fail("validation_error", `No payout ${id}.`);
+/**
+ * GET /v1/payouts/{id} and the operator's `payouts show`. The catalog has no unknown_payout: an
+ * unknown id, or another merchant's or mode's, is validation_error (GET answers it as 404).
+ */
+export async function getPayout(_deps: CoreDeps, tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<PayoutView> {
+  const row = await findPayout(tx, caller, id);
+  if (!row) return fail("validation_error", `No payout ${id}.`);
   return toPayoutView(row);
 }
 
-/** A merchant's payouts in one mode (the one the operator acts for), newest first, keyset-paginated like every list. */
+/** GET /v1/payouts: a merchant's payouts in one mode (its key's, or the one the operator acts for), newest first, keyset-paginated like every list. */
 export async function listPayouts(_deps: CoreDeps, tx: Tx, owner: MerchantCaller, query: PageQuery): Promise<Page<PayoutView>> {
   const { merchantId, mode } = owner;
+  if (query.malformed !== undefined) fail("validation_error", query.malformed);
   const limit = parseLimit(query.limit);
   return keysetPage(limit, query.starting_after, {
     noun: "payouts",
-    findCursor: async (id) => {
-      const row = await findPayout(tx, id);
-      return row && row.merchant_id === merchantId && row.mode === mode ? row : undefined;
-    },
+    findCursor: (id) => findPayout(tx, owner, id),
     fetch: (after, take) => {
       let q = payouts(tx).where("p.merchant_id", "=", merchantId).where("p.mode", "=", mode);
       if (after) q = q.where((eb) => eb(eb.refTuple("p.created_at", "p.seq"), "<", eb.tuple(after.created_at, after.seq)));

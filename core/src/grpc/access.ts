@@ -101,12 +101,16 @@ export const ACCESS: ReadonlyMap<string, Callers> = new Map([
     addBankAccount: OPERATOR,
     listBankAccounts: OPERATOR,
     requestPayout: OPERATOR,
-    getPayout: OPERATOR,
-    listPayouts: OPERATOR,
+    // GET /v1/payouts, /v1/payouts/{id}, /v1/chargebacks, /v1/chargebacks/{id}: the merchant's API key decides.
+    getPayout: FACADE,
+    listPayouts: FACADE,
+    getChargeback: FACADE,
+    listChargebacks: FACADE,
   }),
   ...grant(LedgerServiceService, {
     verifyLedger: OPERATOR,
-    getBalances: OPERATOR,
+    // GET /v1/balance.
+    getBalances: FACADE,
     listPaymentLedger: OPERATOR,
   }),
 ]);

@@ -5,7 +5,7 @@ import type { CoreDeps } from "../domain/deps.ts";
 import type { LedgerVerification } from "../domain/ledger-verify.ts";
 import type { BalancesView } from "../domain/ledger-views.ts";
 import { ledger } from "../operations/ledger.ts";
-import { actingFor, operator } from "./caller.ts";
+import { actingForOrApiKey, operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
 
 const verified = (result: LedgerVerification) => ({ ok: result.ok, checked: result.checked, violations: result.ok ? [] : result.violations });
@@ -15,10 +15,10 @@ const balances = (view: BalancesView) => ({ merchant_id: view.merchant_id, mode:
 export function ledgerService(deps: CoreDeps): LedgerServiceServer {
   return serviceOf(deps, LedgerServiceService, {
     verifyLedger: call(ledger.verify, operator, noInput, verified),
-    // The operator acting for the merchant and mode the request names.
+    // The operator acting for the merchant and mode the request names; naming none, the API key's (GET /v1/balance).
     getBalances: call(
       ledger.balances,
-      actingFor((request) => request),
+      actingForOrApiKey((request) => (request.merchant_id === undefined ? undefined : request)),
       noInput,
       balances,
     ),

@@ -70,11 +70,13 @@ const DECLARED: Record<string, string> = {
   add_bank_account: "transaction: operator, session [admin]",
   list_bank_accounts: "read: operator, session [viewer]",
   pay_out_now: "steps: operator, session [admin]",
-  get_payout: "read: operator, session [viewer]",
-  list_payouts: "read: operator, session [viewer]",
+  get_payout: "read: merchant, operator, session [viewer]",
+  list_payouts: "read: merchant, operator, session [viewer]",
+  get_chargeback: "read: merchant, operator, session [viewer]",
+  list_chargebacks: "read: merchant, operator, session [viewer]",
   // Ledger
   verify_ledger: "read: operator",
-  get_balances: "read: operator, session [viewer]",
+  get_balances: "read: merchant, operator, session [viewer]",
   list_payment_ledger: "read: operator, session [viewer]",
   // The dashboard's own: signing in, invites and resets (the facade, for a browser without a
   // session), the session's own, Team (owners and admins change it) and Security; `paytami users`.

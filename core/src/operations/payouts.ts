@@ -1,11 +1,15 @@
 import { z } from "zod";
 import { addBankAccount, listBankAccounts } from "../domain/bank-accounts.ts";
+import { getChargeback, listChargebacks } from "../domain/chargeback-reads.ts";
 import { openChargeback, simulateChargeback, winChargeback } from "../domain/chargebacks.ts";
 import { defineOperation } from "../domain/operation.ts";
 import { getPayout, listPayouts, payOutNow } from "../domain/payouts.ts";
 import { anId, pageQuery } from "./inputs.ts";
 
-/** Chargebacks (sandbox-made): the operator's. Bank accounts and payouts: the operator's and a dashboard session's (viewers read, admins change). */
+/**
+ * Chargebacks (sandbox-made), bank accounts and payouts: the operator's and a dashboard session's (viewers read,
+ * admins change); payouts and chargebacks are also read by the merchant's own key (GET /v1/…).
+ */
 export const payouts = {
   simulateChargeback: defineOperation({
     name: "simulate_chargeback",
@@ -62,13 +66,31 @@ export const payouts = {
     transaction: "steps",
     run: payOutNow,
   }),
-  get: defineOperation({ name: "get_payout", callers: ["operator", "session"], role: "viewer", input: anId, transaction: "read", run: getPayout }),
+  // GET /v1/payouts/{id}; an operator on its own sees any payout.
+  get: defineOperation({ name: "get_payout", callers: ["merchant", "operator", "session"], role: "viewer", input: anId, transaction: "read", run: getPayout }),
   list: defineOperation({
     name: "list_payouts",
-    callers: ["operator", "session"],
+    callers: ["merchant", "operator", "session"],
     role: "viewer",
     input: z.strictObject(pageQuery),
     transaction: "read",
     run: listPayouts,
+  }),
+  // GET /v1/chargebacks/{id}; an operator on its own sees any chargeback.
+  getChargeback: defineOperation({
+    name: "get_chargeback",
+    callers: ["merchant", "operator", "session"],
+    role: "viewer",
+    input: anId,
+    transaction: "read",
+    run: getChargeback,
+  }),
+  listChargebacks: defineOperation({
+    name: "list_chargebacks",
+    callers: ["merchant", "operator", "session"],
+    role: "viewer",
+    input: z.strictObject(pageQuery),
+    transaction: "read",
+    run: listChargebacks,
   }),
 };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Context, Next } from "koa";
 import type { Logger } from "../../../proto/runtime/logger.ts";
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface FacadeState {
   requestId: string;

@@ -1,11 +1,12 @@
-import type { Router, RouterContext } from "@koa/router";
-import type { Context } from "koa";
+import type { Router } from "@koa/router";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import type { Event } from "../../../proto/gen/paytami/v1/webhook.ts";
 import { PublicError } from "../public-error.ts";
 import { listEventsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
 import { readOr } from "./idempotent-post.ts";
+import { route } from "../openapi/operation.ts";
+import { getEvent, listEvents } from "../openapi/operations/events.ts";
 
 /** The envelope of spec 2.7, as the webhook carried it. */
 function eventJson(event: Event): Record<string, unknown> {
@@ -13,7 +14,7 @@ function eventJson(event: Event): Record<string, unknown> {
 }
 
 export function eventRoutes(router: Router, core: CoreClient): void {
-  router.get("/v1/events", async (ctx: Context) => {
+  route(router, listEvents, async (ctx) => {
     const request = await readOr(
       () => listEventsRequest(ctx.query),
       (malformed_request) => ({ malformed_request }),
@@ -22,7 +23,7 @@ export function eventRoutes(router: Router, core: CoreClient): void {
     ctx.body = { data: page.data.map(eventJson), has_more: page.has_more };
   });
 
-  router.get("/v1/events/:id", async (ctx: RouterContext) => {
+  route(router, getEvent, async (ctx) => {
     const { event } = await core.webhooks.getEvent({ id: ctx.params.id! }, callMeta(ctx));
     // The catalog has no unknown_event: not found reads like an unknown route (README).
     if (!event) throw new PublicError("validation_error", "No such event.", 404);

@@ -1,6 +1,7 @@
 import type { Router, RouterContext } from "@koa/router";
 import type { CallMeta } from "../../../proto/core-client.ts";
 import { readJsonBody } from "../middleware/json-body.ts";
+import type { ApiOperation } from "../openapi/operation.ts";
 import { PublicError } from "../public-error.ts";
 import { callMeta } from "./call-meta.ts";
 
@@ -35,17 +36,17 @@ export interface IdempotentPost<Req, Res extends { replayed: boolean }> {
 export const keyAndReason = (malformed_request: string, idempotency_key: string) => ({ idempotency_key, malformed_request });
 
 /**
- * Registers `path`: the body read (or reported unreadable) with the Idempotency-Key, one core
+ * Registers the declared POST `op`: the body read (or reported unreadable) with the Idempotency-Key, one core
  * call, 201 with the object, and `Idempotent-Replayed: true` when the core replayed the first answer.
  */
 export function idempotentPost<Req, Res extends { replayed: boolean }>(
   router: Router,
-  path: string,
+  op: ApiOperation & { method: "post" },
   bodyLimitBytes: number,
   post: IdempotentPost<Req, Res>,
 ): void {
   const headers = Object.entries(post.headers ?? {});
-  router.post(path, async (ctx: RouterContext) => {
+  router.post(op.operationId, op.path, async (ctx: RouterContext) => {
     const idempotencyKey = ctx.get("Idempotency-Key");
     const request = await readOr(
       async () => post.read(await readJsonBody(ctx, bodyLimitBytes), idempotencyKey, ctx),

@@ -1,22 +1,23 @@
-import type { Router, RouterContext } from "@koa/router";
-import type { Context } from "koa";
+import type { Router } from "@koa/router";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { linkJson, publicLinkJson } from "../../../proto/link-json.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { createLinkRequest, listLinksRequest, payLinkRequest } from "../link-request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
 import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
+import { route } from "../openapi/operation.ts";
+import { createPaymentLink, getPaymentLink, listPaymentLinks, payPaymentLink } from "../openapi/operations/links.ts";
 
 export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimitBytes: number }): void {
   // Merchant API (authenticated): create and list.
-  idempotentPost(router, "/v1/payment_links", options.bodyLimitBytes, {
+  idempotentPost(router, createPaymentLink, options.bodyLimitBytes, {
     read: createLinkRequest,
     malformed: keyAndReason,
     create: (request, meta) => core.links.createLink(request, meta),
     json: (answer) => linkJson(answer.link!),
   });
 
-  router.get("/v1/payment_links", async (ctx: Context) => {
+  route(router, listPaymentLinks, async (ctx) => {
     const request = await readOr(
       () => listLinksRequest(ctx.query),
       (malformed_request) => ({ malformed_request }),
@@ -26,13 +27,13 @@ export function linkRoutes(router: Router, core: CoreClient, options: { bodyLimi
   });
 
   // Public (the customer's browser): read and pay. The link id is the credential.
-  router.get("/v1/payment_links/:id", async (ctx: RouterContext) => {
+  route(router, getPaymentLink, async (ctx) => {
     const link = await core.links.getPublicLink({ link_id: ctx.params.id! }, callMeta(ctx));
     ctx.set("Cache-Control", "no-store");
     ctx.body = publicLinkJson(link);
   });
 
-  idempotentPost(router, "/v1/payment_links/:id/pay", options.bodyLimitBytes, {
+  idempotentPost(router, payPaymentLink, options.bodyLimitBytes, {
     read: (body, idempotencyKey, ctx) => payLinkRequest(body, ctx.params.id!, idempotencyKey, ctx.ip),
     malformed: (malformed_request, idempotency_key, ctx) => ({ link_id: ctx.params.id!, idempotency_key, client_ip: ctx.ip, malformed_request }),
     create: (request, meta) => core.links.payLink(request, meta),

@@ -1,20 +1,21 @@
-import type { Router, RouterContext } from "@koa/router";
-import type { Context } from "koa";
+import type { Router } from "@koa/router";
 import type { CoreClient } from "../../../proto/core-client.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { createPaymentRequest, listPaymentsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
 import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
+import { route } from "../openapi/operation.ts";
+import { cancelPayment, createPayment, getPayment, listPayments } from "../openapi/operations/payments.ts";
 
 export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: number): void {
-  idempotentPost(router, "/v1/payments", bodyLimitBytes, {
+  idempotentPost(router, createPayment, bodyLimitBytes, {
     read: createPaymentRequest,
     malformed: keyAndReason,
     create: (request, meta) => core.payments.createPayment(request, meta),
     json: (answer) => paymentJson(answer.payment!),
   });
 
-  router.get("/v1/payments", async (ctx: Context) => {
+  route(router, listPayments, async (ctx) => {
     const request = await readOr(
       () => listPaymentsRequest(ctx.query),
       (malformed_request) => ({ malformed_request }),
@@ -24,7 +25,7 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   });
 
   // No body is defined for it; the optional Idempotency-Key makes a retried cancel replay its answer.
-  router.post("/v1/payments/:id/cancel", async (ctx: RouterContext) => {
+  route(router, cancelPayment, async (ctx) => {
     const idempotencyKey = ctx.get("Idempotency-Key");
     const result = await core.payments.cancelPayment(
       { id: ctx.params.id!, idempotency_key: idempotencyKey === "" ? undefined : idempotencyKey },
@@ -34,7 +35,7 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
     ctx.body = paymentJson(result.payment!);
   });
 
-  router.get("/v1/payments/:id", async (ctx: RouterContext) => {
+  route(router, getPayment, async (ctx) => {
     const { payment } = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
     ctx.body = paymentJson(payment!);
   });

@@ -10,6 +10,7 @@ export const Chargeback = defineEntity({
   tableName: "chargebacks",
   properties: {
     id: p.text().primary(),
+    seq: p.bigint("string").autoincrement().generated("identity"),
     merchant_id: p.manyToOne(Merchant).fieldName("merchant_id").columnType("text").mapToPk().foreignKeyName("chargebacks_merchant_id_fkey"),
     mode: p.text().check("mode in ('test', 'live')"),
     payment_id: p.text(),
@@ -22,6 +23,13 @@ export const Chargeback = defineEntity({
     created_at: p.datetime(3),
     updated_at: p.datetime(3),
   },
-  uniques: [{ name: "chargebacks_open_payment_key", properties: ["payment_id"], where: "status = 'opened'" }],
-  indexes: [{ name: "chargebacks_payment_idx", properties: ["payment_id"] }],
+  uniques: [
+    { name: "chargebacks_open_payment_key", properties: ["payment_id"], where: "status = 'opened'" },
+    { name: "chargebacks_seq_key", properties: "seq" },
+  ],
+  indexes: [
+    { name: "chargebacks_payment_idx", properties: ["payment_id"] },
+    // GET /v1/chargebacks: one merchant and mode, newest first (keyset on created_at, seq).
+    { name: "chargebacks_list_idx", columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }] },
+  ],
 });

@@ -10,6 +10,7 @@ import { Migration20261125150442_merchant_return_origins } from "./2026112515044
 import { Migration20261125151348_link_attempts_index } from "./20261125151348-link-attempts-index.ts";
 import { Migration20261125152002_challenge_reference } from "./20261125152002-challenge-reference.ts";
 import { Migration20261125155154_payments_status_check } from "./20261125155154-payments-status-check.ts";
+import { Migration20261125175144_chargebacks_list } from "./20261125175144-chargebacks-list.ts";
 import { Migration20261125175249_dashboard_users } from "./20261125175249-dashboard-users.ts";
 import { Migration20261125175356_dashboard_payment_indexes } from "./20261125175356-dashboard-payment-indexes.ts";
 
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   Migration20261125151348_link_attempts_index,
   Migration20261125152002_challenge_reference,
   Migration20261125155154_payments_status_check,
+  Migration20261125175144_chargebacks_list,
   Migration20261125175249_dashboard_users,
   Migration20261125175356_dashboard_payment_indexes,
 ];

@@ -61,8 +61,8 @@ export interface VerifyLedgerResponse {
 }
 
 export interface GetBalancesRequest {
-  merchant_id: string;
-  mode: Mode;
+  merchant_id?: string | undefined;
+  mode?: Mode | undefined;
 }
 
 export interface Balance {
@@ -515,15 +515,15 @@ export const VerifyLedgerResponse: MessageFns<VerifyLedgerResponse> = {
 };
 
 function createBaseGetBalancesRequest(): GetBalancesRequest {
-  return { merchant_id: "", mode: 0 };
+  return { merchant_id: undefined, mode: undefined };
 }
 
 export const GetBalancesRequest: MessageFns<GetBalancesRequest> = {
   encode(message: GetBalancesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.merchant_id !== "") {
+    if (message.merchant_id !== undefined) {
       writer.uint32(10).string(message.merchant_id);
     }
-    if (message.mode !== 0) {
+    if (message.mode !== undefined) {
       writer.uint32(16).int32(message.mode);
     }
     return writer;
@@ -978,7 +978,10 @@ export const LedgerServiceService = {
   },
   /**
    * GetBalances answers a merchant's pending, available and in-transit
-   * balances in one mode, per currency.
+   * balances in one mode, per currency: the operator's for the merchant_id
+   * and mode it names; without merchant_id, those of the merchant whose API key
+   * is in `authorization: Bearer sk_…` metadata, in the key's mode
+   * (GET /v1/balance).
    */
   getBalances: {
     path: "/paytami.v1.LedgerService/GetBalances" as const,
@@ -1008,7 +1011,10 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   verifyLedger: handleUnaryCall<VerifyLedgerRequest, VerifyLedgerResponse>;
   /**
    * GetBalances answers a merchant's pending, available and in-transit
-   * balances in one mode, per currency.
+   * balances in one mode, per currency: the operator's for the merchant_id
+   * and mode it names; without merchant_id, those of the merchant whose API key
+   * is in `authorization: Bearer sk_…` metadata, in the key's mode
+   * (GET /v1/balance).
    */
   getBalances: handleUnaryCall<GetBalancesRequest, GetBalancesResponse>;
   /** ListPaymentLedger answers a payment's ledger transactions with their lines, oldest first. */
@@ -1034,7 +1040,10 @@ export interface LedgerServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * GetBalances answers a merchant's pending, available and in-transit
-   * balances in one mode, per currency.
+   * balances in one mode, per currency: the operator's for the merchant_id
+   * and mode it names; without merchant_id, those of the merchant whose API key
+   * is in `authorization: Bearer sk_…` metadata, in the key's mode
+   * (GET /v1/balance).
    */
   getBalances(
     request: GetBalancesRequest,

@@ -24,6 +24,16 @@ export const protobufPackage = "paytami.v1";
 
 export const protobufFileName = "paytami/v1/payout.proto";
 
+/**
+ * PayoutActingFor on a get request: unset, the API key in `authorization`
+ * decides; set with no merchant_id, the operator on its own (any object);
+ * set with one, the operator acting for that merchant and mode.
+ */
+export interface PayoutActingFor {
+  merchant_id?: string | undefined;
+  mode?: Mode | undefined;
+}
+
 /** Chargeback is spec 2.5; the reason is never shown. */
 export interface Chargeback {
   id: string;
@@ -114,24 +124,118 @@ export interface RequestPayoutResponse {
 
 export interface GetPayoutRequest {
   id: string;
+  acting_for?: PayoutActingFor | undefined;
 }
 
 export interface GetPayoutResponse {
   payout?: Payout | undefined;
 }
 
+/**
+ * With merchant_id, the operator acting for that merchant and mode; without,
+ * the merchant of the API key (GET /v1/payouts).
+ */
 export interface ListPayoutsRequest {
-  merchant_id: string;
-  mode: Mode;
+  merchant_id?: string | undefined;
+  mode?:
+    | Mode
+    | undefined;
   /** 1 to 100, default 25. */
   limit?: number | undefined;
-  starting_after?: string | undefined;
+  starting_after?:
+    | string
+    | undefined;
+  /** As in CreatePaymentRequest: a query the transport could not read. */
+  malformed_request?: string | undefined;
 }
 
 export interface ListPayoutsResponse {
   data: Payout[];
   has_more: boolean;
 }
+
+export interface GetChargebackRequest {
+  id: string;
+  acting_for?: PayoutActingFor | undefined;
+}
+
+export interface GetChargebackResponse {
+  chargeback?: Chargeback | undefined;
+}
+
+/** As ListPayoutsRequest. */
+export interface ListChargebacksRequest {
+  merchant_id?: string | undefined;
+  mode?:
+    | Mode
+    | undefined;
+  /** 1 to 100, default 25. */
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+  malformed_request?: string | undefined;
+}
+
+export interface ListChargebacksResponse {
+  data: Chargeback[];
+  has_more: boolean;
+}
+
+function createBasePayoutActingFor(): PayoutActingFor {
+  return { merchant_id: undefined, mode: undefined };
+}
+
+export const PayoutActingFor: MessageFns<PayoutActingFor> = {
+  encode(message: PayoutActingFor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== undefined) {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    if (message.mode !== undefined) {
+      writer.uint32(16).int32(message.mode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayoutActingFor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayoutActingFor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mode = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBaseChargeback(): Chargeback {
   return { id: "", payment_id: "", amount: "", currency: "", status: "" };
@@ -995,13 +1099,16 @@ export const RequestPayoutResponse: MessageFns<RequestPayoutResponse> = {
 };
 
 function createBaseGetPayoutRequest(): GetPayoutRequest {
-  return { id: "" };
+  return { id: "", acting_for: undefined };
 }
 
 export const GetPayoutRequest: MessageFns<GetPayoutRequest> = {
   encode(message: GetPayoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
+    }
+    if (message.acting_for !== undefined) {
+      PayoutActingFor.encode(message.acting_for, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1025,6 +1132,14 @@ export const GetPayoutRequest: MessageFns<GetPayoutRequest> = {
             }
 
             message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.acting_for = PayoutActingFor.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1087,15 +1202,21 @@ export const GetPayoutResponse: MessageFns<GetPayoutResponse> = {
 };
 
 function createBaseListPayoutsRequest(): ListPayoutsRequest {
-  return { merchant_id: "", mode: 0, limit: undefined, starting_after: undefined };
+  return {
+    merchant_id: undefined,
+    mode: undefined,
+    limit: undefined,
+    starting_after: undefined,
+    malformed_request: undefined,
+  };
 }
 
 export const ListPayoutsRequest: MessageFns<ListPayoutsRequest> = {
   encode(message: ListPayoutsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.merchant_id !== "") {
+    if (message.merchant_id !== undefined) {
       writer.uint32(10).string(message.merchant_id);
     }
-    if (message.mode !== 0) {
+    if (message.mode !== undefined) {
       writer.uint32(16).int32(message.mode);
     }
     if (message.limit !== undefined) {
@@ -1103,6 +1224,9 @@ export const ListPayoutsRequest: MessageFns<ListPayoutsRequest> = {
     }
     if (message.starting_after !== undefined) {
       writer.uint32(34).string(message.starting_after);
+    }
+    if (message.malformed_request !== undefined) {
+      writer.uint32(42).string(message.malformed_request);
     }
     return writer;
   },
@@ -1150,6 +1274,14 @@ export const ListPayoutsRequest: MessageFns<ListPayoutsRequest> = {
             }
 
             message.starting_after = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.malformed_request = reader.string();
             continue;
           }
         }
@@ -1222,12 +1354,275 @@ export const ListPayoutsResponse: MessageFns<ListPayoutsResponse> = {
   },
 };
 
+function createBaseGetChargebackRequest(): GetChargebackRequest {
+  return { id: "", acting_for: undefined };
+}
+
+export const GetChargebackRequest: MessageFns<GetChargebackRequest> = {
+  encode(message: GetChargebackRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.acting_for !== undefined) {
+      PayoutActingFor.encode(message.acting_for, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChargebackRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChargebackRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.acting_for = PayoutActingFor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseGetChargebackResponse(): GetChargebackResponse {
+  return { chargeback: undefined };
+}
+
+export const GetChargebackResponse: MessageFns<GetChargebackResponse> = {
+  encode(message: GetChargebackResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chargeback !== undefined) {
+      Chargeback.encode(message.chargeback, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChargebackResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChargebackResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chargeback = Chargeback.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListChargebacksRequest(): ListChargebacksRequest {
+  return {
+    merchant_id: undefined,
+    mode: undefined,
+    limit: undefined,
+    starting_after: undefined,
+    malformed_request: undefined,
+  };
+}
+
+export const ListChargebacksRequest: MessageFns<ListChargebacksRequest> = {
+  encode(message: ListChargebacksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== undefined) {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    if (message.mode !== undefined) {
+      writer.uint32(16).int32(message.mode);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.starting_after !== undefined) {
+      writer.uint32(34).string(message.starting_after);
+    }
+    if (message.malformed_request !== undefined) {
+      writer.uint32(42).string(message.malformed_request);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChargebacksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChargebacksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mode = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.starting_after = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.malformed_request = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListChargebacksResponse(): ListChargebacksResponse {
+  return { data: [], has_more: false };
+}
+
+export const ListChargebacksResponse: MessageFns<ListChargebacksResponse> = {
+  encode(message: ListChargebacksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      Chargeback.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChargebacksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChargebacksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(Chargeback.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * PayoutService is for operators and internal tools (the paytami CLI): the
  * processor's chargebacks (sandbox), merchants' bank accounts and payouts
  * (spec 2.5, 2.6; DESIGN §4). Like every Paytami service, it requires
  * `x-paytami-internal-token` metadata. Currencies are the public API's codes
  * ("GTQ"), so an unsupported one is refused as currency_not_supported.
+ *
+ * The reads of payouts and chargebacks also serve the merchant (GET /v1/payouts,
+ * /v1/chargebacks): a list request naming no merchant_id, or a get request
+ * without acting_for, acts for the merchant whose API key is in
+ * `authorization: Bearer sk_…` metadata, in that key's mode. An unknown id, or
+ * another merchant's or mode's, is validation_error (the catalog has no
+ * unknown_payout or unknown_chargeback).
  */
 export type PayoutServiceService = typeof PayoutServiceService;
 export const PayoutServiceService = {
@@ -1307,6 +1702,28 @@ export const PayoutServiceService = {
     responseSerialize: (value: ListPayoutsResponse): Buffer => Buffer.from(ListPayoutsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPayoutsResponse => ListPayoutsResponse.decode(value),
   },
+  getChargeback: {
+    path: "/paytami.v1.PayoutService/GetChargeback" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChargebackRequest): Buffer => Buffer.from(GetChargebackRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChargebackRequest => GetChargebackRequest.decode(value),
+    responseSerialize: (value: GetChargebackResponse): Buffer =>
+      Buffer.from(GetChargebackResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChargebackResponse => GetChargebackResponse.decode(value),
+  },
+  /** ListChargebacks is newest first, keyset-paginated like ListPayments. */
+  listChargebacks: {
+    path: "/paytami.v1.PayoutService/ListChargebacks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListChargebacksRequest): Buffer =>
+      Buffer.from(ListChargebacksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListChargebacksRequest => ListChargebacksRequest.decode(value),
+    responseSerialize: (value: ListChargebacksResponse): Buffer =>
+      Buffer.from(ListChargebacksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListChargebacksResponse => ListChargebacksResponse.decode(value),
+  },
 } as const;
 
 export interface PayoutServiceServer extends UntypedServiceImplementation {
@@ -1331,6 +1748,9 @@ export interface PayoutServiceServer extends UntypedServiceImplementation {
   getPayout: handleUnaryCall<GetPayoutRequest, GetPayoutResponse>;
   /** ListPayouts is newest first, keyset-paginated like ListPayments. */
   listPayouts: handleUnaryCall<ListPayoutsRequest, ListPayoutsResponse>;
+  getChargeback: handleUnaryCall<GetChargebackRequest, GetChargebackResponse>;
+  /** ListChargebacks is newest first, keyset-paginated like ListPayments. */
+  listChargebacks: handleUnaryCall<ListChargebacksRequest, ListChargebacksResponse>;
 }
 
 export interface PayoutServiceClient extends Client {
@@ -1438,6 +1858,37 @@ export interface PayoutServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPayoutsResponse) => void,
+  ): ClientUnaryCall;
+  getChargeback(
+    request: GetChargebackRequest,
+    callback: (error: ServiceError | null, response: GetChargebackResponse) => void,
+  ): ClientUnaryCall;
+  getChargeback(
+    request: GetChargebackRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChargebackResponse) => void,
+  ): ClientUnaryCall;
+  getChargeback(
+    request: GetChargebackRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChargebackResponse) => void,
+  ): ClientUnaryCall;
+  /** ListChargebacks is newest first, keyset-paginated like ListPayments. */
+  listChargebacks(
+    request: ListChargebacksRequest,
+    callback: (error: ServiceError | null, response: ListChargebacksResponse) => void,
+  ): ClientUnaryCall;
+  listChargebacks(
+    request: ListChargebacksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListChargebacksResponse) => void,
+  ): ClientUnaryCall;
+  listChargebacks(
+    request: ListChargebacksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListChargebacksResponse) => void,
   ): ClientUnaryCall;
 }
 
