@@ -7,6 +7,7 @@ import type { CallerKind, OperationInfo } from "../domain/operation.ts";
 import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
 import { dashboardAuth } from "./dashboard-auth.ts";
+import { dashboardSecurity, dashboardTeam } from "./dashboard-team.ts";
 import { deliveries } from "./deliveries.ts";
 import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
@@ -26,6 +27,8 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   payouts,
   ledger,
   dashboardAuth,
+  dashboardTeam,
+  dashboardSecurity,
 ];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));

@@ -6,7 +6,14 @@ import { anId, noInput } from "./inputs.ts";
 /** The ledger for operators: verify it, a merchant's balances, a payment's transactions. */
 export const ledger = {
   verify: defineOperation({ name: "verify_ledger", callers: ["operator"], input: noInput, transaction: "read", run: verifyLedger }),
-  balances: defineOperation({ name: "get_balances", callers: ["operator"], input: noInput, transaction: "read", run: getBalances }),
+  balances: defineOperation({ name: "get_balances", callers: ["operator", "session"], role: "viewer", input: noInput, transaction: "read", run: getBalances }),
   // For one merchant and mode, or (the operator on its own) any payment.
-  paymentLedger: defineOperation({ name: "list_payment_ledger", callers: ["operator"], input: anId, transaction: "read", run: getPaymentLedger }),
+  paymentLedger: defineOperation({
+    name: "list_payment_ledger",
+    callers: ["operator", "session"],
+    role: "viewer",
+    input: anId,
+    transaction: "read",
+    run: getPaymentLedger,
+  }),
 };

@@ -1,5 +1,7 @@
 import { router } from "../init.ts";
+import { bankAccountActions, linkActions, paymentActions, payoutActions } from "./actions.ts";
 import { authRouter } from "./auth.ts";
+import { securityRouter, teamRouter } from "./team.ts";
 
 /**
  * appRouter.dashboard: what the facade forwards from the dashboard app (its credential on every
@@ -8,4 +10,10 @@ import { authRouter } from "./auth.ts";
  */
 export const dashboardRouter = router({
   auth: authRouter,
+  security: securityRouter,
+  team: teamRouter,
+  payments: router({ ...paymentActions }),
+  links: router({ ...linkActions }),
+  bankAccounts: router({ ...bankAccountActions }),
+  payouts: router({ ...payoutActions }),
 });
