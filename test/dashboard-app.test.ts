@@ -119,6 +119,13 @@ describe("the facade's /dashboard host", () => {
     expect(manifest.text).not.toContain('"isEntry"');
   });
 
+  test("a tRPC body over DASHBOARD_BODY_LIMIT_BYTES (64 KiB) is refused before it reaches the core", async () => {
+    const res = await facadeMutation("dashboard.auth.signIn", { email: "a@example.com", password: "x".repeat(70 * 1024) }, undefined);
+    expect(res.status).toBe(413);
+    expect(res.json.error.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", paytami_code: "validation_error" });
+    expect(stack().logText("core")).not.toContain("a@example.com");
+  });
+
   test("the JS and CSS the sign-in page loads, from the built manifest, stay within 250 KB gzip", async () => {
     const manifest = JSON.parse(readFileSync(path.join(DIST, ".vite", "manifest.json"), "utf8")) as Record<
       string,
@@ -398,6 +405,10 @@ describe("joining and resetting", () => {
     await page.waitForURL(url("/"));
     await expect.poll(() => page.locator(".user").getAttribute("title")).toBe(`Signed in as ${email}`);
     expect((await sessionCookie(context)).httpOnly).toBe(true);
+    // The one-use token is in no process's log (the facade logs the route as /dashboard/invite/…).
+    const inviteToken = inviteUrl.slice(inviteUrl.lastIndexOf("/") + 1);
+    expect(stack().logText("facade")).toContain('"path":"/dashboard/invite/…"');
+    for (const name of ["core", "facade"] as const) expect(stack().logText(name), name).not.toContain(inviteToken);
     // The link was for one use.
     await page.goto(inviteUrl);
     await expect.poll(() => page.getByRole("alert").innerText()).toBe("This link was used already or has expired. Ask whoever sent it for a new one.");
