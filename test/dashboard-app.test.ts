@@ -266,6 +266,44 @@ describe("the shell", () => {
     await close();
   });
 
+  test("the keyboard alone: skip link, navigation, visible focus", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    await page.locator("h1").waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Tab");
+    const focused = () =>
+      page.evaluate(() => ({ text: document.activeElement?.textContent ?? "", outline: getComputedStyle(document.activeElement!).outlineStyle }));
+    expect(await focused()).toEqual({ text: "Skip to content", outline: "solid" });
+    // Tab through the header to the navigation, every stop with a visible ring.
+    let stop = await focused();
+    for (let i = 0; i < 12 && stop.text !== "Team"; i++) {
+      await page.keyboard.press("Tab");
+      stop = await focused();
+      expect(stop.outline, stop.text).not.toBe("none");
+    }
+    expect(stop.text).toBe("Team");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(url("/team"));
+    // The new page's heading takes the focus, so the next Tab starts in the page.
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe("H1 Team");
+    await close();
+  });
+
+  test("a session that ends while the app is open goes back to the sign-in page", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    await page.locator("h1").waitFor();
+    await stack().sql("delete from dashboard_sessions where user_id = $1", [user.id]);
+    await page.getByRole("link", { name: "Team" }).click();
+    await page.waitForURL(url("/sign-in"));
+    await close();
+  });
+
   test("a user of two merchants switches between them", async () => {
     const user = await seedUser(stack(), m.merchantId, "viewer");
     const other = await stack().admin.createMerchant({ name: "Zapatería Antigua" });
