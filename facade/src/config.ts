@@ -22,15 +22,23 @@ export interface FacadeConfig {
   trustProxy: TrustedProxies;
   /** PUBLIC_ROUTE_LIMIT: requests per client address and fixed window to the public id routes, on each facade; null: off. */
   publicRouteLimit: { perIp: number; windowMs: number } | null;
+  /** CORE_HTTP_URL: the core's HTTP port (dashboard tRPC and exports); by default CORE_GRPC_ADDR's host and CORE_HTTP_PORT. */
+  coreHttpUrl: string;
   /** The merchant dashboard's host (routes/dashboard.ts). */
   dashboard: DashboardHostConfig;
+}
+
+/** The core's HTTP port on the host of its gRPC address (where `npm start` and the harness run both). */
+function defaultCoreHttpUrl(source: NodeJS.ProcessEnv): string {
+  const grpc = source.CORE_GRPC_ADDR || "127.0.0.1:50051";
+  const host = grpc.slice(0, grpc.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  const httpHost = host === "" || host === "localhost" || host === "0.0.0.0" ? "127.0.0.1" : host;
+  return `http://${httpHost.includes(":") ? `[${httpHost}]` : httpHost}:${source.CORE_HTTP_PORT || 4001}`;
 }
 
 export interface DashboardHostConfig {
   /** DASHBOARD_DIR: the built app (`vite build` of facade/dashboard), served under /dashboard. */
   dir: string;
-  /** CORE_HTTP_URL: the core's HTTP port, where /dashboard/trpc is forwarded; by default CORE_GRPC_ADDR's host and CORE_HTTP_PORT. */
-  coreHttpUrl: string;
   /** DASHBOARD_BODY_LIMIT_BYTES: the largest tRPC request body forwarded (a batch of a few small inputs is far below). */
   bodyLimitBytes: number;
   /** The session cookie (DESIGN §5): `__Host-` prefixed and Secure when PUBLIC_BASE_URL is https. */
@@ -58,14 +66,6 @@ function defaultDashboardDir(): string {
   const here = import.meta.dirname;
   const root = path.basename(path.resolve(here, "../..")) === "dist" ? path.resolve(here, "../../..") : path.resolve(here, "../..");
   return path.join(root, "dist", "dashboard");
-}
-
-/** The core's HTTP port on the host of its gRPC address (where `npm start` and the harness run both). */
-function defaultCoreHttpUrl(source: NodeJS.ProcessEnv): string {
-  const grpc = source.CORE_GRPC_ADDR || "127.0.0.1:50051";
-  const host = grpc.slice(0, grpc.lastIndexOf(":")).replace(/^\[|\]$/g, "");
-  const httpHost = host === "" || host === "localhost" || host === "0.0.0.0" ? "127.0.0.1" : host;
-  return `http://${httpHost.includes(":") ? `[${httpHost}]` : httpHost}:${source.CORE_HTTP_PORT || 4001}`;
 }
 
 function positiveIntEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -100,9 +100,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     bodyLimitBytes: 64 * 1024,
     trustProxy: parseTrustProxy(source.TRUST_PROXY),
     publicRouteLimit: parsePublicRouteLimit(source.PUBLIC_ROUTE_LIMIT || "300/ip,60s"),
+    coreHttpUrl: (source.CORE_HTTP_URL || defaultCoreHttpUrl(source)).replace(/\/+$/, ""),
     dashboard: {
       dir: source.DASHBOARD_DIR || defaultDashboardDir(),
-      coreHttpUrl: (source.CORE_HTTP_URL || defaultCoreHttpUrl(source)).replace(/\/+$/, ""),
       bodyLimitBytes: positiveIntEnv(source, "DASHBOARD_BODY_LIMIT_BYTES", 64 * 1024),
       cookieName: https ? "__Host-paytami_session" : "paytami_session",
       secureCookie: https,

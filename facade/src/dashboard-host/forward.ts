@@ -8,13 +8,15 @@ import { sendTrpcError } from "./trpc-error.ts";
 
 export interface ForwardOptions {
   config: DashboardHostConfig;
+  /** CORE_HTTP_URL. */
+  coreHttpUrl: string;
   /** PAYTAMI_FACADE_TOKEN: the facade's own credential, which the core requires on every dashboard procedure. */
   facadeToken: string;
   timeoutMs: number;
 }
 
 /** The core's answer headers passed on to the browser; the session headers never are (they become the cookie). */
-const PASSED_BACK = ["content-type", "retry-after", "vary"];
+const PASSED_BACK = ["content-type", "content-disposition", "retry-after", "vary"];
 
 /**
  * Forwards a dashboard request to `{core_http}{corePath}?{same query}` (the contract of issue 16):
@@ -23,7 +25,7 @@ const PASSED_BACK = ["content-type", "retry-after", "vary"];
  * X-Paytami-Session-Set/-Clear turned into the session cookie. A core that does not answer is a
  * tRPC-shaped 503, never a 500. The token is never logged: it travels only in headers.
  */
-export async function forwardToCore(ctx: Context, corePath: string, { config, facadeToken, timeoutMs }: ForwardOptions): Promise<void> {
+export async function forwardToCore(ctx: Context, corePath: string, { config, coreHttpUrl, facadeToken, timeoutMs }: ForwardOptions): Promise<void> {
   let body: Buffer | undefined;
   if (ctx.method === "POST") {
     try {
@@ -37,8 +39,9 @@ export async function forwardToCore(ctx: Context, corePath: string, { config, fa
   const headers: Record<string, string> = {
     authorization: `Bearer ${facadeToken}`,
     "x-paytami-client-ip": ctx.ip,
-    accept: "application/json",
   };
+  const accept = ctx.get("Accept");
+  if (accept) headers.accept = accept;
   const token = sessionTokenOf(ctx.get("Cookie"), config);
   if (token) headers["x-paytami-session"] = token;
   const userAgent = ctx.get("User-Agent");
@@ -48,7 +51,7 @@ export async function forwardToCore(ctx: Context, corePath: string, { config, fa
 
   let answer: Response;
   try {
-    answer = await fetch(`${config.coreHttpUrl}${corePath}${query}`, {
+    answer = await fetch(`${coreHttpUrl}${corePath}${query}`, {
       method: ctx.method === "HEAD" ? "GET" : ctx.method,
       headers,
       body: body ? new Uint8Array(body) : undefined,
