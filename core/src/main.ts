@@ -13,6 +13,7 @@ import { settleDuePayments } from "./jobs/settle-payments.ts";
 import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
+import { purgeEndedSessions, purgeExpiredAuditEntries } from "./jobs/purge-audit-log.ts";
 import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import type { Processors } from "./processor/processor.ts";
@@ -52,6 +53,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     confirmBankTransfers: confirmPolicy,
     settlePayments,
     purgeLinkRateLimits,
+    purgeAuditLog,
     sweepPayouts: sweepPolicy,
     recoverPayouts: recoverPolicy,
   } = config.jobs;
@@ -62,6 +64,8 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     { job: startedBankTransfers(deps).job, every: confirmPolicy.intervalMs, run: () => confirmBankTransfers(deps, confirmPolicy) },
     { job: "settle_payments", every: settlePayments.intervalMs, run: () => settleDuePayments(deps, settlePayments) },
     { job: "purge_link_rate_limits", every: purgeLinkRateLimits.intervalMs, run: () => purgePastRateLimitWindows(deps, purgeLinkRateLimits) },
+    { job: "purge_audit_log", every: purgeAuditLog.intervalMs, run: () => purgeExpiredAuditEntries(deps, purgeAuditLog) },
+    { job: "purge_dashboard_sessions", every: purgeAuditLog.intervalMs, run: () => purgeEndedSessions(deps, purgeAuditLog) },
     ...(config.payoutScheduleMs !== null ? [{ job: dueBankAccounts.job, every: sweepPolicy.intervalMs, run: () => sweepPayouts(deps, sweepPolicy) }] : []),
     { job: unfinishedPayouts.job, every: recoverPolicy.intervalMs, run: () => recoverPayouts(deps, recoverPolicy) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),

@@ -22,6 +22,7 @@ export const DESCRIPTIONS = {
   refunds: "refunds of payments",
   ledger: "the double-entry ledger",
   balances: "merchant balances (pending, available, in transit)",
+  users: "dashboard users: invites, password resets and who has which role",
 } as const;
 
 export interface CommandOutput {

@@ -76,6 +76,7 @@ export const COMMANDS: readonly TopLevelCommand[] = [
     description: DESCRIPTIONS.balances,
     load: async () => (await import("./balances.ts")).addBalanceCommands,
   },
+  { name: "users", term: "users", description: DESCRIPTIONS.users, load: async () => (await import("./users.ts")).addUserCommands },
 ];
 
 /**

@@ -16,6 +16,9 @@ const KEYS = [
   "embed_token_secret",
   "database_url",
   "nats_url",
+  "dashboard_url",
+  "dashboard_email",
+  "dashboard_password",
 ] as const;
 
 export type DevJson = Record<(typeof KEYS)[number], string>;

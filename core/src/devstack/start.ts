@@ -12,6 +12,7 @@ import { provisionInfra } from "./infra.ts";
 import { Interrupted, Lifecycle } from "./lifecycle.ts";
 import { describeExit, startChild, waitForHttp, type Child } from "./processes.ts";
 import { describeError, say, SetupError } from "./report.ts";
+import { seedDashboardOwner } from "./dashboard-owner.ts";
 import { seedSandboxMerchant } from "./seed.ts";
 import { buildServices, REPO_ROOT, serviceCommand, type ServiceName } from "./services.ts";
 
@@ -108,12 +109,20 @@ async function run(life: Lifecycle): Promise<void> {
   );
 
   const connection = new CoreClient({ address: coreGrpc, internalToken, timeoutMs: 15_000 });
-  const merchant = await life.interruptible(seedSandboxMerchant(connection, previous)).finally(() => connection.close());
+  const coreHttp = `http://127.0.0.1:${coreHttpPort}`;
+  const seeded = life.interruptible(
+    (async () => {
+      const merchant = await seedSandboxMerchant(connection, previous);
+      const owner = await seedDashboardOwner(connection, { coreHttp, facadeToken }, merchant.merchant_id, previous, merchant.reused);
+      return { merchant, owner };
+    })(),
+  );
+  const { merchant, owner } = await seeded.finally(() => connection.close());
 
   writeDevJson(home, {
     base_url: baseUrl,
     core_grpc: coreGrpc,
-    core_http: `http://127.0.0.1:${coreHttpPort}`,
+    core_http: coreHttp,
     merchant_id: merchant.merchant_id,
     test_api_key: merchant.test_api_key,
     live_api_key: merchant.live_api_key,
@@ -121,12 +130,17 @@ async function run(life: Lifecycle): Promise<void> {
     embed_token_secret: embedTokenSecret,
     database_url: infra.databaseUrl,
     nats_url: infra.natsUrl,
+    dashboard_url: `${baseUrl}/dashboard`,
+    dashboard_email: owner.email,
+    dashboard_password: owner.password,
   });
 
   say("Paytami is running");
   say(`  base URL:          ${baseUrl}`);
   say(`  sandbox merchant:  ${merchant.merchant_id}${merchant.reused ? " (kept from the last run)" : ""}`);
   say(`  sandbox test key:  ${merchant.test_api_key}`);
+  say(`  dashboard:         ${baseUrl}/dashboard`);
+  say(`  dashboard sign-in: ${owner.email} / ${owner.password}${owner.reused ? " (kept from the last run)" : ""}`);
   say(`  details:           ${join(home, DEV_JSON)}`);
   say("Press Ctrl-C to stop.");
   await life.stopped;

@@ -23,8 +23,9 @@ export interface BankAccountView {
 }
 
 export interface AddBankAccountInput {
-  merchantId: string;
-  mode: string;
+  /** The operator names the merchant and mode; a merchant caller (a dashboard session) adds to its own, and these are ignored. */
+  merchantId?: string | undefined;
+  mode?: string | undefined;
   currency: string;
   accountNumber: string;
   bankName?: string | undefined;
@@ -68,18 +69,34 @@ function text(value: string | undefined, field: string, fallback: string): strin
   return trimmed;
 }
 
+/** Whose accounts: the merchant caller's own, or the ones the operator names. */
+function ownerOf(
+  caller: OperatorCaller | MerchantCaller,
+  input: { merchantId?: string | undefined; mode?: string | undefined },
+): { merchantId: string; mode?: Mode } {
+  if (caller.kind === "merchant") return { merchantId: caller.merchantId, mode: caller.mode };
+  return { merchantId: input.merchantId ?? "", ...(input.mode !== undefined ? { mode: parseMode(input.mode) } : {}) };
+}
+
 /**
  * Adds a bank account; it replaces (deactivates) the merchant's active account of that mode and
  * currency, and keeps its place in the payout schedule (a first account is first due one
  * PAYOUT_SCHEDULE from now; none when the schedule is off).
  */
-export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, input: AddBankAccountInput): Promise<Changes<BankAccountView>> {
-  const mode: Mode = parseMode(input.mode);
+export async function addBankAccount(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: OperatorCaller | MerchantCaller,
+  input: AddBankAccountInput,
+): Promise<Changes<BankAccountView>> {
+  const owner = ownerOf(caller, input);
+  const merchantId = owner.merchantId;
+  const mode: Mode = owner.mode ?? parseMode(input.mode ?? "");
   if (!ACCOUNT_NUMBER.test(input.accountNumber)) fail("validation_error", "account_number must be 4 to 34 digits.");
   const trx = db(tx);
   // The merchant's row lock serializes two adds for one merchant, so one of them is the active account.
-  const merchant = await trx.selectFrom("merchants").select(["name", "currencies"]).where("id", "=", input.merchantId).forUpdate().executeTakeFirst();
-  if (!merchant) return fail("validation_error", `No merchant ${input.merchantId}.`);
+  const merchant = await trx.selectFrom("merchants").select(["name", "currencies"]).where("id", "=", merchantId).forUpdate().executeTakeFirst();
+  if (!merchant) return fail("validation_error", `No merchant ${merchantId}.`);
   if (!/^[A-Z]{3}$/.test(input.currency)) fail("validation_error", "currency must be a 3-letter uppercase code.");
   if (!(input.currency in deps.config.currencies) || !merchant.currencies.includes(input.currency)) {
     fail("currency_not_supported", `Currency ${input.currency} is not enabled for this merchant.`);
@@ -93,7 +110,7 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
     : await trx
         .updateTable("bank_accounts")
         .set({ active: false, updated_at: at })
-        .where("merchant_id", "=", input.merchantId)
+        .where("merchant_id", "=", merchantId)
         .where("mode", "=", mode)
         .where("currency", "=", input.currency)
         .where("active", "=", true)
@@ -112,7 +129,7 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
   };
   await trx
     .insertInto("bank_accounts")
-    .values({ ...row, merchant_id: input.merchantId, mode, account_number: input.accountNumber, next_payout_at: nextPayoutAt, updated_at: at })
+    .values({ ...row, merchant_id: merchantId, mode, account_number: input.accountNumber, next_payout_at: nextPayoutAt, updated_at: at })
     .execute();
   return withoutEvents(toBankAccountView(row));
 }
@@ -121,11 +138,12 @@ export async function addBankAccount(deps: CoreDeps, tx: Tx, _caller: OperatorCa
 export async function listBankAccounts(
   _deps: CoreDeps,
   tx: Tx,
-  _caller: OperatorCaller | MerchantCaller,
-  { merchantId, mode }: { merchantId: string; mode?: string | undefined },
+  caller: OperatorCaller | MerchantCaller,
+  input: { merchantId?: string | undefined; mode?: string | undefined },
 ): Promise<BankAccountView[]> {
+  const { merchantId, mode } = ownerOf(caller, input);
   let query = db(tx).selectFrom("bank_accounts").select(VIEW_COLUMNS).where("merchant_id", "=", merchantId);
-  if (mode !== undefined) query = query.where("mode", "=", parseMode(mode));
+  if (mode !== undefined) query = query.where("mode", "=", mode);
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
   return rows.map(toBankAccountView);
 }

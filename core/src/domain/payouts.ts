@@ -290,11 +290,11 @@ async function findPayout(tx: Tx, id: string) {
   return payouts(tx).where("p.id", "=", id).executeTakeFirst();
 }
 
-/** Any payout for the operator on its own; a merchant's caller (a dashboard session, the operator acting for it) sees only its own, in its mode. */
+/** Any payout for an operator on its own; a merchant caller's own (same merchant and mode) only. */
 export async function getPayout(_deps: CoreDeps, tx: Tx, caller: OperatorCaller | MerchantCaller, id: string): Promise<PayoutView> {
   const row = await findPayout(tx, id);
-  const visible = row && (caller.kind !== "merchant" || (row.merchant_id === caller.merchantId && row.mode === caller.mode));
-  if (!visible) return fail("validation_error", `No payout ${id}.`);
+  if (!row || (caller.kind === "merchant" && (row.merchant_id !== caller.merchantId || row.mode !== caller.mode)))
+    return fail("validation_error", `No payout ${id}.`);
   return toPayoutView(row);
 }
 

@@ -54,6 +54,10 @@ export const ACCESS: ReadonlyMap<string, Callers> = new Map([
     simulatePayment: OPERATOR,
     setEmbedOrigins: OPERATOR,
     setReturnOrigins: OPERATOR,
+    // Dashboard users: who may sign in to a merchant's dashboard is the operator's to decide.
+    inviteUser: OPERATOR,
+    resetUserPassword: OPERATOR,
+    listUsers: OPERATOR,
   }),
   ...grant(LinkServiceService, {
     createLink: FACADE,

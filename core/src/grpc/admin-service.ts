@@ -4,6 +4,7 @@ import {
   type AdminServiceServer,
   type CreateApiKeyRequest,
   type CreateMerchantRequest,
+  type InviteUserRequest,
   type SetEmbedOriginsRequest,
   type SimulatePaymentRequest,
 } from "../../../proto/gen/paytami/v1/admin.ts";
@@ -11,6 +12,7 @@ import type { IssuedApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { CreatedMerchant } from "../domain/merchants.ts";
 import { admin } from "../operations/admin.ts";
+import { dashboardTeam } from "../operations/dashboard-team.ts";
 import { payments } from "../operations/payments.ts";
 import { operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
@@ -33,6 +35,8 @@ const stepInput = (request: SimulatePaymentRequest) => ({ paymentId: request.pay
 const originsInput = (request: SetEmbedOriginsRequest) => ({ merchantId: request.merchant_id, origins: request.origins });
 const originsSet = (set: { merchantId: string; origins: string[] }) => ({ merchant_id: set.merchantId, origins: set.origins });
 
+const inviteInput = (request: InviteUserRequest) => ({ merchantId: request.merchant_id, email: request.email, role: request.role });
+
 export function adminService(deps: CoreDeps): AdminServiceServer {
   return serviceOf(deps, AdminServiceService, {
     createMerchant: call(admin.createMerchant, operator, merchantInput, createdMerchant),
@@ -41,5 +45,18 @@ export function adminService(deps: CoreDeps): AdminServiceServer {
     simulatePayment: call(payments.simulate, operator, stepInput, (view) => ({ payment: toPaymentMessage(view) })),
     setEmbedOrigins: call(admin.setEmbedOrigins, operator, originsInput, originsSet),
     setReturnOrigins: call(admin.setReturnOrigins, operator, originsInput, originsSet),
+    inviteUser: call(dashboardTeam.invite, operator, inviteInput, (invited) => invited),
+    resetUserPassword: call(
+      dashboardTeam.issueReset,
+      operator,
+      (request) => ({ email: request.email }),
+      (issued) => issued,
+    ),
+    listUsers: call(
+      dashboardTeam.listUsers,
+      operator,
+      (request) => ({ merchantId: request.merchant_id }),
+      (users) => users,
+    ),
   });
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { acceptInvite, inviteInfo } from "../domain/dashboard/invites.ts";
 import { me, switchMerchant, switchMode } from "../domain/dashboard/me.ts";
+import { resetPassword } from "../domain/dashboard/password-reset.ts";
 import { signIn, signOut } from "../domain/dashboard/sign-in.ts";
 import { defineOperation } from "../domain/operation.ts";
 import { noInput } from "./inputs.ts";
@@ -18,6 +20,29 @@ export const dashboardAuth = {
     // failure's count and audit row must stand though the sign-in is refused).
     transaction: "statement",
     run: signIn,
+  }),
+  // The invite page before the password is typed: whom it invites where.
+  inviteInfo: defineOperation({
+    name: "get_invite_info",
+    callers: ["facade"],
+    input: z.strictObject({ token: z.string() }),
+    transaction: "read",
+    run: inviteInfo,
+  }),
+  // The password's hash first (outside any transaction), then the token's one use and the password in one transaction, then the session.
+  acceptInvite: defineOperation({
+    name: "accept_invite",
+    callers: ["facade"],
+    input: z.strictObject({ token: z.string(), password: z.string(), ...client }),
+    transaction: "steps",
+    run: acceptInvite,
+  }),
+  resetPassword: defineOperation({
+    name: "reset_password",
+    callers: ["facade"],
+    input: z.strictObject({ token: z.string(), password: z.string(), ...client }),
+    transaction: "steps",
+    run: resetPassword,
   }),
   signOut: defineOperation({ name: "sign_out", callers: ["session"], role: "viewer", input: noInput, transaction: "statement", run: signOut }),
   me: defineOperation({ name: "get_me", callers: ["session"], role: "viewer", input: noInput, transaction: "read", run: me }),

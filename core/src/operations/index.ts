@@ -8,6 +8,7 @@ import { admin } from "./admin.ts";
 import { checkout } from "./checkout.ts";
 import { dashboard } from "./dashboard.ts";
 import { dashboardAuth } from "./dashboard-auth.ts";
+import { dashboardSecurity, dashboardTeam } from "./dashboard-team.ts";
 import { deliveries } from "./deliveries.ts";
 import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
@@ -28,6 +29,8 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   ledger,
   dashboard,
   dashboardAuth,
+  dashboardTeam,
+  dashboardSecurity,
 ];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));

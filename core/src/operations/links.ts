@@ -5,11 +5,12 @@ import { defineOperation } from "../domain/operation.ts";
 import { payLink, type PayLinkCommand } from "../domain/pay-link.ts";
 import { anId, idempotentCommand, idempotentCommandWith, pageQuery } from "./inputs.ts";
 
-/** Payment links (spec 2.2): the merchant's (its API key, or the operator acting for it) and the customer's. */
+/** Payment links (spec 2.2): the merchant's (its API key, the operator acting for it, a dashboard session: admins change) and the customer's. */
 export const links = {
   create: defineOperation({
     name: "create_link",
-    callers: ["merchant", "operator"],
+    callers: ["merchant", "operator", "session"],
+    role: "admin",
     // Resolved after the Idempotency-Key check (DESIGN's order).
     apiKey: "presented",
     input: idempotentCommand,
@@ -26,7 +27,14 @@ export const links = {
   }),
   // An operator without a merchant sees and deactivates any link.
   get: defineOperation({ name: "get_link", callers: ["merchant", "operator", "session"], role: "viewer", input: anId, transaction: "read", run: getLink }),
-  deactivate: defineOperation({ name: "deactivate_link", callers: ["merchant", "operator"], input: anId, transaction: "transaction", run: deactivateLink }),
+  deactivate: defineOperation({
+    name: "deactivate_link",
+    callers: ["merchant", "operator", "session"],
+    role: "admin",
+    input: anId,
+    transaction: "transaction",
+    run: deactivateLink,
+  }),
   getPublic: defineOperation({ name: "get_public_link", callers: ["public"], input: anId, transaction: "read", run: getPublicLink }),
   pay: defineOperation({
     name: "pay_link",

@@ -7,7 +7,10 @@ import { getPayment, listPayments } from "../domain/payments.ts";
 import { simulatePayment } from "../domain/simulate-payment.ts";
 import { anId, idempotentCommand, noInput, pageQuery } from "./inputs.ts";
 
-/** Payments (spec 2.1): the merchant's API, the operator acting for a merchant, and the sandbox's steps. */
+/**
+ * Payments (spec 2.1): the merchant's API, the operator acting for a merchant, a dashboard session
+ * (DESIGN §5's least role: viewers read, admins cancel), and the sandbox's steps.
+ */
 export const payments = {
   // Whom an API key acts for, and nothing else (the runner resolves the key).
   authenticate: defineOperation({ name: "authenticate", callers: ["merchant"], input: noInput, transaction: "read", run: authenticate }),
@@ -20,17 +23,26 @@ export const payments = {
     transaction: "statement",
     run: createPayment,
   }),
-  get: defineOperation({ name: "get_payment", callers: ["merchant", "operator"], input: anId, transaction: "read", run: getPayment }),
+  get: defineOperation({
+    name: "get_payment",
+    callers: ["merchant", "operator", "session"],
+    role: "viewer",
+    input: anId,
+    transaction: "read",
+    run: getPayment,
+  }),
   list: defineOperation({
     name: "list_payments",
-    callers: ["merchant", "operator"],
+    callers: ["merchant", "operator", "session"],
+    role: "viewer",
     input: z.strictObject({ ...pageQuery, status: z.string().optional() }),
     transaction: "read",
     run: listPayments,
   }),
   cancel: defineOperation({
     name: "cancel_payment",
-    callers: ["merchant", "operator"],
+    callers: ["merchant", "operator", "session"],
+    role: "admin",
     input: z.strictObject({ id: z.string(), idempotencyKey: z.string().optional() }),
     // Its own short transaction: an expiry found on the way is kept though the cancel is refused.
     transaction: "steps",

@@ -5,7 +5,7 @@ import { defineOperation } from "../domain/operation.ts";
 import { getPayout, listPayouts, payOutNow } from "../domain/payouts.ts";
 import { anId, noInput, pageQuery } from "./inputs.ts";
 
-/** Chargebacks (sandbox-made), bank accounts and payouts: the operator's. */
+/** Chargebacks (sandbox-made): the operator's. Bank accounts and payouts: the operator's and a dashboard session's (viewers read, admins change). */
 export const payouts = {
   simulateChargeback: defineOperation({
     name: "simulate_chargeback",
@@ -30,10 +30,11 @@ export const payouts = {
   }),
   addBankAccount: defineOperation({
     name: "add_bank_account",
-    callers: ["operator"],
+    callers: ["operator", "session"],
+    role: "admin",
     input: z.strictObject({
-      merchantId: z.string(),
-      mode: z.string(),
+      merchantId: z.string().optional(),
+      mode: z.string().optional(),
       currency: z.string(),
       accountNumber: z.string(),
       bankName: z.string().optional(),
@@ -46,8 +47,9 @@ export const payouts = {
   // Across modes when none is named: not one merchant-and-mode's.
   listBankAccounts: defineOperation({
     name: "list_bank_accounts",
-    callers: ["operator"],
-    input: z.strictObject({ merchantId: z.string(), mode: z.string().optional() }),
+    callers: ["operator", "session"],
+    role: "viewer",
+    input: z.strictObject({ merchantId: z.string().optional(), mode: z.string().optional() }),
     transaction: "read",
     run: listBankAccounts,
   }),
@@ -63,7 +65,8 @@ export const payouts = {
   // Requested in a short transaction, then taken through the bank's steps, each its own.
   payOutNow: defineOperation({
     name: "pay_out_now",
-    callers: ["operator"],
+    callers: ["operator", "session"],
+    role: "admin",
     input: z.strictObject({ currency: z.string() }),
     transaction: "steps",
     run: payOutNow,

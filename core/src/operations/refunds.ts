@@ -3,11 +3,12 @@ import { defineOperation } from "../domain/operation.ts";
 import { createRefund, getRefund, listRefunds } from "../domain/refunds.ts";
 import { anId, idempotentCommand, pageQuery } from "./inputs.ts";
 
-/** Refunds (spec 2.4): POST /v1/refunds and the operator acting for a merchant; reads for both. */
+/** Refunds (spec 2.4): POST /v1/refunds, the operator acting for a merchant and a dashboard admin; reads for them and viewers. */
 export const refunds = {
   create: defineOperation({
     name: "create_refund",
-    callers: ["merchant", "operator"],
+    callers: ["merchant", "operator", "session"],
+    role: "admin",
     // The key is resolved after the Idempotency-Key check, in the statement that locks the payment.
     apiKey: "presented",
     input: idempotentCommand,
@@ -16,10 +17,11 @@ export const refunds = {
     run: createRefund,
   }),
   // An operator without a merchant sees any refund.
-  get: defineOperation({ name: "get_refund", callers: ["merchant", "operator"], input: anId, transaction: "read", run: getRefund }),
+  get: defineOperation({ name: "get_refund", callers: ["merchant", "operator", "session"], role: "viewer", input: anId, transaction: "read", run: getRefund }),
   list: defineOperation({
     name: "list_refunds",
-    callers: ["merchant", "operator"],
+    callers: ["merchant", "operator", "session"],
+    role: "viewer",
     input: z.strictObject({ ...pageQuery, payment_id: z.string().optional() }),
     transaction: "read",
     run: listRefunds,

@@ -28,12 +28,13 @@ export const webhooks = {
   // GET /v1/events and /v1/events/{id}.
   listEvents: defineOperation({
     name: "list_events",
-    callers: ["merchant"],
+    callers: ["merchant", "session"],
+    role: "viewer",
     input: z.strictObject({ ...pageQuery, type: z.string().optional() }),
     transaction: "read",
     run: listEvents,
   }),
-  getEvent: defineOperation({ name: "get_event", callers: ["merchant"], input: anId, transaction: "read", run: getEvent }),
+  getEvent: defineOperation({ name: "get_event", callers: ["merchant", "session"], role: "viewer", input: anId, transaction: "read", run: getEvent }),
   // The fixture in one transaction, then (payouts) the bank's steps, each its own.
   trigger: defineOperation({
     name: "trigger_event",

@@ -1,9 +1,11 @@
 import { router } from "../init.ts";
+import { bankAccountActions, linkActions, paymentActions, payoutActions } from "./actions.ts";
 import { authRouter } from "./auth.ts";
 import { homeRouter } from "./home.ts";
 import { linkReads } from "./link-reads.ts";
 import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
 import { paymentReads } from "./payment-reads.ts";
+import { securityRouter, teamRouter } from "./team.ts";
 
 /**
  * appRouter.dashboard: what the facade forwards from the dashboard app (its credential on every
@@ -12,10 +14,12 @@ import { paymentReads } from "./payment-reads.ts";
  */
 export const dashboardRouter = router({
   auth: authRouter,
+  security: securityRouter,
+  team: teamRouter,
   home: homeRouter,
-  payments: router({ ...paymentReads }),
-  links: router({ ...linkReads }),
+  payments: router({ ...paymentReads, ...paymentActions }),
+  links: router({ ...linkReads, ...linkActions }),
   balances: router({ ...balanceReads }),
-  payouts: router({ ...payoutReads }),
-  bankAccounts: router({ ...bankAccountReads }),
+  payouts: router({ ...payoutReads, ...payoutActions }),
+  bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
 });

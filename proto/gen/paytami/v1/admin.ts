@@ -96,6 +96,48 @@ export interface SetReturnOriginsResponse {
   origins: string[];
 }
 
+export interface InviteUserRequest {
+  merchant_id: string;
+  email: string;
+  /** One of viewer, developer, admin, owner. */
+  role: string;
+}
+
+export interface InviteUserResponse {
+  user_id: string;
+  email: string;
+  merchant_id: string;
+  role: string;
+  invite_url: string;
+}
+
+export interface ResetUserPasswordRequest {
+  email: string;
+}
+
+export interface ResetUserPasswordResponse {
+  user_id: string;
+  reset_url: string;
+}
+
+export interface ListUsersRequest {
+  merchant_id?: string | undefined;
+}
+
+export interface DashboardMembership {
+  user_id: string;
+  email: string;
+  merchant_id: string;
+  role: string;
+  /** "active", or "invited" while the invite has not been accepted. */
+  status: string;
+  totp_enabled: boolean;
+}
+
+export interface ListUsersResponse {
+  data: DashboardMembership[];
+}
+
 function createBaseCreateMerchantRequest(): CreateMerchantRequest {
   return { name: "", currencies: [], methods: [] };
 }
@@ -841,6 +883,460 @@ export const SetReturnOriginsResponse: MessageFns<SetReturnOriginsResponse> = {
   },
 };
 
+function createBaseInviteUserRequest(): InviteUserRequest {
+  return { merchant_id: "", email: "", role: "" };
+}
+
+export const InviteUserRequest: MessageFns<InviteUserRequest> = {
+  encode(message: InviteUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== "") {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteUserRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteUserRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseInviteUserResponse(): InviteUserResponse {
+  return { user_id: "", email: "", merchant_id: "", role: "", invite_url: "" };
+}
+
+export const InviteUserResponse: MessageFns<InviteUserResponse> = {
+  encode(message: InviteUserResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== "") {
+      writer.uint32(10).string(message.user_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.merchant_id !== "") {
+      writer.uint32(26).string(message.merchant_id);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    if (message.invite_url !== "") {
+      writer.uint32(42).string(message.invite_url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteUserResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteUserResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.invite_url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseResetUserPasswordRequest(): ResetUserPasswordRequest {
+  return { email: "" };
+}
+
+export const ResetUserPasswordRequest: MessageFns<ResetUserPasswordRequest> = {
+  encode(message: ResetUserPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetUserPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetUserPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseResetUserPasswordResponse(): ResetUserPasswordResponse {
+  return { user_id: "", reset_url: "" };
+}
+
+export const ResetUserPasswordResponse: MessageFns<ResetUserPasswordResponse> = {
+  encode(message: ResetUserPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== "") {
+      writer.uint32(10).string(message.user_id);
+    }
+    if (message.reset_url !== "") {
+      writer.uint32(18).string(message.reset_url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetUserPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetUserPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reset_url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListUsersRequest(): ListUsersRequest {
+  return { merchant_id: undefined };
+}
+
+export const ListUsersRequest: MessageFns<ListUsersRequest> = {
+  encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchant_id !== undefined) {
+      writer.uint32(10).string(message.merchant_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDashboardMembership(): DashboardMembership {
+  return { user_id: "", email: "", merchant_id: "", role: "", status: "", totp_enabled: false };
+}
+
+export const DashboardMembership: MessageFns<DashboardMembership> = {
+  encode(message: DashboardMembership, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== "") {
+      writer.uint32(10).string(message.user_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.merchant_id !== "") {
+      writer.uint32(26).string(message.merchant_id);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.totp_enabled !== false) {
+      writer.uint32(48).bool(message.totp_enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DashboardMembership {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDashboardMembership();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.merchant_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.totp_enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListUsersResponse(): ListUsersResponse {
+  return { data: [] };
+}
+
+export const ListUsersResponse: MessageFns<ListUsersResponse> = {
+  encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      DashboardMembership.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(DashboardMembership.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * AdminService is for operators and internal tools (the paytami CLI). Like
  * every Paytami service, it requires `x-paytami-internal-token` metadata.
@@ -923,6 +1419,45 @@ export const AdminServiceService = {
       Buffer.from(SetReturnOriginsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetReturnOriginsResponse => SetReturnOriginsResponse.decode(value),
   },
+  /**
+   * InviteUser makes an e-mail a member of a merchant's dashboard with a role
+   * and returns the one-use invite URL (DASHBOARD_INVITE_TTL) where the person
+   * chooses a password (`paytami users invite`).
+   */
+  inviteUser: {
+    path: "/paytami.v1.AdminService/InviteUser" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: InviteUserRequest): Buffer => Buffer.from(InviteUserRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): InviteUserRequest => InviteUserRequest.decode(value),
+    responseSerialize: (value: InviteUserResponse): Buffer => Buffer.from(InviteUserResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InviteUserResponse => InviteUserResponse.decode(value),
+  },
+  /**
+   * ResetUserPassword returns a one-use URL (DASHBOARD_RESET_TTL) where the
+   * user chooses a new password; using it ends every session of theirs.
+   */
+  resetUserPassword: {
+    path: "/paytami.v1.AdminService/ResetUserPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResetUserPasswordRequest): Buffer =>
+      Buffer.from(ResetUserPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResetUserPasswordRequest => ResetUserPasswordRequest.decode(value),
+    responseSerialize: (value: ResetUserPasswordResponse): Buffer =>
+      Buffer.from(ResetUserPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResetUserPasswordResponse => ResetUserPasswordResponse.decode(value),
+  },
+  /** ListUsers lists dashboard memberships, of one merchant when named. */
+  listUsers: {
+    path: "/paytami.v1.AdminService/ListUsers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUsersRequest): Buffer => Buffer.from(ListUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUsersRequest => ListUsersRequest.decode(value),
+    responseSerialize: (value: ListUsersResponse): Buffer => Buffer.from(ListUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUsersResponse => ListUsersResponse.decode(value),
+  },
 } as const;
 
 export interface AdminServiceServer extends UntypedServiceImplementation {
@@ -944,6 +1479,19 @@ export interface AdminServiceServer extends UntypedServiceImplementation {
    * in success_url / cancel_url, besides the origins of the link's own URLs.
    */
   setReturnOrigins: handleUnaryCall<SetReturnOriginsRequest, SetReturnOriginsResponse>;
+  /**
+   * InviteUser makes an e-mail a member of a merchant's dashboard with a role
+   * and returns the one-use invite URL (DASHBOARD_INVITE_TTL) where the person
+   * chooses a password (`paytami users invite`).
+   */
+  inviteUser: handleUnaryCall<InviteUserRequest, InviteUserResponse>;
+  /**
+   * ResetUserPassword returns a one-use URL (DASHBOARD_RESET_TTL) where the
+   * user chooses a new password; using it ends every session of theirs.
+   */
+  resetUserPassword: handleUnaryCall<ResetUserPasswordRequest, ResetUserPasswordResponse>;
+  /** ListUsers lists dashboard memberships, of one merchant when named. */
+  listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
 }
 
 export interface AdminServiceClient extends Client {
@@ -1048,6 +1596,61 @@ export interface AdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetReturnOriginsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * InviteUser makes an e-mail a member of a merchant's dashboard with a role
+   * and returns the one-use invite URL (DASHBOARD_INVITE_TTL) where the person
+   * chooses a password (`paytami users invite`).
+   */
+  inviteUser(
+    request: InviteUserRequest,
+    callback: (error: ServiceError | null, response: InviteUserResponse) => void,
+  ): ClientUnaryCall;
+  inviteUser(
+    request: InviteUserRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: InviteUserResponse) => void,
+  ): ClientUnaryCall;
+  inviteUser(
+    request: InviteUserRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: InviteUserResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ResetUserPassword returns a one-use URL (DASHBOARD_RESET_TTL) where the
+   * user chooses a new password; using it ends every session of theirs.
+   */
+  resetUserPassword(
+    request: ResetUserPasswordRequest,
+    callback: (error: ServiceError | null, response: ResetUserPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetUserPassword(
+    request: ResetUserPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResetUserPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetUserPassword(
+    request: ResetUserPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResetUserPasswordResponse) => void,
+  ): ClientUnaryCall;
+  /** ListUsers lists dashboard memberships, of one merchant when named. */
+  listUsers(
+    request: ListUsersRequest,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
   ): ClientUnaryCall;
 }
 

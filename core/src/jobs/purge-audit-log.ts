@@ -1,0 +1,56 @@
+import type { CoreConfig, JobPolicy } from "../config.ts";
+import { db } from "../db/orm.ts";
+import type { CoreDeps } from "../domain/deps.ts";
+import { handleClaimed, type Tally, type WorkQueue } from "./claim.ts";
+
+/** Audit-log rows older than AUDIT_RETENTION (audit_log_created_idx). */
+export function expiredAuditEntries(retentionMs: number): WorkQueue<"audit_log", { seq: string }> {
+  return {
+    job: "purge_audit_log",
+    table: "audit_log",
+    due: (rows, now) =>
+      rows
+        .select("seq")
+        .where("created_at", "<=", new Date(now.getTime() - retentionMs))
+        .orderBy("created_at"),
+  };
+}
+
+/** Deletes one claimed batch of audit rows past their retention. */
+export function purgeExpiredAuditEntries(deps: CoreDeps & { config: Pick<CoreConfig, "dashboard"> }, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
+  return handleClaimed(deps, expiredAuditEntries(deps.config.dashboard.auditRetentionMs), policy, async (tx, rows) => {
+    await db(tx)
+      .deleteFrom("audit_log")
+      .where(
+        "seq",
+        "in",
+        rows.map((row) => row.seq),
+      )
+      .execute();
+    return { value: { purged: rows.length }, events: [] };
+  });
+}
+
+/**
+ * Dashboard sessions past their absolute timeout (dashboard_sessions_expires_idx): nobody can use
+ * them again. Idle ones are deleted when next presented, or here once their absolute time is past.
+ */
+export const endedSessions: WorkQueue<"dashboard_sessions", { id: string }> = {
+  job: "purge_dashboard_sessions",
+  table: "dashboard_sessions",
+  due: (rows, now) => rows.select("id").where("expires_at", "<=", now).orderBy("expires_at"),
+};
+
+export function purgeEndedSessions(deps: CoreDeps, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
+  return handleClaimed(deps, endedSessions, policy, async (tx, rows) => {
+    await db(tx)
+      .deleteFrom("dashboard_sessions")
+      .where(
+        "id",
+        "in",
+        rows.map((row) => row.id),
+      )
+      .execute();
+    return { value: { purged: rows.length }, events: [] };
+  });
+}
