@@ -30,8 +30,24 @@ module.exports = {
       name: "facade-imports-no-other-process",
       severity: "error",
       comment: "The facade reaches the core over gRPC only; what it shares with other processes lives in proto/.",
-      from: { path: "^facade/" },
+      from: { path: "^facade/", pathNot: "^facade/dashboard/" },
       to: { path: "^(core|dispatcher)/" },
+    },
+    {
+      name: "dashboard-app-imports-only-the-router-type",
+      severity: "error",
+      comment:
+        "The dashboard app (a browser program) calls the core through /dashboard/trpc; of the core it imports " +
+        "only the type of its tRPC router (`import type { AppRouter }` from core/src/trpc/router.ts), which types its client.",
+      from: { path: "^facade/dashboard/" },
+      to: { path: "^(core|dispatcher)/", pathNot: "^core/src/trpc/router\\.ts$" },
+    },
+    {
+      name: "dashboard-app-router-import-is-type-only",
+      severity: "error",
+      comment: "A value import of the core's router would bundle the core (its database code included) into the browser app.",
+      from: { path: "^facade/dashboard/" },
+      to: { path: "^core/src/trpc/router\\.ts$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "dispatcher-imports-no-other-process",

@@ -11,6 +11,7 @@ import { strictTransportSecurity } from "./middleware/strict-transport-security.
 import { PublicError } from "./public-error.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
 import { dashboardExportRoutes } from "./routes/dashboard-export.ts";
+import { dashboardHost } from "./routes/dashboard.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
@@ -54,6 +55,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   app.use(resolveClientIp(config.trustProxy));
   app.use(requestContext(log));
   app.use(errorBody);
+  app.use(dashboardHost(config, log));
   app.use(router.routes());
   // No route matched: the nearest catalog code is validation_error (see README), with 404 or 405.
   app.use(async (ctx) => {

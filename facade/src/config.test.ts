@@ -17,7 +17,27 @@ describe("facade config", () => {
     expect(loadConfig({ ...base, PUBLIC_ROUTE_LIMIT: "off" }).publicRouteLimit).toBeNull();
   });
 
+  it("finds the core's HTTP port beside its gRPC address, and names the session cookie after PUBLIC_BASE_URL's scheme", () => {
+    const local = loadConfig({ ...base, CORE_GRPC_ADDR: "localhost:50051", CORE_HTTP_PORT: "4101" }).dashboard;
+    expect(local).toMatchObject({
+      coreHttpUrl: "http://127.0.0.1:4101",
+      cookieName: "paytami_session",
+      secureCookie: false,
+      publicOrigin: "http://localhost:4000",
+    });
+    expect(local.dir).toMatch(/\/dist\/dashboard$/);
+    const remote = loadConfig({ ...base, CORE_GRPC_ADDR: "core.internal:50051", PUBLIC_BASE_URL: "https://pay.example.gt/" }).dashboard;
+    expect(remote).toMatchObject({
+      coreHttpUrl: "http://core.internal:4001",
+      cookieName: "__Host-paytami_session",
+      secureCookie: true,
+      publicOrigin: "https://pay.example.gt",
+    });
+    expect(loadConfig({ ...base, CORE_HTTP_URL: "http://10.0.0.5:9000/" }).dashboard.coreHttpUrl).toBe("http://10.0.0.5:9000");
+  });
+
   it.each([
+    ["DASHBOARD_BODY_LIMIT_BYTES", "0"],
     ["TRUST_PROXY", "yes"],
     ["PUBLIC_ROUTE_LIMIT", "0/ip,60s"],
     ["PUBLIC_ROUTE_LIMIT", "300/ip"],

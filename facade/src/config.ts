@@ -1,3 +1,4 @@
+import path from "node:path";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { parseWindowLimit, serviceTokenEnv } from "../../proto/runtime/env.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
@@ -23,14 +24,22 @@ export interface FacadeConfig {
   publicRouteLimit: { perIp: number; windowMs: number } | null;
   /** CORE_HTTP_URL: the core's HTTP port (dashboard exports); by default CORE_GRPC_ADDR's host and CORE_HTTP_PORT. */
   coreHttpUrl: string;
+  /** The merchant dashboard's host (routes/dashboard.ts). */
+  dashboard: DashboardHostConfig;
 }
 
-/** The core's HTTP port on the host of its gRPC address (where `npm start` and the harness run both). */
-function defaultCoreHttpUrl(source: NodeJS.ProcessEnv): string {
-  const grpc = source.CORE_GRPC_ADDR || "127.0.0.1:50051";
-  const host = grpc.slice(0, grpc.lastIndexOf(":")).replace(/^\[|\]$/g, "");
-  const httpHost = host === "" || host === "localhost" || host === "0.0.0.0" ? "127.0.0.1" : host;
-  return `http://${httpHost.includes(":") ? `[${httpHost}]` : httpHost}:${source.CORE_HTTP_PORT || 4001}`;
+export interface DashboardHostConfig {
+  /** DASHBOARD_DIR: the built app (`vite build` of facade/dashboard), served under /dashboard. */
+  dir: string;
+  /** CORE_HTTP_URL: the core's HTTP port, where /dashboard/trpc is forwarded; by default CORE_GRPC_ADDR's host and CORE_HTTP_PORT. */
+  coreHttpUrl: string;
+  /** DASHBOARD_BODY_LIMIT_BYTES: the largest tRPC request body forwarded (a batch of a few small inputs is far below). */
+  bodyLimitBytes: number;
+  /** The session cookie (DESIGN §5): `__Host-` prefixed and Secure when PUBLIC_BASE_URL is https. */
+  cookieName: string;
+  secureCookie: boolean;
+  /** The origin a mutation's `Origin` must equal (CSRF, DESIGN §5). */
+  publicOrigin: string;
 }
 
 /**
@@ -46,6 +55,29 @@ function parsePublicRouteLimit(text: string): FacadeConfig["publicRouteLimit"] {
 /** One year, subdomains included (the value browsers' preload lists ask for, less `preload`, which is an operator's choice). */
 const HSTS_VALUE = "max-age=31536000; includeSubDomains";
 
+/** dist/dashboard of this checkout, whether the facade runs compiled (dist/facade/src) or from source (facade/src). */
+function defaultDashboardDir(): string {
+  const here = import.meta.dirname;
+  const root = path.basename(path.resolve(here, "../..")) === "dist" ? path.resolve(here, "../../..") : path.resolve(here, "../..");
+  return path.join(root, "dist", "dashboard");
+}
+
+/** The core's HTTP port on the host of its gRPC address (where `npm start` and the harness run both). */
+function defaultCoreHttpUrl(source: NodeJS.ProcessEnv): string {
+  const grpc = source.CORE_GRPC_ADDR || "127.0.0.1:50051";
+  const host = grpc.slice(0, grpc.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  const httpHost = host === "" || host === "localhost" || host === "0.0.0.0" ? "127.0.0.1" : host;
+  return `http://${httpHost.includes(":") ? `[${httpHost}]` : httpHost}:${source.CORE_HTTP_PORT || 4001}`;
+}
+
+function positiveIntEnv(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = source[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${text}"`);
+  return value;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfig {
   const port = Number(source.PORT || 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port, got "${source.PORT}"`);
@@ -56,10 +88,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     );
   }
   const publicBaseUrl = (source.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  const https = publicBaseUrl.toLowerCase().startsWith("https://");
   return {
     port,
     publicBaseUrl,
-    strictTransportSecurity: publicBaseUrl.toLowerCase().startsWith("https://") ? HSTS_VALUE : undefined,
+    strictTransportSecurity: https ? HSTS_VALUE : undefined,
     embedBaseUrl: (source.EMBED_BASE_URL || publicBaseUrl).replace(/\/+$/, ""),
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
     internalToken,
@@ -70,5 +103,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     trustProxy: parseTrustProxy(source.TRUST_PROXY),
     publicRouteLimit: parsePublicRouteLimit(source.PUBLIC_ROUTE_LIMIT || "300/ip,60s"),
     coreHttpUrl: (source.CORE_HTTP_URL || defaultCoreHttpUrl(source)).replace(/\/+$/, ""),
+    dashboard: {
+      dir: source.DASHBOARD_DIR || defaultDashboardDir(),
+      coreHttpUrl: (source.CORE_HTTP_URL || defaultCoreHttpUrl(source)).replace(/\/+$/, ""),
+      bodyLimitBytes: positiveIntEnv(source, "DASHBOARD_BODY_LIMIT_BYTES", 64 * 1024),
+      cookieName: https ? "__Host-paytami_session" : "paytami_session",
+      secureCookie: https,
+      publicOrigin: new URL(publicBaseUrl).origin,
+    },
   };
 }

@@ -3,6 +3,7 @@
 // compiled JavaScript in dist/ with these V8 flags.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { buildDashboard } from "./dashboard-build.ts";
 
 export type ServiceName = "core" | "facade" | "dispatcher";
 
@@ -26,11 +27,13 @@ export function serviceCommand(name: ServiceName): { command: string; args: stri
 /**
  * Compiles the services into dist/ (about two seconds) with TypeScript 7, installed as
  * `@typescript/native`: the `typescript` package name is TypeScript 6, kept for typescript-eslint,
- * which needs the JavaScript compiler API that TypeScript 7.0 does not ship.
+ * which needs the JavaScript compiler API that TypeScript 7.0 does not ship. Then the dashboard app
+ * the facade serves (dist/dashboard), which is rebuilt only when its sources changed.
  */
 export function buildServices(): void {
   execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "@typescript", "native", "bin", "tsc"), "-p", join(REPO_ROOT, "tsconfig.build.json")], {
     cwd: REPO_ROOT,
     stdio: "inherit",
   });
+  buildDashboard();
 }

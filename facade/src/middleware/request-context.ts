@@ -10,7 +10,10 @@ export interface FacadeState {
   readonly log: Logger;
 }
 
-/** Request id (the client's, when sane) on every response and every log line, plus an access log. */
+/**
+ * Request id (the client's, when sane) on every response and every log line, plus an access log.
+ * A route whose path carries a secret sets `ctx.state.logPath` to what the log may show instead.
+ */
 export function requestContext(base: Logger) {
   return async (ctx: Context, next: Next) => {
     const given = ctx.get("Request-Id");
@@ -25,7 +28,13 @@ export function requestContext(base: Logger) {
       await next();
     } finally {
       base.info(
-        { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        {
+          request_id: requestId,
+          method: ctx.method,
+          path: (ctx.state as { logPath?: string }).logPath ?? ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
         "request",
       );
     }

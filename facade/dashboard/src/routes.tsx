@@ -1,0 +1,20 @@
+// Every page of the app in one table. A page is a default-exported component in pages/, loaded on
+// demand (its own chunk: the first load carries only the shell and the page at hand). Paths are
+// relative to /dashboard (wouter's base).
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import type { NavKey } from "./i18n/messages/shell.ts";
+import type { Role } from "./roles.ts";
+
+export interface AppRoute {
+  /** wouter pattern, e.g. "/payments/:id". */
+  path: string;
+  page: LazyExoticComponent<ComponentType>;
+  /** In the navigation, labelled shellMessages.nav[key], for roles from `least` up. */
+  nav?: { key: NavKey; least: Role };
+}
+
+/** Pages without a session (the facade serves the same index for all of them). */
+export const PUBLIC_ROUTES: readonly AppRoute[] = [{ path: "/sign-in", page: lazy(() => import("./pages/SignIn.tsx")) }];
+
+/** Pages of a signed-in user, inside the layout; the navigation lists those with `nav`, in this order. */
+export const SESSION_ROUTES: readonly AppRoute[] = [{ path: "/", page: lazy(() => import("./pages/Home.tsx")), nav: { key: "home", least: "viewer" } }];

@@ -1,0 +1,51 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useContext, type ReactNode } from "react";
+import { DEFAULT_TIME_ZONE } from "./format/time.ts";
+import { httpStatusOf, useTRPC, type RouterOutputs } from "./trpc.ts";
+
+export type Me = RouterOutputs["dashboard"]["auth"]["me"];
+
+/** The signed-in user, their memberships and the merchant, mode and role the session has selected. */
+export interface Session {
+  me: Me;
+  /** The selected merchant's time zone for every time shown (DESIGN §5: America/Guatemala unless it has its own). */
+  timeZone: string;
+}
+
+const SessionContext = createContext<Session | undefined>(undefined);
+
+/** The session of the pages inside <RequireSession> (routes.tsx's session routes). */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error("useSession() outside <SessionProvider>");
+  return session;
+}
+
+export function SessionProvider({ me, children }: { me: Me; children: ReactNode }) {
+  const timeZone = (me as { time_zone?: string }).time_zone ?? DEFAULT_TIME_ZONE;
+  return <SessionContext value={{ me, timeZone }}>{children}</SessionContext>;
+}
+
+/** `dashboard.auth.me` as a query; `signedOut` when there is no (longer a) session. */
+export function useMe() {
+  const trpc = useTRPC();
+  const query = useQuery({ ...trpc.dashboard.auth.me.queryOptions(undefined), retry: (n, error) => n < 2 && httpStatusOf(error) >= 500 });
+  const status = httpStatusOf(query.error);
+  return { ...query, signedOut: query.isError && (status === 401 || status === 403) };
+}
+
+/**
+ * After anything that changes who or where the session is (sign-in, switching merchant or mode,
+ * sign-out): every cached answer belonged to the old one, so all of it goes.
+ */
+export function useSessionChanged(): () => Promise<void> {
+  const client = useQueryClient();
+  // Reset, not just invalidate: nothing of the old merchant or mode may show while the new answers load.
+  return () => client.resetQueries();
+}
+
+export function useSignOut() {
+  const trpc = useTRPC();
+  const changed = useSessionChanged();
+  return useMutation(trpc.dashboard.auth.signOut.mutationOptions({ onSettled: changed }));
+}

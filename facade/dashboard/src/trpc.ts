@@ -1,0 +1,41 @@
+// The app's one way to the core: tRPC's official TanStack Query integration, typed by the core's
+// AppRouter (a type-only import: nothing of the core is bundled). Every call goes to the facade's
+// /dashboard/trpc, which adds the credentials and forwards it (facade/src/routes/dashboard.ts).
+import { QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../../../core/src/trpc/router.ts";
+
+export type { AppRouter };
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export const TRPC_URL = "/dashboard/trpc";
+
+export function createTrpcClient() {
+  // Mutations are POSTs with Content-Type: application/json, same-origin, so the browser sends the
+  // Origin the facade's CSRF check wants; queries are GETs.
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: TRPC_URL, maxURLLength: 4000 })] });
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 15_000,
+        // A refusal (bad input, role, session) will not change on a retry; an unavailable core might.
+        retry: (failures, error) => failures < 2 && httpStatusOf(error) >= 500,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+/** The HTTP status a tRPC failure carried (0 when there was none: the network). */
+export function httpStatusOf(error: unknown): number {
+  const data = (error as { data?: { httpStatus?: unknown } } | null)?.data;
+  return typeof data?.httpStatus === "number" ? data.httpStatus : 0;
+}

@@ -1,0 +1,376 @@
+// The merchant dashboard as a browser meets it (DESIGN §5, issue 16): the facade's /dashboard host
+// (the built app, its caching and CSP, /dashboard/trpc forwarded to the core after the CSRF rule,
+// the session cookie) and the app's shell and account pages in real Chromium against a real stack:
+// sign-in with the keyboard alone, refusals that all read the same, the test-mode banner and the
+// mode and merchant switches, every page in both languages at 1280 px and 360×640 with axe, the
+// first load's size from Vite's manifest, and a core that is down. Screenshots go to
+// test-results/screenshots/dashboard-*.png (two are kept in facade/dashboard/screenshots for the README).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { REPO_ROOT } from "../core/src/devstack/services.ts";
+import { newContext, screenshot, seriousA11yViolations, useBrowser } from "./support/browser.ts";
+import { dashQuery, seedUser } from "./support/dashboard.ts";
+import { useStack } from "./support/expect.ts";
+import type { Merchant } from "./support/stack.ts";
+
+// allow503: the last test takes the core down on purpose.
+const stack = useStack({ allow503: true });
+const browser = useBrowser();
+let m: Merchant;
+
+const DIST = path.join(REPO_ROOT, "dist", "dashboard");
+const BUDGET_BYTES = 250 * 1024;
+
+beforeAll(async () => {
+  m = await stack().admin.createMerchant({ name: "Café Quetzal" });
+});
+
+interface AppPage {
+  page: Page;
+  context: BrowserContext;
+  /** Every CSP violation the browser reported. */
+  csp: string[];
+  close: () => Promise<void>;
+}
+
+async function appPage(options: Parameters<typeof newContext>[1] = {}): Promise<AppPage> {
+  const context = await newContext(browser(), options);
+  const page = await context.newPage();
+  const csp: string[] = [];
+  page.on("console", (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) csp.push(msg.text());
+  });
+  return { page, context, csp, close: () => context.close() };
+}
+
+const url = (p: string) => `${stack().baseUrl}/dashboard${p}`;
+
+/** Signs in on the sign-in page with the keyboard only (the e-mail field has the focus when the page opens). */
+async function signInByKeyboard(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.goto(url("/"));
+  await page.waitForURL(url("/sign-in"));
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
+  await page.keyboard.type(user.email);
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("password");
+  expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
+  await page.keyboard.type(user.password);
+  await page.keyboard.press("Enter");
+}
+
+/** The session token the browser holds (its cookie), for tests that replay requests. */
+async function sessionCookie(context: BrowserContext) {
+  const cookie = (await context.cookies(stack().baseUrl)).find((c) => c.name === "paytami_session");
+  if (!cookie) throw new Error("no session cookie");
+  return cookie;
+}
+
+/** A tRPC mutation through the facade, as the app sends it unless `headers` say otherwise. */
+function facadeMutation(procedure: string, input: unknown, token: string | undefined, headers: Record<string, string | undefined> = {}) {
+  return stack().http.request("POST", `/dashboard/trpc/${procedure}`, {
+    headers: {
+      "content-type": "application/json",
+      origin: stack().publicBaseUrl,
+      ...(token ? { cookie: `paytami_session=${token}` } : {}),
+      ...headers,
+    },
+    body: Buffer.from(JSON.stringify(input ?? {})),
+  });
+}
+
+describe("the facade's /dashboard host", () => {
+  test("every app route is the index, never cached, under a CSP with no inline script and no other origin", async () => {
+    for (const route of ["/dashboard", "/dashboard/", "/dashboard/sign-in", "/dashboard/payments/pay_123", "/dashboard/invite/abc"]) {
+      const res = await stack().http.get(route);
+      expect(res.status, route).toBe(200);
+      expect(res.header("content-type")).toMatch(/^text\/html/);
+      expect(res.header("cache-control")).toBe("no-store");
+      expect(res.header("referrer-policy")).toBe("no-referrer");
+      expect(res.header("x-frame-options")).toBe("DENY");
+      const csp = res.header("content-security-policy")!;
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+      expect(res.text).toMatch(/<script type="module" crossorigin src="\/dashboard\/assets\/index-[\w-]+\.js"><\/script>/);
+      // Nothing inline: every script has a src.
+      expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    }
+  });
+
+  test("hashed assets are cached for good (gzip when accepted); a missing one is a 404; Vite's manifest is not served", async () => {
+    const index = await stack().http.get("/dashboard/sign-in");
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(index.text)![1]!;
+    const plain = await stack().http.get(script);
+    expect(plain.status).toBe(200);
+    expect(plain.header("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(plain.header("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(plain.text).toBe(readFileSync(path.join(DIST, script.replace("/dashboard/", "")), "utf8"));
+    const gzip = await stack().http.get(script, { headers: { "accept-encoding": "gzip" } });
+    expect(gzip.header("content-encoding")).toBe("gzip");
+    expect(Number(gzip.header("content-length"))).toBeLessThan(plain.text.length / 2);
+    expect((await stack().http.get("/dashboard/assets/index-00000000.js")).status).toBe(404);
+    const manifest = await stack().http.get("/dashboard/.vite/manifest.json");
+    expect(manifest.text).not.toContain('"isEntry"');
+  });
+
+  test("the JS and CSS the sign-in page loads, from the built manifest, stay within 250 KB gzip", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(DIST, ".vite", "manifest.json"), "utf8")) as Record<
+      string,
+      { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }
+    >;
+    const files = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key]!;
+      if (files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const css of chunk.css ?? []) files.add(css);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    visit("index.html");
+    visit("src/pages/SignIn.tsx");
+    const gzipBytes = [...files].reduce((sum, file) => sum + gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length, 0);
+    expect(gzipBytes).toBeLessThanOrEqual(BUDGET_BYTES);
+
+    // What the browser actually fetched to show the page is that set, no more.
+    const { page, close } = await appPage();
+    const fetched: string[] = [];
+    page.on("response", (res) => {
+      const p = new URL(res.url()).pathname;
+      if (/\.(js|css)$/.test(p)) fetched.push(p.replace("/dashboard/", ""));
+    });
+    await page.goto(url("/sign-in"));
+    await page.getByRole("button", { name: "Iniciar sesión" }).waitFor();
+    expect(fetched.length).toBeGreaterThan(0);
+    for (const file of fetched) expect(files, file).toContain(file);
+    await close();
+  });
+});
+
+describe("signing in", () => {
+  test("with the keyboard alone: the e-mail field has the focus, Tab, Enter, and the home page; the cookie has DESIGN §5's flags", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    const { page, context, csp, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    await expect.poll(() => page.locator("h1").innerText()).toBe("Home");
+    expect(await page.locator("main").innerText()).toContain("Café Quetzal");
+    const cookie = await sessionCookie(context);
+    expect({ httpOnly: cookie.httpOnly, sameSite: cookie.sameSite, path: cookie.path, secure: cookie.secure }).toEqual({
+      httpOnly: true,
+      sameSite: "Lax",
+      path: "/",
+      secure: false,
+    });
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // HttpOnly: the page's own scripts cannot read it.
+    expect(await page.evaluate(() => document.cookie)).not.toContain(cookie.value);
+    expect(csp).toEqual([]);
+    await close();
+  });
+
+  test("a wrong password and an unknown e-mail look the same", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    const texts: string[] = [];
+    for (const attempt of [
+      { email: user.email, password: "not the password at all" },
+      { email: `nobody-${Date.now()}@example.com`, password: "not the password at all" },
+    ]) {
+      const { page, context, close } = await appPage();
+      await page.goto(url("/sign-in"));
+      await page.getByLabel("Correo electrónico").fill(attempt.email);
+      await page.getByLabel("Contraseña").fill(attempt.password);
+      await page.getByRole("button", { name: "Iniciar sesión" }).click();
+      const alert = page.getByRole("alert");
+      await alert.waitFor();
+      texts.push(await alert.innerText());
+      expect(page.url()).toBe(url("/sign-in"));
+      expect((await context.cookies()).map((c) => c.name)).not.toContain("paytami_session");
+      await close();
+    }
+    expect(texts[0]).toBe("El correo, la contraseña o el código no son correctos.");
+    expect(texts[1]).toBe(texts[0]);
+  });
+
+  test("the session token never appears in any process's log", async () => {
+    const user = await seedUser(stack(), m.merchantId, "admin");
+    const { page, context, close } = await appPage();
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    const token = (await sessionCookie(context)).value;
+    // A few more calls carrying it, then sign out.
+    await page.reload();
+    await page.getByRole("button", { name: "Cerrar sesión" }).click();
+    await page.waitForURL(url("/sign-in"));
+    expect((await context.cookies()).map((c) => c.name)).not.toContain("paytami_session");
+    for (const name of ["core", "facade"] as const) {
+      const log = stack().logText(name);
+      expect(log.length).toBeGreaterThan(0);
+      expect(log, name).not.toContain(token);
+    }
+    await close();
+  });
+});
+
+describe("the shell", () => {
+  test("test mode is marked on every page; switching to live removes the banner and is remembered", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    const banner = page.getByTestId("test-banner");
+    await expect.poll(() => banner.innerText()).toBe("TEST MODE — Nothing you see here is real money.");
+    const mode = page.getByRole("group", { name: "Mode" });
+    expect(await mode.getByRole("button", { name: "Test" }).getAttribute("aria-pressed")).toBe("true");
+    await mode.getByRole("button", { name: "Live" }).click();
+    await expect.poll(() => mode.getByRole("button", { name: "Live" }).getAttribute("aria-pressed")).toBe("true");
+    expect(await banner.count()).toBe(0);
+    await page.reload();
+    await page.getByRole("group", { name: "Mode" }).waitFor();
+    expect(await page.getByRole("group", { name: "Mode" }).getByRole("button", { name: "Live" }).getAttribute("aria-pressed")).toBe("true");
+    await page.getByRole("group", { name: "Mode" }).getByRole("button", { name: "Test" }).click();
+    await expect.poll(() => page.getByTestId("test-banner").count()).toBe(1);
+    await close();
+  });
+
+  test("a user of two merchants switches between them", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    const other = await stack().admin.createMerchant({ name: "Zapatería Antigua" });
+    await stack().sql("insert into memberships (user_id, merchant_id, role, created_at) values ($1, $2, 'admin', now())", [user.id, other.merchantId]);
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    const chooser = page.getByLabel("Merchant");
+    await expect.poll(() => chooser.inputValue()).toBe(m.merchantId);
+    await chooser.selectOption(other.merchantId);
+    await expect.poll(() => page.locator("main").innerText()).toContain("Zapatería Antigua");
+    expect(await chooser.inputValue()).toBe(other.merchantId);
+    await close();
+  });
+
+  test("the language is the browser's first, switchable, and remembered", async () => {
+    const { page, close } = await appPage({ locale: "en-US" });
+    await page.goto(url("/sign-in"));
+    await expect.poll(() => page.locator("h1").innerText()).toBe("Sign in");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    await page.getByRole("button", { name: "Language: Español" }).click();
+    await expect.poll(() => page.locator("h1").innerText()).toBe("Iniciar sesión");
+    await page.reload();
+    await expect.poll(() => page.locator("h1").innerText()).toBe("Iniciar sesión");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("es");
+    await close();
+  });
+});
+
+/** The sizes DESIGN §5 names: a desktop and a 360×640 phone. */
+const VIEWPORTS = [
+  { name: "1280", options: { viewport: { width: 1280, height: 800 } } },
+  { name: "360", options: { viewport: { width: 360, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } },
+] as const;
+const LANGUAGES = [
+  { lang: "es", locale: "es-GT" },
+  { lang: "en", locale: "en-US" },
+] as const;
+
+/** Width, axe and a screenshot of the page as it is now. */
+async function checkPage(page: Page, name: string, width: number): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name}: horizontal scroll`).toBeLessThanOrEqual(width);
+  expect(await seriousA11yViolations(page), name).toEqual([]);
+  await screenshot(page, `dashboard-${name}`);
+}
+
+describe("every page, both languages, 1280 px and 360×640", () => {
+  test("public pages: sign-in", async () => {
+    for (const { lang, locale } of LANGUAGES) {
+      for (const viewport of VIEWPORTS) {
+        const { page, csp, close } = await appPage({ locale, ...viewport.options });
+        await page.goto(url("/sign-in"));
+        await page.locator("h1").waitFor();
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+        await checkPage(page, `sign-in-${lang}-${viewport.name}`, viewport.options.viewport.width);
+        expect(csp).toEqual([]);
+        await close();
+      }
+    }
+  });
+
+  test("session pages: home", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    for (const { lang, locale } of LANGUAGES) {
+      for (const viewport of VIEWPORTS) {
+        const { page, csp, close } = await appPage({ locale, ...viewport.options });
+        await signInByKeyboard(page, user);
+        await page.waitForURL(url("/"));
+        await page.getByTestId("test-banner").waitFor();
+        await checkPage(page, `home-${lang}-${viewport.name}`, viewport.options.viewport.width);
+        expect(csp).toEqual([]);
+        await close();
+      }
+    }
+  });
+});
+
+describe("CSRF (DESIGN §5)", () => {
+  test("a mutation with a foreign Origin, as text/plain, or as a GET is refused with 403 and changes nothing", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    const { page, context, close } = await appPage();
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    const token = (await sessionCookie(context)).value;
+    const mode = async () => (await dashQuery(stack(), "auth.me", undefined, { session: token })).data.mode as string;
+    const input = { mode: "live" };
+    const refused = [
+      await facadeMutation("dashboard.auth.switchMode", input, token, { origin: "https://evil.example" }),
+      await facadeMutation("dashboard.auth.switchMode", input, token, { origin: undefined }),
+      await facadeMutation("dashboard.auth.switchMode", input, token, { "content-type": "text/plain" }),
+      await facadeMutation("dashboard.auth.switchMode", input, token, { "content-type": "application/x-www-form-urlencoded" }),
+      await stack().http.get(`/dashboard/trpc/dashboard.auth.switchMode?input=${encodeURIComponent(JSON.stringify(input))}`, {
+        headers: { cookie: `paytami_session=${token}` },
+      }),
+      await stack().http.get(`/dashboard/trpc/dashboard.auth.switchMode?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: input }))}`, {
+        headers: { cookie: `paytami_session=${token}` },
+      }),
+    ];
+    for (const res of refused) {
+      expect(res.status, res.text).toBe(403);
+      const error = Array.isArray(res.json) ? res.json[0].error : res.json.error;
+      expect(error.data).toMatchObject({ code: "FORBIDDEN", httpStatus: 403, paytami_code: "unauthorized" });
+    }
+    expect(await mode()).toBe("test");
+    const audited = await stack().sql("select count(*)::int as n from audit_log where user_id = $1 and action <> 'sign_in'", [user.id]);
+    expect(audited[0]!.n).toBe(0);
+    // The same request as the app sends it goes through: the refusals above were the rule, not a broken route.
+    const allowed = await facadeMutation("dashboard.auth.switchMode", input, token);
+    expect(allowed.status, allowed.text).toBe(200);
+    expect(await mode()).toBe("live");
+    await close();
+  });
+});
+
+describe("a core that is down", () => {
+  test("/dashboard/trpc answers a tRPC-shaped 503, never a 500; the app says so", async () => {
+    const { page, close } = await appPage({ locale: "en-US" });
+    await page.goto(url("/sign-in"));
+    await page.getByLabel("E-mail").waitFor();
+    await stack().stopProcess("core");
+    try {
+      const res = await facadeMutation("dashboard.auth.signIn", { email: "a@example.com", password: "whatever whatever" }, undefined);
+      expect(res.status).toBe(503);
+      expect(res.json.error.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", httpStatus: 503, paytami_code: "processor_unavailable" });
+      const batch = await stack().http.get("/dashboard/trpc/dashboard.auth.me,dashboard.auth.me?batch=1&input=%7B%7D");
+      expect(batch.status).toBe(503);
+      expect(batch.json).toHaveLength(2);
+      await page.getByLabel("E-mail").fill("someone@example.com");
+      await page.getByLabel("Password", { exact: true }).fill("whatever whatever");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect.poll(() => page.getByRole("alert").innerText()).toBe("The service is unavailable right now. Try again in a few minutes.");
+    } finally {
+      await stack().startProcess("core");
+      await close();
+    }
+  });
+});
