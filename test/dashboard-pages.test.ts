@@ -126,6 +126,12 @@ describe("payments", () => {
     await page.getByRole("button", { name: "Filter", exact: true }).click();
     await poll(() => page.url()).toContain("search=ANA.LOPEZ%40");
     await poll(() => row.count()).toBe(1);
+    // "Export CSV" downloads exactly that filtered list, with the browser's session.
+    const exported = await page.request.get(new URL((await page.getByTestId("export-csv").getAttribute("href"))!, stack().baseUrl).toString());
+    expect(exported.status()).toBe(200);
+    const csvLines = (await exported.text()).trim().split(/\r?\n/);
+    expect(csvLines).toHaveLength(2);
+    expect(csvLines[1]).toContain(p.id);
     await page.getByLabel("Status").selectOption("refunded");
     await page.getByRole("button", { name: "Filter", exact: true }).click();
     await poll(() => row.count()).toBe(0);
@@ -314,7 +320,7 @@ describe("balances and payouts", () => {
     await page.getByText(/^Payout of Q [\d,.]+: Failed\.$/).waitFor();
     const payouts = await page.getByRole("region", { name: "Payouts" }).first().innerText();
     expect(payouts).toContain("****0002");
-    expect(payouts).toContain("account_closed");
+    expect(payouts).toContain("The account is closed (account_closed)");
     expect(payouts).toMatch(/Requested: [\s\S]*Failed: /);
     await poll(() => page.getByTestId("available-GTQ").innerText()).toBe(available);
     await close();

@@ -153,7 +153,7 @@ function Payouts() {
             },
             { key: "account", header: m.payoutColumns.account, cell: (p) => <span className="mono">{p.bank_account_masked}</span> },
             { key: "times", header: m.payoutColumns.times, cell: (p) => <PayoutTimes payout={p} /> },
-            { key: "failure", header: m.payoutColumns.failure, cell: (p) => p.failure_reason ?? "" },
+            { key: "failure", header: m.payoutColumns.failure, cell: (p) => (p.failure_reason === null ? "" : label(m.failureReasons, p.failure_reason)) },
           ]}
         />
       )}

@@ -18,6 +18,8 @@ export const balanceMessages = defineMessages({
       failed: "Fallido",
       canceled: "Cancelado",
     },
+    /** The bank's reasons; another shows as the bank named it. */
+    failureReasons: { account_closed: "La cuenta está cerrada (account_closed)" },
     stamps: { requested: "Solicitado", processing: "Procesando", sent: "Enviado", completed: "Completado", failed: "Falló", canceled: "Cancelado" },
     accounts: "Cuentas bancarias",
     accountColumns: { currency: "Moneda", bank: "Banco", holder: "Titular", number: "Número", state: "Estado", created: "Agregada" },
@@ -51,6 +53,7 @@ export const balanceMessages = defineMessages({
       failed: "Failed",
       canceled: "Canceled",
     },
+    failureReasons: { account_closed: "The account is closed (account_closed)" },
     stamps: { requested: "Requested", processing: "Processing", sent: "Sent", completed: "Completed", failed: "Failed", canceled: "Canceled" },
     accounts: "Bank accounts",
     accountColumns: { currency: "Currency", bank: "Bank", holder: "Holder", number: "Number", state: "State", created: "Added" },
