@@ -188,8 +188,8 @@ describe("PROCESSOR_CALL_TIMEOUT", () => {
 });
 
 describe("dashboard views", () => {
-  it("counts days in America/Guatemala, warns of deliveries failing in the last 24h, exports 2000 rows a query, by default", () => {
-    expect(loadConfig(base).dashboardViews).toEqual({ timeZone: "America/Guatemala", deliveryAlertWindowMs: 86_400_000, exportBatch: 2000 });
+  it("counts days in America/Guatemala, warns of deliveries failing in the last 24h, exports 5000 rows a query, by default", () => {
+    expect(loadConfig(base).dashboardViews).toEqual({ timeZone: "America/Guatemala", deliveryAlertWindowMs: 86_400_000, exportBatch: 5000 });
     expect(loadConfig({ ...base, DASHBOARD_TIME_ZONE: "America/El_Salvador", DASHBOARD_EXPORT_BATCH: "500" }).dashboardViews).toMatchObject({
       timeZone: "America/El_Salvador",
       exportBatch: 500,

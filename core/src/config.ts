@@ -131,7 +131,7 @@ export interface DashboardViewsPolicy {
   timeZone: string;
   /** DASHBOARD_DELIVERY_ALERT_WINDOW: failed or retrying webhook deliveries this recent make the home page warn. */
   deliveryAlertWindowMs: number;
-  /** DASHBOARD_EXPORT_BATCH: payments read per keyset query while a CSV export streams (memory stays about this many rows). */
+  /** DASHBOARD_EXPORT_BATCH: payments read per keyset query while a CSV export streams (memory stays about two such batches). */
   exportBatch: number;
 }
 
@@ -411,7 +411,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     dashboardViews: {
       timeZone: timeZoneEnv(source, "DASHBOARD_TIME_ZONE", "America/Guatemala"),
       deliveryAlertWindowMs: positiveDurationEnv(source, "DASHBOARD_DELIVERY_ALERT_WINDOW", "24h"),
-      exportBatch: positiveIntEnv(source, "DASHBOARD_EXPORT_BATCH", 2000),
+      exportBatch: positiveIntEnv(source, "DASHBOARD_EXPORT_BATCH", 5000),
     },
   };
 }

@@ -46,4 +46,11 @@ describe("facade config", () => {
   ])("refuses %s=%s", (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(name);
   });
+
+  it("finds the core's HTTP port (dashboard exports) beside its gRPC address unless CORE_HTTP_URL names it", () => {
+    expect(loadConfig(base).coreHttpUrl).toBe("http://127.0.0.1:4001");
+    expect(loadConfig({ ...base, CORE_GRPC_ADDR: "core.internal:50051", CORE_HTTP_PORT: "9001" }).coreHttpUrl).toBe("http://core.internal:9001");
+    expect(loadConfig({ ...base, CORE_GRPC_ADDR: "[::1]:50051" }).coreHttpUrl).toBe("http://[::1]:4001");
+    expect(loadConfig({ ...base, CORE_HTTP_URL: "https://core.example:8443/" }).coreHttpUrl).toBe("https://core.example:8443");
+  });
 });

@@ -13,7 +13,9 @@
 //   4. payment-link pay against POST /v1/payments (link-pay.ts);
 //   4b. refund creation against POST /v1/payments (refund-create.ts);
 //   5. the payment page's first byte against GET /v1/payments/{id}, and the card submit through it
-//      (payment-page.ts; BENCH_PAGE_SECONDS, BENCH_PAGE_PAIRS, BENCH_PAGE_SUBMITS).
+//      (payment-page.ts; BENCH_PAGE_SECONDS, BENCH_PAGE_PAIRS, BENCH_PAGE_SUBMITS);
+//   6. the dashboard's payments list (status + date range) against GET /v1/payments on the same
+//      merchant, and the CSV export of 100 000 payments (dashboard-reads.ts; BENCH_DASHBOARD=0 skips it).
 // Prints markdown tables and the command that produced them.
 //
 // Tunables (environment): BENCH_SECONDS (default 10) per POST run, BENCH_PAIRS (default 3)
@@ -35,8 +37,10 @@ import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchDashboardReads } from "./dashboard-reads.ts";
 import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
+import { insertPayments } from "./payment-fill.ts";
 import { benchPaymentPage } from "./payment-page.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
@@ -406,44 +410,6 @@ async function paymentsOf(stack: Stack, merchantId: string): Promise<number> {
   return Number(r[0]?.n ?? 0);
 }
 
-/**
- * Inserts `n` realistic payments for one merchant (test mode), older than anything
- * already there: mixed statuses, card and bank transfer, amounts across the GTQ range,
- * fees as the service computes them, one every ~31 s going back in time.
- */
-async function insertPayments(stack: Stack, merchantId: string, n: number, offset: number): Promise<void> {
-  const batch = 100_000;
-  for (let done = 0; done < n; done += batch) {
-    const size = Math.min(batch, n - done);
-    const start = offset + done;
-    await stack.sql(
-      `
-      INSERT INTO payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount,
-                            description, customer_email, success_url, cancel_url, created_at, updated_at, expires_at, captured_at)
-      SELECT 'pay_' || substr(md5(random()::text || clock_timestamp()::text || g::text), 1, 24),
-             $1, 'test',
-             (ARRAY['captured','available_to_merchant','available_to_merchant','settled_to_paytami','created','failed','expired','canceled'])[1 + (g % 8)],
-             'GTQ', m.method, a.amount, f.fee, a.amount - f.fee,
-             CASE WHEN g % 3 = 0 THEN 'Pedido #' || g ELSE NULL END,
-             CASE WHEN g % 2 = 0 THEN 'cliente' || g || '@example.com' ELSE NULL END,
-             'https://shop.example.com/thanks', 'https://shop.example.com/cart',
-             t.ts, t.ts, t.ts + interval '24 hours',
-             CASE WHEN g % 8 < 4 THEN t.ts + interval '1 minute' ELSE NULL END
-        FROM generate_series($2::bigint, $3::bigint) AS g
-        CROSS JOIN LATERAL (SELECT CASE WHEN g % 5 = 0 THEN 'bank_transfer' ELSE 'card' END AS method) m
-        CROSS JOIN LATERAL (SELECT (500 + (g * 7919) % 2000000)::bigint AS amount) a
-        CROSS JOIN LATERAL (SELECT CASE WHEN m.method = 'card'
-                                        THEN (a.amount * 70 + 1000) / 2000 + 200
-                                        ELSE greatest((a.amount * 20 + 1000) / 2000, 300) END AS fee) f
-        CROSS JOIN LATERAL (SELECT date_trunc('milliseconds', now() - interval '10 minutes' - g * interval '31 seconds') AS ts) t
-      `,
-      [merchantId, start + 1, start + size],
-    );
-    say(`  inserted ${done + size} / ${n}`);
-  }
-  await stack.sql("ANALYZE payments");
-}
-
 // ---------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -590,7 +556,7 @@ async function main(): Promise<void> {
       if (have < size) {
         say(`inserting ${size - have} payments for the reader merchant (to ${size})`);
         const ti = Date.now();
-        await insertPayments(s, reader.merchantId, size - have, have);
+        await insertPayments(s, reader.merchantId, size - have, have, say);
         say(`  took ${((Date.now() - ti) / 1000).toFixed(1)} s`);
       }
       const n = await paymentsOf(s, reader.merchantId);
@@ -608,6 +574,8 @@ async function main(): Promise<void> {
       phasePeaks.push({ label: `list ${n}`, peaks: sampler.takePhase() });
       say(`  ${r8.rps.toFixed(0)} req/s, p50 ${r8.p50} ms, p99 ${r8.p99} ms`);
     }
+    // The dashboard's payments list against GET /v1/payments, and the CSV export (BENCH_DASHBOARD=0 skips it).
+    const dashboardLines = process.env.BENCH_DASHBOARD === "0" ? [] : await benchDashboardReads(s, reader, say);
     const checkoutLines = await benchCheckoutLifecycle(s, say);
     sampler.stop();
     // `ledger verify` over 1 000 000 lines against one scan of them (BENCH_LEDGER=0 skips it).
@@ -735,6 +703,7 @@ async function main(): Promise<void> {
       lines.push(`| ${name} | ${mb(idle[name])} | ${mb(c32[name])} | ${mb(sampler.overall[name]?.rssMaxKb)} | ${mb(sampler.overall[name]?.hwmKb)} |`);
     }
     lines.push("");
+    lines.push(...dashboardLines);
     lines.push(...checkoutLines);
     lines.push(...ledgerLines);
     // Webhook delivery throughput and lag, on a stack of its own with the dispatcher (BENCH_WEBHOOKS=0 skips it).

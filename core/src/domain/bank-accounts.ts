@@ -147,8 +147,3 @@ export async function listBankAccounts(
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
   return rows.map(toBankAccountView);
 }
-
-/** The caller's own accounts in its mode (a dashboard session, the operator acting for the merchant): masked, newest first. */
-export function listOwnBankAccounts(deps: CoreDeps, tx: Tx, caller: MerchantCaller): Promise<BankAccountView[]> {
-  return listBankAccounts(deps, tx, caller, { merchantId: caller.merchantId, mode: caller.mode });
-}

@@ -70,7 +70,6 @@ const DECLARED: Record<string, string> = {
   add_bank_account: "transaction: operator, session [admin]",
   list_bank_accounts: "read: operator, session [viewer]",
   pay_out_now: "steps: operator, session [admin]",
-  list_own_bank_accounts: "read: operator, session [viewer]",
   get_payout: "read: operator, session [viewer]",
   list_payouts: "read: operator, session [viewer]",
   // Ledger

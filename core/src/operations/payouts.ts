@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { addBankAccount, listBankAccounts, listOwnBankAccounts } from "../domain/bank-accounts.ts";
+import { addBankAccount, listBankAccounts } from "../domain/bank-accounts.ts";
 import { openChargeback, simulateChargeback, winChargeback } from "../domain/chargebacks.ts";
 import { defineOperation } from "../domain/operation.ts";
 import { getPayout, listPayouts, payOutNow } from "../domain/payouts.ts";
-import { anId, noInput, pageQuery } from "./inputs.ts";
+import { anId, pageQuery } from "./inputs.ts";
 
 /** Chargebacks (sandbox-made): the operator's. Bank accounts and payouts: the operator's and a dashboard session's (viewers read, admins change). */
 export const payouts = {
@@ -52,15 +52,6 @@ export const payouts = {
     input: z.strictObject({ merchantId: z.string().optional(), mode: z.string().optional() }),
     transaction: "read",
     run: listBankAccounts,
-  }),
-  // One merchant-and-mode's: the dashboard's bank accounts page.
-  listOwnBankAccounts: defineOperation({
-    name: "list_own_bank_accounts",
-    callers: ["operator", "session"],
-    role: "viewer",
-    input: noInput,
-    transaction: "read",
-    run: listOwnBankAccounts,
   }),
   // Requested in a short transaction, then taken through the bank's steps, each its own.
   payOutNow: defineOperation({

@@ -18,5 +18,11 @@ export const payoutReads = {
 
 /** dashboard.bankAccounts.list(): the session's merchant-and-mode's accounts, masked numbers only. */
 export const bankAccountReads = {
-  list: sessionQuery(payouts.listOwnBankAccounts, NO_INPUT, noInput, (data) => ({ data })),
+  // The session's merchant and mode are the operation's owner; the input names neither.
+  list: sessionQuery(
+    payouts.listBankAccounts,
+    NO_INPUT,
+    () => ({}),
+    (data) => ({ data }),
+  ),
 };
