@@ -8,11 +8,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import * as OTPAuth from "otpauth";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { newContext, screenshot, seriousA11yViolations, useBrowser } from "./support/browser.ts";
 import { dashQuery, seedUser } from "./support/dashboard.ts";
+import { decodeQrSvg } from "./support/qr-decode.ts";
 import { useStack } from "./support/expect.ts";
 import type { Merchant } from "./support/stack.ts";
 
@@ -117,6 +119,13 @@ describe("the facade's /dashboard host", () => {
     expect(manifest.text).not.toContain('"isEntry"');
   });
 
+  test("a tRPC body over DASHBOARD_BODY_LIMIT_BYTES (64 KiB) is refused before it reaches the core", async () => {
+    const res = await facadeMutation("dashboard.auth.signIn", { email: "a@example.com", password: "x".repeat(70 * 1024) }, undefined);
+    expect(res.status).toBe(413);
+    expect(res.json.error.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", paytami_code: "validation_error" });
+    expect(stack().logText("core")).not.toContain("a@example.com");
+  });
+
   test("the JS and CSS the sign-in page loads, from the built manifest, stay within 250 KB gzip", async () => {
     const manifest = JSON.parse(readFileSync(path.join(DIST, ".vite", "manifest.json"), "utf8")) as Record<
       string,
@@ -215,6 +224,27 @@ describe("signing in", () => {
   });
 });
 
+describe("signing in, throttled", () => {
+  test("after five failures for an account the page says how long to wait", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    for (let i = 0; i < 5; i++) {
+      const res = await facadeMutation("dashboard.auth.signIn", { email: user.email, password: `wrong password ${i}` }, undefined);
+      expect(res.status).toBe(401);
+    }
+    const limited = await facadeMutation("dashboard.auth.signIn", { email: user.email, password: user.password }, undefined);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.header("retry-after"))).toBeGreaterThan(0);
+    const { page, context, close } = await appPage({ locale: "en-US" });
+    await page.goto(url("/sign-in"));
+    await page.getByLabel("E-mail").fill(user.email);
+    await page.getByLabel("Password", { exact: true }).fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").innerText()).toMatch(/^Too many attempts\. Try again in \d+ (minutes|seconds)\.$/);
+    expect((await context.cookies()).map((c) => c.name)).not.toContain("paytami_session");
+    await close();
+  });
+});
+
 describe("the shell", () => {
   test("test mode is marked on every page; switching to live removes the banner and is remembered", async () => {
     const user = await seedUser(stack(), m.merchantId, "owner");
@@ -233,6 +263,44 @@ describe("the shell", () => {
     expect(await page.getByRole("group", { name: "Mode" }).getByRole("button", { name: "Live" }).getAttribute("aria-pressed")).toBe("true");
     await page.getByRole("group", { name: "Mode" }).getByRole("button", { name: "Test" }).click();
     await expect.poll(() => page.getByTestId("test-banner").count()).toBe(1);
+    await close();
+  });
+
+  test("the keyboard alone: skip link, navigation, visible focus", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    await page.locator("h1").waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Tab");
+    const focused = () =>
+      page.evaluate(() => ({ text: document.activeElement?.textContent ?? "", outline: getComputedStyle(document.activeElement!).outlineStyle }));
+    expect(await focused()).toEqual({ text: "Skip to content", outline: "solid" });
+    // Tab through the header to the navigation, every stop with a visible ring.
+    let stop = await focused();
+    for (let i = 0; i < 12 && stop.text !== "Team"; i++) {
+      await page.keyboard.press("Tab");
+      stop = await focused();
+      expect(stop.outline, stop.text).not.toBe("none");
+    }
+    expect(stop.text).toBe("Team");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(url("/team"));
+    // The new page's heading takes the focus, so the next Tab starts in the page.
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe("H1 Team");
+    await close();
+  });
+
+  test("a session that ends while the app is open goes back to the sign-in page", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    await page.locator("h1").waitFor();
+    await stack().sql("delete from dashboard_sessions where user_id = $1", [user.id]);
+    await page.getByRole("link", { name: "Team" }).click();
+    await page.waitForURL(url("/sign-in"));
     await close();
   });
 
@@ -284,22 +352,37 @@ async function checkPage(page: Page, name: string, width: number): Promise<void>
 }
 
 describe("every page, both languages, 1280 px and 360×640", () => {
-  test("public pages: sign-in", async () => {
+  test("public pages: sign-in, invite, reset", async () => {
+    const owner = await seedUser(stack(), m.merchantId, "owner");
     for (const { lang, locale } of LANGUAGES) {
       for (const viewport of VIEWPORTS) {
-        const { page, csp, close } = await appPage({ locale, ...viewport.options });
-        await page.goto(url("/sign-in"));
-        await page.locator("h1").waitFor();
-        expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
-        await checkPage(page, `sign-in-${lang}-${viewport.name}`, viewport.options.viewport.width);
-        expect(csp).toEqual([]);
-        await close();
+        const invited = await stack().core.admin.inviteUser({
+          merchant_id: m.merchantId,
+          email: `sweep-${lang}-${viewport.name}-${Date.now()}@example.com`,
+          role: "viewer",
+        });
+        const { reset_url: resetUrl } = await stack().core.admin.resetUserPassword({ email: owner.email });
+        const pages: Array<[string, string]> = [
+          ["sign-in", url("/sign-in")],
+          ["invite", invited.invite_url],
+          ["reset", resetUrl],
+        ];
+        for (const [name, address] of pages) {
+          const { page, csp, close } = await appPage({ locale, ...viewport.options });
+          await page.goto(address);
+          await page.locator("form").waitFor();
+          expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+          await checkPage(page, `${name}-${lang}-${viewport.name}`, viewport.options.viewport.width);
+          expect(csp).toEqual([]);
+          await close();
+        }
       }
     }
   });
 
-  test("session pages: home", async () => {
+  test("session pages: home, team, security (as an owner, with a second member and TOTP started)", async () => {
     const user = await seedUser(stack(), m.merchantId, "owner");
+    await seedUser(stack(), m.merchantId, "developer");
     for (const { lang, locale } of LANGUAGES) {
       for (const viewport of VIEWPORTS) {
         const { page, csp, close } = await appPage({ locale, ...viewport.options });
@@ -307,10 +390,192 @@ describe("every page, both languages, 1280 px and 360×640", () => {
         await page.waitForURL(url("/"));
         await page.getByTestId("test-banner").waitFor();
         await checkPage(page, `home-${lang}-${viewport.name}`, viewport.options.viewport.width);
+        await page.goto(url("/team"));
+        await page.locator("table").first().waitFor();
+        await checkPage(page, `team-${lang}-${viewport.name}`, viewport.options.viewport.width);
+        await page.goto(url("/security"));
+        await page.locator("table").nth(1).waitFor();
+        await page.locator(".panel button").click();
+        await page.locator("img.qr").waitFor();
+        await checkPage(page, `security-${lang}-${viewport.name}`, viewport.options.viewport.width);
         expect(csp).toEqual([]);
         await close();
       }
     }
+  });
+});
+
+describe("joining and resetting", () => {
+  test("invite from the Team page → the URL shown once → choose a password (≥ 12) → signed in", async () => {
+    const owner = await seedUser(stack(), m.merchantId, "owner");
+    const ownerTab = await appPage({ locale: "en-US" });
+    await signInByKeyboard(ownerTab.page, owner);
+    await ownerTab.page.waitForURL(url("/"));
+    await ownerTab.page.getByRole("link", { name: "Team" }).click();
+    const email = `new-${Date.now()}@example.com`;
+    const form = ownerTab.page.getByRole("region", { name: "Invite someone" });
+    await form.getByLabel("E-mail").fill(email);
+    await form.getByLabel("Role").selectOption("developer");
+    await form.getByRole("button", { name: "Create invitation" }).click();
+    const shown = form.getByRole("textbox", { name: "Invitation link" });
+    await shown.waitFor();
+    const inviteUrl = await shown.inputValue();
+    expect(inviteUrl).toMatch(new RegExp(`^${stack().publicBaseUrl}/dashboard/invite/[A-Za-z0-9_-]+$`));
+    await expect.poll(() => ownerTab.page.getByRole("table", { name: "Members" }).innerText()).toContain(email);
+    // Shown once: the page after a reload has no trace of it.
+    await ownerTab.page.reload();
+    await ownerTab.page.getByRole("table", { name: "Members" }).waitFor();
+    expect(await ownerTab.page.content()).not.toContain(inviteUrl);
+    await ownerTab.close();
+
+    const { page, context, csp, close } = await appPage({ locale: "en-US" });
+    await page.goto(inviteUrl);
+    await expect.poll(() => page.locator("main").innerText()).toContain(`Invitation for ${email} to Café Quetzal as Developer.`);
+    await page.getByLabel("New password").fill("too short");
+    await page.getByLabel("Repeat the password").fill("too short");
+    await page.getByRole("button", { name: "Accept and sign in" }).click();
+    await expect.poll(() => page.getByText("The password must have at least 12 characters.").count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("new-password");
+    expect((await context.cookies()).map((c) => c.name)).not.toContain("paytami_session");
+    await page.getByLabel("New password").fill("a long enough passphrase");
+    await page.getByLabel("Repeat the password").fill("a long enough passphrase");
+    await page.getByRole("button", { name: "Accept and sign in" }).click();
+    await page.waitForURL(url("/"));
+    await expect.poll(() => page.locator(".user").getAttribute("title")).toBe(`Signed in as ${email}`);
+    expect((await sessionCookie(context)).httpOnly).toBe(true);
+    // The one-use token is in no process's log (the facade logs the route as /dashboard/invite/…).
+    const inviteToken = inviteUrl.slice(inviteUrl.lastIndexOf("/") + 1);
+    expect(stack().logText("facade")).toContain('"path":"/dashboard/invite/…"');
+    for (const name of ["core", "facade"] as const) expect(stack().logText(name), name).not.toContain(inviteToken);
+    // The link was for one use.
+    await page.goto(inviteUrl);
+    await expect.poll(() => page.getByRole("alert").innerText()).toBe("This link was used already or has expired. Ask whoever sent it for a new one.");
+    expect(csp).toEqual([]);
+    await close();
+  });
+
+  test("a password reset signs in with the new password and ends the user's other sessions", async () => {
+    const user = await seedUser(stack(), m.merchantId, "developer");
+    const elsewhere = await appPage({ locale: "en-US" });
+    await signInByKeyboard(elsewhere.page, user);
+    await elsewhere.page.waitForURL(url("/"));
+    const { reset_url: resetUrl } = await stack().core.admin.resetUserPassword({ email: user.email });
+    const { page, close } = await appPage({ locale: "en-US" });
+    await page.goto(resetUrl);
+    await page.getByLabel("New password").fill("another long passphrase");
+    await page.getByLabel("Repeat the password").fill("another long passphrase");
+    await page.getByRole("button", { name: "Save and sign in" }).click();
+    await page.waitForURL(url("/"));
+    await expect.poll(() => page.locator("h1").innerText()).toBe("Home");
+    await elsewhere.page.reload();
+    await elsewhere.page.waitForURL(url("/sign-in"));
+    await elsewhere.close();
+    await close();
+  });
+});
+
+describe("Team", () => {
+  test("owners and admins change roles and remove members; a viewer only reads", async () => {
+    const admin = await seedUser(stack(), m.merchantId, "admin");
+    const member = await seedUser(stack(), m.merchantId, "viewer");
+    const { page, close } = await appPage({ locale: "en-US" });
+    page.on("dialog", (dialog) => void dialog.accept());
+    await signInByKeyboard(page, admin);
+    await page.waitForURL(url("/"));
+    await page.goto(url("/team"));
+    const role = page.getByLabel(`Role of ${member.email}`);
+    await role.waitFor();
+    // An admin hands out every role but owner's.
+    expect(await role.locator("option").allInnerTexts()).toEqual(["Viewer", "Developer", "Admin"]);
+    await role.selectOption("developer");
+    await expect.poll(() => page.getByRole("status").first().innerText()).toBe(`Role of ${member.email} updated.`);
+    expect((await stack().sql("select role from memberships where user_id = $1", [member.id]))[0]).toEqual({ role: "developer" });
+    await page.getByRole("button", { name: `Remove ${member.email}` }).click();
+    await expect.poll(() => page.getByRole("table", { name: "Members" }).innerText()).not.toContain(member.email);
+    expect(await stack().sql("select role from memberships where user_id = $1", [member.id])).toEqual([]);
+    await close();
+
+    const viewer = await seedUser(stack(), m.merchantId, "viewer");
+    const asViewer = await appPage({ locale: "en-US" });
+    await signInByKeyboard(asViewer.page, viewer);
+    await asViewer.page.waitForURL(url("/"));
+    await asViewer.page.goto(url("/team"));
+    await asViewer.page.getByRole("table", { name: "Members" }).waitFor();
+    expect(await asViewer.page.getByRole("table", { name: "Members" }).innerText()).toContain(admin.email);
+    expect(await asViewer.page.locator("select").count()).toBe(0);
+    expect(await asViewer.page.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+    expect(await asViewer.page.getByRole("region", { name: "Invite someone" }).count()).toBe(0);
+    await asViewer.close();
+  });
+});
+
+describe("Security", () => {
+  test("TOTP on with the QR code's URI, then required at sign-in, then off", async () => {
+    const user = await seedUser(stack(), m.merchantId, "owner");
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, user);
+    await page.waitForURL(url("/"));
+    await page.getByRole("link", { name: "Security" }).click();
+    await page.getByRole("button", { name: "Turn on" }).click();
+    const qr = page.getByRole("img", { name: "QR code for the authenticator app" });
+    await qr.waitFor();
+    const svg = decodeURIComponent((await qr.getAttribute("src"))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ""));
+    const uri = decodeQrSvg(svg)!;
+    expect(uri).toMatch(/^otpauth:\/\/totp\//);
+    const totp = OTPAuth.URI.parse(uri) as OTPAuth.TOTP;
+    expect(await page.locator(".secret").innerText()).toBe(totp.secret.base32);
+    await page.getByLabel("6-digit code").fill(totp.generate());
+    await page.getByRole("button", { name: "Confirm and turn on" }).click();
+    await expect.poll(() => page.locator("main").innerText()).toContain("On: signing in asks for a code from your authenticator app.");
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.waitForURL(url("/sign-in"));
+
+    // Without the code the credentials are refused like any others; with it, in.
+    await page.getByLabel("E-mail").fill(user.email);
+    await page.getByLabel("Password", { exact: true }).fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").innerText()).toBe("The e-mail, password or code is not right.");
+    await page.getByLabel("Verification code (if you turned it on)").fill(totp.generate());
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(url("/"));
+
+    await page.goto(url("/security"));
+    await page.getByLabel("6-digit code").fill(totp.generate());
+    await page.getByRole("button", { name: "Turn off" }).click();
+    await expect.poll(() => page.locator("main").innerText()).toContain("Off.");
+    await close();
+  });
+
+  test("the user's sessions, sign out everywhere, and the audit log for owners and admins only", async () => {
+    const owner = await seedUser(stack(), m.merchantId, "owner");
+    const other = await appPage({ locale: "en-US" });
+    await signInByKeyboard(other.page, owner);
+    await other.page.waitForURL(url("/"));
+    const { page, close } = await appPage({ locale: "en-US" });
+    await signInByKeyboard(page, owner);
+    await page.waitForURL(url("/"));
+    await page.goto(url("/security"));
+    const sessions = page.getByRole("table", { name: "Your sessions" });
+    await expect.poll(async () => await sessions.locator("tbody tr").count()).toBe(2);
+    expect(await sessions.innerText()).toContain("This session");
+    const audit = page.getByRole("table", { name: "Activity log" });
+    await expect.poll(() => audit.innerText()).toContain("sign_in");
+    expect(await audit.innerText()).toContain(owner.email);
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.waitForURL(url("/sign-in"));
+    await other.page.reload();
+    await other.page.waitForURL(url("/sign-in"));
+    await other.close();
+    await close();
+
+    const viewer = await seedUser(stack(), m.merchantId, "viewer");
+    const asViewer = await appPage({ locale: "en-US" });
+    await signInByKeyboard(asViewer.page, viewer);
+    await asViewer.page.waitForURL(url("/"));
+    await asViewer.page.goto(url("/security"));
+    await asViewer.page.getByRole("table", { name: "Your sessions" }).waitFor();
+    expect(await asViewer.page.getByRole("table", { name: "Activity log" }).count()).toBe(0);
+    await asViewer.close();
   });
 });
 

@@ -6,7 +6,16 @@ import path from "node:path";
 import { expect, test } from "vitest";
 
 const ROOT = path.join(import.meta.dirname, "..");
-const READMES = ["README.md", "core/README.md", "facade/README.md", "dispatcher/README.md", "proto/README.md", "test/README.md", "test/bench/README.md"];
+const READMES = [
+  "README.md",
+  "core/README.md",
+  "facade/README.md",
+  "facade/dashboard/README.md",
+  "dispatcher/README.md",
+  "proto/README.md",
+  "test/README.md",
+  "test/bench/README.md",
+];
 
 /** Lines outside code fences, with code spans blanked (a link inside `code` is not a link). */
 function prose(markdown: string): string[] {

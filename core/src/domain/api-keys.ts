@@ -91,30 +91,38 @@ export function insertApiKey(em: EntityManager, merchantId: string, mode: Mode, 
   return { id: key.id, apiKey, mode, expiresAt };
 }
 
+/** A key for the merchant and mode the operator names, or (a dashboard session) for its own merchant and mode. */
 export async function createApiKey(
   deps: CoreDeps,
   tx: Tx,
-  _operator: OperatorCaller,
-  input: { merchantId: string; mode: string; expiresAt?: string | undefined },
+  caller: OperatorCaller | MerchantCaller,
+  input: { merchantId?: string | undefined; mode?: string | undefined; expiresAt?: string | undefined },
 ): Promise<Changes<IssuedApiKey>> {
-  const mode = parseMode(input.mode);
+  const merchantId = caller.kind === "merchant" ? caller.merchantId : (input.merchantId ?? "");
+  const mode = caller.kind === "merchant" ? caller.mode : parseMode(input.mode ?? "");
   let expiresAt: Date | null = null;
   if (input.expiresAt !== undefined) {
     expiresAt = new Date(input.expiresAt);
     if (Number.isNaN(expiresAt.getTime())) fail("validation_error", "expires_at must be an ISO 8601 timestamp.");
   }
-  const merchant = await tx.findOne(Merchant, input.merchantId);
-  if (!merchant) fail("validation_error", `Unknown merchant ${input.merchantId}.`);
-  const issued = insertApiKey(tx, input.merchantId, mode, expiresAt, deps.now());
+  const merchant = await tx.findOne(Merchant, merchantId);
+  if (!merchant) fail("validation_error", `Unknown merchant ${merchantId}.`);
+  const issued = insertApiKey(tx, merchantId, mode, expiresAt, deps.now());
   await tx.flush();
   return withoutEvents(issued);
 }
 
-/** Revoking twice is fine; the first revocation's time stays. */
-export async function revokeApiKey(deps: CoreDeps, tx: Tx, _operator: OperatorCaller, id: string): Promise<Changes<{ id: string; revoked: true }>> {
+/** Revoking twice is fine; the first revocation's time stays. A dashboard session revokes only its own merchant's keys of its mode. */
+export async function revokeApiKey(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: OperatorCaller | MerchantCaller,
+  id: string,
+): Promise<Changes<{ id: string; revoked: true }>> {
   // Row lock: needs the transaction of inTransaction.
   const key = await tx.findOne(ApiKey, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!key) return fail("validation_error", `Unknown API key ${id}.`);
+  if (!key || (caller.kind === "merchant" && (key.merchant_id !== caller.merchantId || key.mode !== caller.mode)))
+    return fail("validation_error", `Unknown API key ${id}.`);
   key.revoked_at ??= deps.now();
   await tx.flush();
   return withoutEvents({ id, revoked: true });

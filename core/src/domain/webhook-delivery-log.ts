@@ -1,9 +1,10 @@
-// What operators see of webhook deliveries: listing an endpoint's or an event's deliveries, one
-// delivery with every attempt, and replaying (one delivery, or every failed one of an endpoint
-// since a time). Replay makes a delivery due now with a fresh retry schedule; its past attempts stay.
+// What operators (and a dashboard session, of its own merchant and mode) see of webhook deliveries:
+// listing an endpoint's or an event's deliveries, one delivery with every attempt, and replaying
+// (one delivery, or every failed one of an endpoint since a time). Replay makes a delivery due now
+// with a fresh retry schedule; its past attempts stay.
 import { safeText } from "../../../proto/response-excerpt.ts";
 import { db } from "../db/orm.ts";
-import type { OperatorCaller } from "./caller.ts";
+import type { MerchantCaller, OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { isId } from "./ids.ts";
@@ -85,8 +86,14 @@ export interface ListDeliveriesQuery {
   limit?: number | undefined;
 }
 
+/** An operator sees every merchant's deliveries; a merchant caller (a dashboard session) its own mode's only. */
+type LogCaller = OperatorCaller | MerchantCaller;
+
+const owns = (caller: LogCaller, row: { merchant_id: string; mode: string }) =>
+  caller.kind !== "merchant" || (row.merchant_id === caller.merchantId && row.mode === caller.mode);
+
 /** An endpoint's or an event's deliveries, newest first. */
-export async function listDeliveries(_deps: CoreDeps, tx: Tx, _caller: OperatorCaller, query: ListDeliveriesQuery): Promise<DeliveryView[]> {
+export async function listDeliveries(_deps: CoreDeps, tx: Tx, caller: LogCaller, query: ListDeliveriesQuery): Promise<DeliveryView[]> {
   if (!query.endpointId && !query.eventId) fail("validation_error", "Name an endpoint (we_…) or an event (evt_…).");
   if (query.status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(query.status)) {
     fail("validation_error", `status must be one of ${DELIVERY_STATUSES.join(", ")}.`);
@@ -97,18 +104,19 @@ export async function listDeliveries(_deps: CoreDeps, tx: Tx, _caller: OperatorC
   if (query.endpointId) q = q.where("endpoint_id", "=", query.endpointId);
   if (query.eventId) q = q.where("event_id", "=", query.eventId);
   if (query.status) q = q.where("status", "=", query.status);
+  if (caller.kind === "merchant") q = q.where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
   const rows = await q.orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
   return rows.map(toView);
 }
 
-async function findDelivery(tx: Tx, id: string): Promise<DeliveryRow> {
+async function findDelivery(tx: Tx, caller: LogCaller, id: string): Promise<DeliveryRow> {
   const row = isId("dlv", id) ? await db(tx).selectFrom("webhook_deliveries").select(DELIVERY_COLUMNS).where("id", "=", id).executeTakeFirst() : undefined;
-  return row ?? fail("validation_error", `No such delivery: ${id}.`);
+  return row && owns(caller, row) ? row : fail("validation_error", `No such delivery: ${id}.`);
 }
 
 /** One delivery and every attempt of it, oldest first. */
-export async function getDelivery(_deps: CoreDeps, tx: Tx, _caller: OperatorCaller, id: string): Promise<{ delivery: DeliveryView; attempts: AttemptView[] }> {
-  const delivery = await findDelivery(tx, id);
+export async function getDelivery(_deps: CoreDeps, tx: Tx, caller: LogCaller, id: string): Promise<{ delivery: DeliveryView; attempts: AttemptView[] }> {
+  const delivery = await findDelivery(tx, caller, id);
   const attempts = await db(tx)
     .selectFrom("webhook_attempts")
     .select(["attempted_at", "http_status", "error", "latency_ms", "response_excerpt"])
@@ -129,8 +137,8 @@ export async function getDelivery(_deps: CoreDeps, tx: Tx, _caller: OperatorCall
 }
 
 /** Makes one delivery (whatever its status) due now with a fresh retry schedule. */
-export async function replayDelivery(deps: CoreDeps, tx: Tx, _caller: OperatorCaller, id: string): Promise<Changes<DeliveryView>> {
-  await findDelivery(tx, id);
+export async function replayDelivery(deps: CoreDeps, tx: Tx, caller: LogCaller, id: string): Promise<Changes<DeliveryView>> {
+  await findDelivery(tx, caller, id);
   const now = deps.now();
   const row = await db(tx)
     .updateTable("webhook_deliveries")
@@ -145,16 +153,16 @@ export async function replayDelivery(deps: CoreDeps, tx: Tx, _caller: OperatorCa
 export async function replayFailedDeliveries(
   deps: CoreDeps,
   tx: Tx,
-  _caller: OperatorCaller,
+  caller: LogCaller,
   { endpointId, since: sinceText }: { endpointId: string; since: string },
 ): Promise<Changes<string[]>> {
   const since = new Date(sinceText);
   if (!/^\d{4}-\d\d-\d\dT/.test(sinceText) || Number.isNaN(since.getTime()))
     fail("validation_error", "since must be an ISO 8601 time such as 2026-11-21T00:00:00Z.");
   const endpoint = isId("we", endpointId)
-    ? await db(tx).selectFrom("webhook_endpoints").select("id").where("id", "=", endpointId).executeTakeFirst()
+    ? await db(tx).selectFrom("webhook_endpoints").select(["id", "merchant_id", "mode"]).where("id", "=", endpointId).executeTakeFirst()
     : undefined;
-  if (!endpoint) fail("validation_error", `No such webhook endpoint: ${endpointId}.`);
+  if (!endpoint || !owns(caller, endpoint)) fail("validation_error", `No such webhook endpoint: ${endpointId}.`);
   const now = deps.now();
   const rows = await db(tx)
     .updateTable("webhook_deliveries")

@@ -5,7 +5,7 @@ import { createMerchant } from "../domain/merchants.ts";
 import { defineOperation } from "../domain/operation.ts";
 import { anId } from "./inputs.ts";
 
-/** Merchants, their keys and their origins: the operator's alone. */
+/** Merchants and their origins: the operator's alone. API keys: the operator's, and a dashboard developer's for its own merchant and mode. */
 export const admin = {
   createMerchant: defineOperation({
     name: "create_merchant",
@@ -16,12 +16,20 @@ export const admin = {
   }),
   createApiKey: defineOperation({
     name: "create_api_key",
-    callers: ["operator"],
-    input: z.strictObject({ merchantId: z.string(), mode: z.string(), expiresAt: z.string().optional() }),
+    callers: ["operator", "session"],
+    role: "developer",
+    input: z.strictObject({ merchantId: z.string().optional(), mode: z.string().optional(), expiresAt: z.string().optional() }),
     transaction: "transaction",
     run: createApiKey,
   }),
-  revokeApiKey: defineOperation({ name: "revoke_api_key", callers: ["operator"], input: anId, transaction: "transaction", run: revokeApiKey }),
+  revokeApiKey: defineOperation({
+    name: "revoke_api_key",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: anId,
+    transaction: "transaction",
+    run: revokeApiKey,
+  }),
   setEmbedOrigins: defineOperation({
     name: "set_embed_origins",
     callers: ["operator"],

@@ -18,7 +18,7 @@ const outcome = z.strictObject({
   retryAfterMs: aNumber.optional(),
 });
 
-/** Webhook delivery's bookkeeping (the dispatcher, or an operator), and the delivery log (operators). */
+/** Webhook delivery's bookkeeping (the dispatcher, or an operator), and the delivery log (operators; a dashboard session: its own, viewers read, developers replay). */
 export const deliveries = {
   record: defineOperation({
     name: "record_deliveries",
@@ -51,16 +51,25 @@ export const deliveries = {
   }),
   list: defineOperation({
     name: "list_deliveries",
-    callers: ["operator"],
+    callers: ["operator", "session"],
+    role: "viewer",
     input: z.strictObject({ endpointId: z.string().optional(), eventId: z.string().optional(), status: z.string().optional(), limit: aNumber.optional() }),
     transaction: "read",
     run: listDeliveries,
   }),
-  get: defineOperation({ name: "get_delivery", callers: ["operator"], input: anId, transaction: "read", run: getDelivery }),
-  replay: defineOperation({ name: "replay_delivery", callers: ["operator"], input: anId, transaction: "transaction", run: replayDelivery }),
+  get: defineOperation({ name: "get_delivery", callers: ["operator", "session"], role: "viewer", input: anId, transaction: "read", run: getDelivery }),
+  replay: defineOperation({
+    name: "replay_delivery",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: anId,
+    transaction: "transaction",
+    run: replayDelivery,
+  }),
   replayFailed: defineOperation({
     name: "replay_failed_deliveries",
-    callers: ["operator"],
+    callers: ["operator", "session"],
+    role: "developer",
     input: z.strictObject({ endpointId: z.string(), since: z.string() }),
     transaction: "transaction",
     run: replayFailedDeliveries,

@@ -5,26 +5,52 @@ import { triggerEvent } from "../domain/trigger-event.ts";
 import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from "../domain/webhook-endpoints.ts";
 import { anId, noInput, pageQuery } from "./inputs.ts";
 
-/** Webhook endpoints (the operator, for a merchant; an endpoint id names its merchant by itself), and events. */
+/**
+ * Webhook endpoints (the operator, for a merchant, or a dashboard developer for its own; an endpoint
+ * id names its merchant by itself), and events.
+ */
 export const webhooks = {
   createEndpoint: defineOperation({
     name: "create_endpoint",
-    callers: ["operator"],
+    callers: ["operator", "session"],
+    role: "developer",
     input: z.strictObject({ url: z.string(), enabledEvents: z.array(z.string()) }),
     // The URL's DNS lookup first, then one atomic insert: no transaction is held across the lookup.
     transaction: "steps",
     run: createEndpoint,
   }),
-  listEndpoints: defineOperation({ name: "list_endpoints", callers: ["operator"], input: noInput, transaction: "read", run: listEndpoints }),
+  listEndpoints: defineOperation({
+    name: "list_endpoints",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: noInput,
+    transaction: "read",
+    run: listEndpoints,
+  }),
   updateEndpoint: defineOperation({
     name: "update_endpoint",
-    callers: ["operator"],
+    callers: ["operator", "session"],
+    role: "developer",
     input: z.strictObject({ id: z.string(), enabledEvents: z.array(z.string()).optional(), enabled: z.boolean().optional() }),
     transaction: "transaction",
     run: updateEndpoint,
   }),
-  rotateSecret: defineOperation({ name: "rotate_endpoint_secret", callers: ["operator"], input: anId, transaction: "transaction", run: rotateEndpointSecret }),
-  deleteEndpoint: defineOperation({ name: "delete_endpoint", callers: ["operator"], input: anId, transaction: "transaction", run: deleteEndpoint }),
+  rotateSecret: defineOperation({
+    name: "rotate_endpoint_secret",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: anId,
+    transaction: "transaction",
+    run: rotateEndpointSecret,
+  }),
+  deleteEndpoint: defineOperation({
+    name: "delete_endpoint",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: anId,
+    transaction: "transaction",
+    run: deleteEndpoint,
+  }),
   // GET /v1/events and /v1/events/{id}.
   listEvents: defineOperation({
     name: "list_events",

@@ -5,8 +5,10 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { defineOperation } from "../domain/operation.ts";
 import { payments } from "../operations/payments.ts";
+import { OPERATOR } from "../domain/caller.ts";
+import { ledger } from "../operations/ledger.ts";
 import { refunds } from "../operations/refunds.ts";
-import { ACTING_FOR, actingFor, asIs, mutation, query, type ProcedureCaller } from "./operation-procedure.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, query, sessionQuery, type ProcedureCaller } from "./operation-procedure.ts";
 
 const byId = z.strictObject({ ...ACTING_FOR, id: z.string() });
 
@@ -16,12 +18,17 @@ describe("building a procedure", () => {
   });
 
   test("a caller the operation does not declare stops it", () => {
-    const asSession: ProcedureCaller<z.output<typeof byId>, ReturnType<typeof actingFor.resolve>> = {
-      kinds: ["session"],
-      resolve: (ctx, input) => actingFor.resolve(ctx, input),
-    };
-    expect(() => query(refunds.get, byId, asSession, (input) => input.id, asIs)).toThrow(
-      "tRPC: operation get_refund does not declare the caller(s) session its procedure yields",
+    const asSession: ProcedureCaller<z.output<typeof byId>, typeof OPERATOR> = { kinds: ["session"], resolve: () => OPERATOR };
+    expect(() => query(ledger.verify, byId, asSession, () => undefined, asIs)).toThrow(
+      "tRPC: operation verify_ledger does not declare the caller(s) session its procedure yields",
+    );
+  });
+
+  test("a session procedure names only an operation that declares sessions (with their least role)", () => {
+    expect(() => sessionQuery(refunds.get, z.strictObject({ id: z.string() }), (input) => input.id, asIs)).not.toThrow();
+    // @ts-expect-error verify_ledger's run takes the operator, never a session
+    expect(() => sessionQuery(ledger.verify, z.unknown(), () => undefined, asIs)).toThrow(
+      "tRPC: operation verify_ledger does not declare the caller(s) session",
     );
   });
 

@@ -14,7 +14,11 @@ export interface AppRoute {
 }
 
 /** Pages without a session (the facade serves the same index for all of them). */
-export const PUBLIC_ROUTES: readonly AppRoute[] = [{ path: "/sign-in", page: lazy(() => import("./pages/SignIn.tsx")) }];
+export const PUBLIC_ROUTES: readonly AppRoute[] = [
+  { path: "/sign-in", page: lazy(() => import("./pages/SignIn.tsx")) },
+  { path: "/invite/:token", page: lazy(() => import("./pages/Invite.tsx")) },
+  { path: "/reset/:token", page: lazy(() => import("./pages/Reset.tsx")) },
+];
 
 /** Pages of a signed-in user, inside the layout; the navigation lists those with `nav`, in this order. */
 export const SESSION_ROUTES: readonly AppRoute[] = [
@@ -26,4 +30,6 @@ export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/links/new", page: lazy(() => import("./pages/LinkCreate.tsx")) },
   { path: "/links/:id", page: lazy(() => import("./pages/LinkDetail.tsx")) },
   { path: "/balances", page: lazy(() => import("./pages/Balances.tsx")), nav: { key: "balances", least: "viewer" } },
+  { path: "/team", page: lazy(() => import("./pages/Team.tsx")), nav: { key: "team", least: "viewer" } },
+  { path: "/security", page: lazy(() => import("./pages/Security.tsx")), nav: { key: "security", least: "viewer" } },
 ];

@@ -1,7 +1,7 @@
 // The app's one way to the core: tRPC's official TanStack Query integration, typed by the core's
 // AppRouter (a type-only import: nothing of the core is bundled). Every call goes to the facade's
 // /dashboard/trpc, which adds the credentials and forwards it (facade/src/routes/dashboard.ts).
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
@@ -22,7 +22,16 @@ export function createTrpcClient() {
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  // Any call answered 401 means the session has ended (idle, absolute, signed out elsewhere):
+  // asking `dashboard.auth.me` again lets the shell notice and go to the sign-in page.
+  const ME = ["dashboard", "auth", "me"];
+  const sessionEnded = (error: unknown) => {
+    if (httpStatusOf(error) === 401) void client.invalidateQueries({ queryKey: [ME] });
+  };
+  const client: QueryClient = new QueryClient({
+    // `me` itself answering 401 is how the shell learns it (session.tsx), not a reason to ask it again.
+    queryCache: new QueryCache({ onError: (error, query) => JSON.stringify(query.queryKey[0]) !== JSON.stringify(ME) && sessionEnded(error) }),
+    mutationCache: new MutationCache({ onError: sessionEnded }),
     defaultOptions: {
       queries: {
         staleTime: 15_000,
@@ -32,6 +41,7 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  return client;
 }
 
 /** The HTTP status a tRPC failure carried (0 when there was none: the network). */

@@ -31,8 +31,11 @@ export function DataTable<Row>({
   rowKey,
   paging,
   empty,
+  hideCaption = false,
 }: {
   caption: string;
+  /** The caption stays for screen readers but is not shown (when a heading right above says the same). */
+  hideCaption?: boolean;
   columns: readonly Column<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row) => string;
@@ -45,7 +48,7 @@ export function DataTable<Row>({
       {/* Focusable so a keyboard user can scroll a table wider than the screen. */}
       <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
         <table>
-          <caption>{caption}</caption>
+          <caption className={hideCaption ? "visually-hidden" : undefined}>{caption}</caption>
           <thead>
             <tr>
               {columns.map((column) => (

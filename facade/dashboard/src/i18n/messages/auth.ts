@@ -24,6 +24,8 @@ export const authMessages = defineMessages({
     accept: "Aceptar y entrar",
     save: "Guardar y entrar",
     badToken: "Este enlace ya se usó o venció. Pida uno nuevo a quien se lo envió.",
+    existingAccount: "Este correo ya tiene una cuenta de Paytami: escriba su contraseña para unirse.",
+    wrongPassword: "La contraseña no es correcta.",
   },
   en: {
     signInTitle: "Sign in",
@@ -47,5 +49,7 @@ export const authMessages = defineMessages({
     accept: "Accept and sign in",
     save: "Save and sign in",
     badToken: "This link was used already or has expired. Ask whoever sent it for a new one.",
+    existingAccount: "This e-mail already has a Paytami account: type its password to join.",
+    wrongPassword: "The password is not right.",
   },
 });
