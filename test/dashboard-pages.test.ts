@@ -17,6 +17,7 @@ import { checkPage, dashboardUrl, LANGUAGES, signedInPage, VIEWPORTS } from "./s
 import { eventually } from "./support/eventually.ts";
 import { createOk, driveToState, payByCard, useStack } from "./support/expect.ts";
 import { newIdemKey } from "./support/http.ts";
+import { decodeQrSvg } from "./support/qr-decode.ts";
 import type { Merchant } from "./support/stack.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -273,6 +274,12 @@ describe("payment links", () => {
     expect(paid.status, paid.text).toBe(201);
     expect(await payByCard(stack(), paid.json.id)).toBe("captured");
 
+    // The code on the page: its one path of module runs reads back as the link's URL too.
+    const svg = page.getByTestId("link-qr");
+    const side = (await svg.getAttribute("viewBox"))!.split(" ")[2];
+    const runs = await svg.locator('path[fill="#000"]').getAttribute("d");
+    expect(decodeQrSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}"><path fill="#000" d="${runs}"/></svg>`)).toBe(linkUrl);
+
     const download = page.waitForEvent("download");
     await page.getByTestId("qr-png").click();
     const file = await (await download).path();
@@ -331,6 +338,9 @@ describe("balances and payouts", () => {
     await mainText(asViewer.page);
     expect(await asViewer.page.getByRole("button", { name: /Pay out/ }).count()).toBe(0);
     expect(await asViewer.page.getByRole("button", { name: "Add account" }).count()).toBe(0);
+    await asViewer.page.goto(url("/links"));
+    await mainText(asViewer.page);
+    expect(await asViewer.page.getByRole("link", { name: "Create link" }).count()).toBe(0);
     await asViewer.close();
   });
 });
