@@ -32,7 +32,6 @@ export default function VolumeChart({ currency, days, label, amountLabel, countL
     if (!target) return;
     // Days as UTC midnights, shown in UTC: the labels are the merchant's calendar days as the core counted them.
     const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
-    const byTime = new Map(days.map((d, i) => [xs[i], d.date]));
     const chart = new uPlot(
       {
         width: Math.max(target.clientWidth, 240),
@@ -52,7 +51,7 @@ export default function VolumeChart({ currency, days, label, amountLabel, countL
         ],
         axes: [
           {
-            values: (_u, splits) => splits.map((s) => (byTime.has(s) ? dayLabel(byTime.get(s)!) : dayLabel(new Date(s * 1000).toISOString().slice(0, 10)))),
+            values: (_u, splits) => splits.map((s) => dayLabel(new Date(s * 1000).toISOString().slice(0, 10))),
             space: 70,
           },
           { scale: "amount", values: (_u, splits) => splits.map((s) => formatMinor(Math.round(s), currency)), size: 90 },

@@ -31,12 +31,12 @@ export function usePaymentColumns(): Column<PaymentRow>[] {
       key: "customer",
       header: m.table.customer,
       cell: (p) => (
-        <>
+        <span className="cell-text">
           {p.customer_name && <span className="block">{p.customer_name}</span>}
           {p.customer_email && <span className="block muted">{p.customer_email}</span>}
-        </>
+        </span>
       ),
     },
-    { key: "description", header: m.table.description, cell: (p) => p.description ?? "" },
+    { key: "description", header: m.table.description, cell: (p) => <span className="cell-text">{p.description ?? ""}</span> },
   ];
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { Link, useParams } from "wouter";
 import { CopyButton } from "../components/CopyButton.tsx";
+import { Fact, Facts } from "../components/Facts.tsx";
 import { DataTable, useKeysetPages } from "../components/DataTable.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { Loading, Page } from "../components/Page.tsx";
@@ -21,15 +22,6 @@ import { linkAmount, linkState } from "./link-view.ts";
 import { usePaymentColumns } from "../components/payment-columns.tsx";
 
 type LinkObject = RouterOutputs["dashboard"]["links"]["get"];
-
-function Item({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="item">
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 /** One link: its address to copy, its QR code (SVG, PNG for printing), its settings, its payments; deactivate for roles that may. */
 export default function LinkDetail() {
@@ -73,21 +65,21 @@ function LinkBody({ link }: { link: LinkObject }) {
       </div>
       <section className="panel" aria-labelledby="link-settings-heading">
         <h2 id="link-settings-heading">{m.detail.settings}</h2>
-        <dl className="facts">
-          <Item term={m.detail.state}>
+        <Facts>
+          <Fact term={m.detail.state}>
             <StatusBadge tone={link.payable ? "success" : "neutral"}>{label(m.states, linkState(link))}</StatusBadge>
-          </Item>
-          <Item term={m.detail.amount}>{linkAmount(link, format.money, m.variable)}</Item>
-          <Item term={m.detail.description}>
+          </Fact>
+          <Fact term={m.detail.amount}>{linkAmount(link, format.money, m.variable)}</Fact>
+          <Fact term={m.detail.description}>
             <span data-testid="link-description">{link.description || none}</span>
-          </Item>
-          <Item term={m.detail.expires}>{link.expires_at ? format.dateTime(link.expires_at) : m.detail.never}</Item>
-          <Item term={m.detail.maxPayments}>{link.max_payments ?? m.detail.unlimited}</Item>
-          <Item term={m.detail.succeeded}>{link.succeeded_payments}</Item>
-          <Item term={m.detail.successUrl}>{link.success_url ?? none}</Item>
-          <Item term={m.detail.cancelUrl}>{link.cancel_url ?? none}</Item>
-          <Item term={m.detail.created}>{format.dateTime(link.created_at)}</Item>
-        </dl>
+          </Fact>
+          <Fact term={m.detail.expires}>{link.expires_at ? format.dateTime(link.expires_at) : m.detail.never}</Fact>
+          <Fact term={m.detail.maxPayments}>{link.max_payments ?? m.detail.unlimited}</Fact>
+          <Fact term={m.detail.succeeded}>{link.succeeded_payments}</Fact>
+          <Fact term={m.detail.successUrl}>{link.success_url ?? none}</Fact>
+          <Fact term={m.detail.cancelUrl}>{link.cancel_url ?? none}</Fact>
+          <Fact term={m.detail.created}>{format.dateTime(link.created_at)}</Fact>
+        </Facts>
         {link.active && atLeast(me.role, "admin") && <Deactivate id={link.id} />}
       </section>
       <LinkPayments id={link.id} />

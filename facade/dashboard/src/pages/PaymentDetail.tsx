@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useParams } from "wouter";
 import { CopyButton } from "../components/CopyButton.tsx";
+import { Fact, Facts } from "../components/Facts.tsx";
 import { DataTable } from "../components/DataTable.tsx";
 import { SelectField, TextField } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
@@ -25,16 +26,6 @@ type Detail = RouterOutputs["dashboard"]["payments"]["get"];
 const PAYABLE = ["created", "processing", "authorized"];
 const REFUNDABLE = ["captured", "pending_settlement", "settled_to_paytami", "available_to_merchant", "partially_refunded"];
 const REASONS = ["requested_by_customer", "duplicate_charge", "product_not_received", "product_unacceptable", "merchant_error", "fraudulent", "other"];
-
-/** A term and its value in a description list. */
-function Item({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="item">
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 /** One payment in full: amounts, timeline, customer, refunds, events and deliveries, ledger; refund and cancel for roles that may. */
 export default function PaymentDetail() {
@@ -68,39 +59,39 @@ function DetailBody({ detail }: { detail: Detail }) {
     <>
       <section className="panel" aria-labelledby="summary-heading">
         <h2 id="summary-heading">{m.detail.summary}</h2>
-        <dl className="facts">
-          <Item term={m.detail.amount}>
+        <Facts>
+          <Fact term={m.detail.amount}>
             <span data-testid="detail-amount">{detail.amount.formatted}</span>
-          </Item>
-          <Item term={m.detail.fee}>
+          </Fact>
+          <Fact term={m.detail.fee}>
             <span data-testid="detail-fee">{detail.fee.formatted}</span>
-          </Item>
-          <Item term={m.detail.net}>
+          </Fact>
+          <Fact term={m.detail.net}>
             <span data-testid="detail-net">{detail.net.formatted}</span>
-          </Item>
-          <Item term={m.detail.refunded}>
+          </Fact>
+          <Fact term={m.detail.refunded}>
             <span data-testid="detail-refunded">{detail.refunded.formatted}</span>
-          </Item>
-          <Item term={m.detail.status}>
+          </Fact>
+          <Fact term={m.detail.status}>
             <PaymentStatus status={p.status} />
-          </Item>
-          <Item term={m.detail.method}>
+          </Fact>
+          <Fact term={m.detail.method}>
             {label(m.methods, detail.method_type)}
             {detail.card && ` · ${m.detail.card(detail.card.brand, detail.card.last4)}`}
-          </Item>
-          <Item term={m.detail.created}>{format.dateTime(p.created_at)}</Item>
-          {PAYABLE.includes(p.status) && <Item term={m.detail.expires}>{format.dateTime(detail.expires_at)}</Item>}
-          <Item term={m.detail.description}>{p.description ?? none}</Item>
-          <Item term={m.detail.link}>{detail.link_id ? <Link href={`/links/${detail.link_id}`}>{detail.link_id}</Link> : none}</Item>
-          <Item term={m.detail.customerName}>
+          </Fact>
+          <Fact term={m.detail.created}>{format.dateTime(p.created_at)}</Fact>
+          {PAYABLE.includes(p.status) && <Fact term={m.detail.expires}>{format.dateTime(detail.expires_at)}</Fact>}
+          <Fact term={m.detail.description}>{p.description ?? none}</Fact>
+          <Fact term={m.detail.link}>{detail.link_id ? <Link href={`/links/${detail.link_id}`}>{detail.link_id}</Link> : none}</Fact>
+          <Fact term={m.detail.customerName}>
             <span data-testid="detail-customer-name">{detail.customer.name ?? none}</span>
-          </Item>
-          <Item term={m.detail.customerEmail}>{detail.customer.email ?? none}</Item>
-          <Item term={m.detail.checkoutUrl}>
+          </Fact>
+          <Fact term={m.detail.customerEmail}>{detail.customer.email ?? none}</Fact>
+          <Fact term={m.detail.checkoutUrl}>
             <code className="secret">{p.checkout_url}</code>
             <CopyButton text={p.checkout_url} label={m.copyCheckout} />
-          </Item>
-        </dl>
+          </Fact>
+        </Facts>
       </section>
       {mayAct && REFUNDABLE.includes(p.status) && <RefundForm detail={detail} />}
       {mayAct && PAYABLE.includes(p.status) && <CancelPayment id={p.id} />}
