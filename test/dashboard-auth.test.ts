@@ -308,16 +308,22 @@ describe("the Security page", () => {
     expect(started.data.otpauth_url).toContain(`secret=${secret}`);
     expect((await dashMutation(stack(), "security.totpEnable", { code: "000000" }, { session })).code).toBe("validation_error");
     expect((await dashQuery(stack(), "auth.me", undefined, { session })).data.user.totp_enabled).toBe(false);
-    expect((await dashMutation(stack(), "security.totpEnable", { code: totpCode(secret, new Date()) }, { session })).status).toBe(200);
+    // Each code is good once (RFC 6238 §5.2), so each step below uses a later step's code: the one
+    // before now, now's, the one after (a step either way is accepted).
+    const code = (stepsFromNow: number) => totpCode(secret, new Date(Date.now() + stepsFromNow * 30_000));
+    expect((await dashMutation(stack(), "security.totpEnable", { code: code(-1) }, { session })).status).toBe(200);
     expect((await dashQuery(stack(), "auth.me", undefined, { session })).data.user.totp_enabled).toBe(true);
     const withoutCode = await dashMutation(stack(), "auth.signIn", { email: user.email, password: user.password });
     expect(withoutCode.code).toBe("unauthorized");
     expect(withoutCode.issued).toBeUndefined();
     expect((await dashMutation(stack(), "auth.signIn", { email: user.email, password: user.password, totp: "123456" })).issued).toBeUndefined();
-    const withCode = await dashMutation(stack(), "auth.signIn", { email: user.email, password: user.password, totp: totpCode(secret, new Date()) });
+    const nowCode = code(0);
+    const withCode = await dashMutation(stack(), "auth.signIn", { email: user.email, password: user.password, totp: nowCode });
     expect(remember(withCode.issued)).toBeDefined();
+    // The same code again is spent.
+    expect((await dashMutation(stack(), "auth.signIn", { email: user.email, password: user.password, totp: nowCode })).code).toBe("unauthorized");
     expect((await dashMutation(stack(), "security.totpDisable", { code: "111111" }, { session })).code).toBe("validation_error");
-    expect((await dashMutation(stack(), "security.totpDisable", { code: totpCode(secret, new Date()) }, { session })).status).toBe(200);
+    expect((await dashMutation(stack(), "security.totpDisable", { code: code(1) }, { session })).status).toBe(200);
     expect(remember(await signedIn(stack(), user))).toBeDefined();
   });
 

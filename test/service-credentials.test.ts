@@ -208,10 +208,11 @@ describe("the dispatcher's credential", () => {
   });
 });
 
-describe("tRPC and /metrics are the operator's", () => {
+// The dashboard's procedures take the facade's credential instead (test/dashboard-auth.test.ts).
+describe("tRPC's operator procedures and /metrics are the operator's", () => {
   const trpc = (token: string) => trpcClient(stack(), token);
 
-  test.each(["facade", "dispatcher"] as const)("the %s's token opens no tRPC procedure and not /metrics", async (name) => {
+  test.each(["facade", "dispatcher"] as const)("the %s's token opens no operator procedure and not /metrics", async (name) => {
     const s = stack();
     const token = name === "facade" ? s.facadeToken : s.dispatcherToken;
     const before = await snapshot();

@@ -50,7 +50,7 @@ export interface JobPolicies {
   outboxRelay: LeasedJobPolicy;
   purgeEvents: JobPolicy;
   purgeLinkRateLimits: JobPolicy;
-  /** Deletes audit-log rows older than AUDIT_RETENTION, and dashboard sessions past their absolute timeout. */
+  /** Deletes audit-log rows older than AUDIT_RETENTION, and dashboard sessions and invite/reset tokens past their lifetime. */
   purgeAuditLog: JobPolicy;
   /** Claims bank accounts whose scheduled payout is due (PAYOUT_SCHEDULE) and pays out their available balance. */
   sweepPayouts: JobPolicy;

@@ -13,7 +13,7 @@ import { settleDuePayments } from "./jobs/settle-payments.ts";
 import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
-import { purgeEndedSessions, purgeExpiredAuditEntries } from "./jobs/purge-audit-log.ts";
+import { purgeEndedSessions, purgeExpiredAuditEntries, purgeSpentUserTokens } from "./jobs/purge-audit-log.ts";
 import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import type { Processors } from "./processor/processor.ts";
@@ -66,6 +66,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     { job: "purge_link_rate_limits", every: purgeLinkRateLimits.intervalMs, run: () => purgePastRateLimitWindows(deps, purgeLinkRateLimits) },
     { job: "purge_audit_log", every: purgeAuditLog.intervalMs, run: () => purgeExpiredAuditEntries(deps, purgeAuditLog) },
     { job: "purge_dashboard_sessions", every: purgeAuditLog.intervalMs, run: () => purgeEndedSessions(deps, purgeAuditLog) },
+    { job: "purge_dashboard_user_tokens", every: purgeAuditLog.intervalMs, run: () => purgeSpentUserTokens(deps, purgeAuditLog) },
     ...(config.payoutScheduleMs !== null ? [{ job: dueBankAccounts.job, every: sweepPolicy.intervalMs, run: () => sweepPayouts(deps, sweepPolicy) }] : []),
     { job: unfinishedPayouts.job, every: recoverPolicy.intervalMs, run: () => recoverPayouts(deps, recoverPolicy) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { purgeEndedSessions, purgeExpiredAuditEntries } from "./purge-audit-log.ts";
+import { purgeEndedSessions, purgeExpiredAuditEntries, purgeSpentUserTokens } from "./purge-audit-log.ts";
 
 const DAY = 86_400_000;
 let database: MigratedDatabase | undefined;
@@ -76,4 +76,23 @@ it("purges sessions past their absolute timeout only", async () => {
     .execute();
   expect(await purgeEndedSessions(deps, { batch: 10 })).toEqual({ purged: 1 });
   expect((await trx.selectFrom("dashboard_sessions").select("id").execute()).map((r) => r.id)).toEqual(["live"]);
+});
+
+it("purges invite and reset tokens past their lifetime only", async () => {
+  const trx = db(deps.orm.em.fork());
+  const token = (digest: string, expiresInMs: number) => ({
+    digest,
+    purpose: "reset",
+    user_id: "usr_0",
+    merchant_id: null,
+    created_at: clock,
+    expires_at: new Date(clock.getTime() + expiresInMs),
+    used_at: null,
+  });
+  await trx
+    .insertInto("dashboard_user_tokens")
+    .values([token("spent", 0), token("usable", 1_000)])
+    .execute();
+  expect(await purgeSpentUserTokens(deps, { batch: 10 })).toEqual({ purged: 1 });
+  expect((await trx.selectFrom("dashboard_user_tokens").select("digest").execute()).map((r) => r.digest)).toEqual(["usable"]);
 });

@@ -54,3 +54,24 @@ export function purgeEndedSessions(deps: CoreDeps, policy: Pick<JobPolicy, "batc
     return { value: { purged: rows.length }, events: [] };
   });
 }
+
+/** Invite and reset tokens past their lifetime (used or not): nobody can use them again. */
+export const spentUserTokens: WorkQueue<"dashboard_user_tokens", { digest: string }> = {
+  job: "purge_dashboard_user_tokens",
+  table: "dashboard_user_tokens",
+  due: (rows, now) => rows.select("digest").where("expires_at", "<=", now).orderBy("expires_at"),
+};
+
+export function purgeSpentUserTokens(deps: CoreDeps, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
+  return handleClaimed(deps, spentUserTokens, policy, async (tx, rows) => {
+    await db(tx)
+      .deleteFrom("dashboard_user_tokens")
+      .where(
+        "digest",
+        "in",
+        rows.map((row) => row.digest),
+      )
+      .execute();
+    return { value: { purged: rows.length }, events: [] };
+  });
+}

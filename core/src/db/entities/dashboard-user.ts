@@ -16,6 +16,8 @@ export const DashboardUser = defineEntity({
     password_hash: p.text().nullable(),
     totp_secret: p.text().nullable(),
     totp_pending_secret: p.text().nullable(),
+    // The 30-second step of the last code accepted: a code is good once (RFC 6238 §5.2).
+    totp_last_step: p.integer().nullable(),
     preferred_mode: p.text().check("preferred_mode in ('test', 'live')").default("test"),
     preferred_merchant_id: p
       .manyToOne(Merchant)

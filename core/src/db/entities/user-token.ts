@@ -5,7 +5,7 @@ import { Merchant } from "./merchant.ts";
 /**
  * One-use tokens sent to a person as a URL: an invite (to one merchant with one role, DASHBOARD_INVITE_TTL)
  * or a password reset (DASHBOARD_RESET_TTL). Only the SHA-256 digest is stored; `used_at` is set by
- * the one use.
+ * the one use. Tokens past their lifetime are purged (purge_dashboard_user_tokens).
  */
 export const UserToken = defineEntity({
   name: "UserToken",
@@ -25,5 +25,9 @@ export const UserToken = defineEntity({
     expires_at: p.datetime(3),
     used_at: p.datetime(3).nullable(),
   },
-  indexes: [{ name: "dashboard_user_tokens_user_idx", properties: "user_id" }],
+  indexes: [
+    { name: "dashboard_user_tokens_user_idx", properties: "user_id" },
+    // The purge takes tokens past their lifetime.
+    { name: "dashboard_user_tokens_expires_idx", properties: "expires_at" },
+  ],
 });

@@ -9,7 +9,7 @@ export class Migration20261125175249_dashboard_users extends Migration {
     this.addSql(`create index "audit_log_created_idx" on "audit_log" ("created_at");`);
     this.addSql(`create index "audit_log_merchant_idx" on "audit_log" ("merchant_id", "seq" DESC);`);
 
-    this.addSql(`create table "dashboard_users" ("id" text not null, "email" text not null, "password_hash" text null, "totp_secret" text null, "totp_pending_secret" text null, "preferred_mode" text not null default 'test', "preferred_merchant_id" text null, "language" text null, "created_at" timestamptz(3) not null, primary key ("id"));`);
+    this.addSql(`create table "dashboard_users" ("id" text not null, "email" text not null, "password_hash" text null, "totp_secret" text null, "totp_pending_secret" text null, "totp_last_step" int null, "preferred_mode" text not null default 'test', "preferred_merchant_id" text null, "language" text null, "created_at" timestamptz(3) not null, primary key ("id"));`);
     this.addSql(`alter table "dashboard_users" add constraint "dashboard_users_email_key" unique ("email");`);
 
     this.addSql(`create table "memberships" ("user_id" text not null, "merchant_id" text not null, "role" text not null, "created_at" timestamptz(3) not null, primary key ("user_id", "merchant_id"));`);
@@ -22,6 +22,7 @@ export class Migration20261125175249_dashboard_users extends Migration {
 
     this.addSql(`create table "dashboard_user_tokens" ("digest" text not null, "purpose" text not null, "user_id" text not null, "merchant_id" text null, "created_at" timestamptz(3) not null, "expires_at" timestamptz(3) not null, "used_at" timestamptz(3) null, primary key ("digest"));`);
     this.addSql(`create index "dashboard_user_tokens_user_idx" on "dashboard_user_tokens" ("user_id");`);
+    this.addSql(`create index "dashboard_user_tokens_expires_idx" on "dashboard_user_tokens" ("expires_at");`);
 
     this.addSql(`alter table "dashboard_users" add constraint "dashboard_users_preferred_merchant_id_fkey" foreign key ("preferred_merchant_id") references "merchants" ("id") on delete set null;`);
     this.addSql(`alter table "dashboard_users" add constraint "dashboard_users_preferred_mode_check" check (preferred_mode in ('test', 'live'));`);

@@ -4,7 +4,8 @@ import type { CoreDeps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import type { Tx } from "../unit-of-work.ts";
 import { endUserSessions } from "./sessions.ts";
-import { newTotpSecret, totpUri, totpValid } from "./totp.ts";
+import { newTotpSecret, totpUri } from "./totp.ts";
+import { useTotpCode } from "./totp-use.ts";
 
 // The Security page (DESIGN §5): sign out everywhere, and TOTP on and off. Turning TOTP on takes two
 // steps — a pending secret shown once (totpStart), then a code from the app that proves it was
@@ -26,7 +27,8 @@ export async function totpStart(_deps: CoreDeps, tx: Tx, caller: SessionCaller):
 export async function totpEnable(deps: CoreDeps, tx: Tx, caller: SessionCaller, { code }: { code: string }): Promise<{ totp_enabled: true }> {
   const user = await db(tx).selectFrom("dashboard_users").select(["totp_pending_secret"]).where("id", "=", caller.session.userId).executeTakeFirstOrThrow();
   if (user.totp_pending_secret === null) fail("validation_error", "Start setting up two-step sign-in first.");
-  if (!totpValid(user.totp_pending_secret!, code, deps.now())) fail("validation_error", "code: not the code your app shows now.");
+  if (!(await useTotpCode(tx, caller.session.userId, user.totp_pending_secret!, code, deps.now())))
+    fail("validation_error", "code: not the code your app shows now.");
   await db(tx)
     .updateTable("dashboard_users")
     .set({ totp_secret: user.totp_pending_secret, totp_pending_secret: null })
@@ -38,7 +40,7 @@ export async function totpEnable(deps: CoreDeps, tx: Tx, caller: SessionCaller, 
 export async function totpDisable(deps: CoreDeps, tx: Tx, caller: SessionCaller, { code }: { code: string }): Promise<{ totp_enabled: false }> {
   const user = await db(tx).selectFrom("dashboard_users").select(["totp_secret"]).where("id", "=", caller.session.userId).executeTakeFirstOrThrow();
   if (user.totp_secret === null) fail("validation_error", "Two-step sign-in is not on.");
-  if (!totpValid(user.totp_secret!, code, deps.now())) fail("validation_error", "code: not the code your app shows now.");
+  if (!(await useTotpCode(tx, caller.session.userId, user.totp_secret!, code, deps.now()))) fail("validation_error", "code: not the code your app shows now.");
   await db(tx).updateTable("dashboard_users").set({ totp_secret: null }).where("id", "=", caller.session.userId).execute();
   return { totp_enabled: false };
 }

@@ -9,7 +9,7 @@ import { admitSignIn } from "./login-throttle.ts";
 import { me, type MeView } from "./me.ts";
 import { passwordMatches } from "./passwords.ts";
 import { createSession, endSession, type IssuedSession } from "./sessions.ts";
-import { totpValid } from "./totp.ts";
+import { useTotpCode } from "./totp-use.ts";
 
 /** Where a browser speaks from, as the facade forwarded it. */
 export interface ClientInfo {
@@ -95,7 +95,7 @@ export async function signIn(deps: CoreDeps, tx: Tx, _facade: ServiceCaller<"fac
     .executeTakeFirst();
   const matches = await passwordMatches(user?.password_hash, input.password);
   if (!user || !matches) return failed(user?.id ?? null, user?.preferred_merchant_id ?? null, wrongCredentials());
-  if (user.totp_secret !== null && !totpValid(user.totp_secret, input.totp, now)) {
+  if (user.totp_secret !== null && !(await useTotpCode(tx, user.id, user.totp_secret, input.totp, now))) {
     return failed(user.id, user.preferred_merchant_id, new DomainError("unauthorized", "A valid one-time code from your authenticator app is required."));
   }
   await release();

@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { newTotpSecret, totpCode, totpUri, totpValid } from "./totp.ts";
+import { newTotpSecret, totpCode, totpStep, totpUri } from "./totp.ts";
 
 describe("TOTP", () => {
   const secret = newTotpSecret();
   const now = new Date("2026-11-25T12:00:00Z");
 
-  it("accepts the code of the current step and the steps next to it, nothing else", () => {
-    expect(totpValid(secret, totpCode(secret, now), now)).toBe(true);
-    expect(totpValid(secret, totpCode(secret, new Date(now.getTime() - 30_000)), now)).toBe(true);
-    expect(totpValid(secret, totpCode(secret, new Date(now.getTime() + 30_000)), now)).toBe(true);
-    expect(totpValid(secret, totpCode(secret, new Date(now.getTime() - 120_000)), now)).toBe(false);
-    expect(totpValid(secret, undefined, now)).toBe(false);
-    expect(totpValid(secret, "12345", now)).toBe(false);
-    expect(totpValid(newTotpSecret(), totpCode(secret, now), now)).toBe(false);
+  it("accepts the code of the current step and the steps next to it, naming its step; nothing else", () => {
+    const step = Math.floor(now.getTime() / 30_000);
+    expect(totpStep(secret, totpCode(secret, now), now)).toBe(step);
+    expect(totpStep(secret, totpCode(secret, new Date(now.getTime() - 30_000)), now)).toBe(step - 1);
+    expect(totpStep(secret, totpCode(secret, new Date(now.getTime() + 30_000)), now)).toBe(step + 1);
+    expect(totpStep(secret, totpCode(secret, new Date(now.getTime() - 120_000)), now)).toBeUndefined();
+    expect(totpStep(secret, undefined, now)).toBeUndefined();
+    expect(totpStep(secret, "12345", now)).toBeUndefined();
+    expect(totpStep(newTotpSecret(), totpCode(secret, now), now)).toBeUndefined();
   });
 
   it("gives an otpauth URI an authenticator reads: issuer, account and the secret", () => {

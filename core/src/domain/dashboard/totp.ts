@@ -17,10 +17,13 @@ export function totpUri(secret: string, email: string): string {
   return totp(secret, email).toString();
 }
 
-/** Whether `code` is the secret's code at `now` (one step either way). */
-export function totpValid(secret: string, code: string | undefined, now: Date): boolean {
-  if (code === undefined || !/^\d{6}$/.test(code)) return false;
-  return totp(secret).validate({ token: code, timestamp: now.getTime(), window: 1 }) !== null;
+const PERIOD_MS = 30_000;
+
+/** The time step `code` belongs to when it is the secret's code at `now` (one step either way), else undefined. */
+export function totpStep(secret: string, code: string | undefined, now: Date): number | undefined {
+  if (code === undefined || !/^\d{6}$/.test(code)) return undefined;
+  const delta = totp(secret).validate({ token: code, timestamp: now.getTime(), window: 1 });
+  return delta === null ? undefined : Math.floor(now.getTime() / PERIOD_MS) + delta;
 }
 
 /** The secret's code at `now` (tests, and the CLI's help for an operator setting up an app). */
