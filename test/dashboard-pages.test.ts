@@ -155,6 +155,24 @@ describe("payments", () => {
     await close();
   });
 
+  test("keyset pages: 25 a page, newest first, next and previous", async () => {
+    const shop = await stack().admin.createMerchant({ name: "Tienda Páginas" });
+    const ids: string[] = [];
+    for (let i = 0; i < 27; i++) ids.push((await createOk(stack().http, shop.testApiKey, { amount: String(1000 + i) })).id);
+    const newestFirst = ids.reverse();
+    const { page, close } = await signedInPage(stack(), browser(), await seedUser(stack(), shop.merchantId, "viewer"), { locale: "en-US" });
+    await page.goto(url("/payments"));
+    await mainText(page);
+    const shown = () => page.locator("main tbody tr a").allInnerTexts();
+    expect(await shown()).toEqual(newestFirst.slice(0, 25));
+    await page.getByRole("button", { name: "Next page" }).click();
+    await poll(shown).toEqual(newestFirst.slice(25));
+    expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Previous page" }).click();
+    await poll(shown).toEqual(newestFirst.slice(0, 25));
+    await close();
+  });
+
   test("a refund made in the dashboard is the refund the API shows, with the same ledger lines and a refund.succeeded webhook", async () => {
     const p = await capturedPayment({ amount: "20000" });
     const { page, close } = await signedInPage(stack(), browser(), admin, { locale: "en-US" });
