@@ -126,6 +126,8 @@ describe("payments", () => {
     await page.getByLabel("Search").fill("ANA.LOPEZ@");
     await page.getByRole("button", { name: "Filter", exact: true }).click();
     await poll(() => page.url()).toContain("search=ANA.LOPEZ%40");
+    // The form is not rebuilt under the keyboard: the button just pressed keeps the focus.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Filter");
     await poll(() => row.count()).toBe(1);
     // "Export CSV" downloads exactly that filtered list, with the browser's session.
     const exported = await page.request.get(new URL((await page.getByTestId("export-csv").getAttribute("href"))!, stack().baseUrl).toString());

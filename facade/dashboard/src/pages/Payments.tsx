@@ -44,8 +44,7 @@ export default function Payments() {
       }
     >
       <p className="muted">{m.exportHint}</p>
-      {/* Keyed by the address's filters, so the form shows them after back/forward. */}
-      <FilterForm key={params.toString()} initial={filters} onApply={apply} />
+      <FilterForm address={params.toString()} initial={filters} onApply={apply} />
       {list.isError && <Notice tone="danger">{errorText(list.error, shell, lang)}</Notice>}
       {list.isPending ? (
         <Loading />
@@ -62,9 +61,19 @@ export default function Payments() {
   );
 }
 
-function FilterForm({ initial, onApply }: { initial: FilterParams; onApply: (filters: FilterParams) => void }) {
+/**
+ * The filters being edited. When the address changes (back/forward, a bookmark) the form takes its
+ * filters, adjusted during render rather than by remounting, so the control a keyboard user just
+ * pressed keeps the focus.
+ */
+function FilterForm({ address, initial, onApply }: { address: string; initial: FilterParams; onApply: (filters: FilterParams) => void }) {
   const m = useMessages(paymentMessages);
   const [draft, setDraft] = useState<FilterParams>(initial);
+  const [shownAddress, setShownAddress] = useState(address);
+  if (address !== shownAddress) {
+    setShownAddress(address);
+    setDraft(initial);
+  }
   const set = (name: (typeof FILTER_PARAMS)[number]) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
