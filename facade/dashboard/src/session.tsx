@@ -35,17 +35,24 @@ export function useMe() {
 }
 
 /**
- * After anything that changes who or where the session is (sign-in, switching merchant or mode,
- * sign-out): every cached answer belonged to the old one, so all of it goes.
+ * After anything that changes who or where the session is. Every cached answer belonged to the old
+ * merchant or mode, so all of it is reset (not just invalidated: nothing of the old one may show
+ * while the new answers load). A switch passes the new `me` it got back, which takes `me`'s place
+ * at once, so the layout stays while the page reloads its data.
  */
-export function useSessionChanged(): () => Promise<void> {
+export function useSessionChanged(): (me?: Me) => Promise<void> {
   const client = useQueryClient();
-  // Reset, not just invalidate: nothing of the old merchant or mode may show while the new answers load.
-  return () => client.resetQueries();
+  const trpc = useTRPC();
+  return async (me) => {
+    if (!me) return client.resetQueries();
+    const meKey = trpc.dashboard.auth.me.queryKey();
+    client.setQueryData(meKey, me);
+    await client.resetQueries({ predicate: (query) => JSON.stringify(query.queryKey[0]) !== JSON.stringify(meKey[0]) });
+  };
 }
 
 export function useSignOut() {
   const trpc = useTRPC();
   const changed = useSessionChanged();
-  return useMutation(trpc.dashboard.auth.signOut.mutationOptions({ onSettled: changed }));
+  return useMutation(trpc.dashboard.auth.signOut.mutationOptions({ onSettled: () => changed() }));
 }

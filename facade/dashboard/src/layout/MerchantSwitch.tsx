@@ -14,7 +14,7 @@ export function MerchantSwitch() {
   const trpc = useTRPC();
   const changed = useSessionChanged();
   const id = useId();
-  const switchMerchant = useMutation(trpc.dashboard.auth.switchMerchant.mutationOptions({ onSuccess: changed }));
+  const switchMerchant = useMutation(trpc.dashboard.auth.switchMerchant.mutationOptions({ onSuccess: (me) => changed(me) }));
   const current = me.memberships.find((membership) => membership.merchant_id === me.merchant_id);
   if (me.memberships.length < 2) {
     return (

@@ -14,7 +14,7 @@ export function ModeSwitch() {
   const { me } = useSession();
   const trpc = useTRPC();
   const changed = useSessionChanged();
-  const switchMode = useMutation(trpc.dashboard.auth.switchMode.mutationOptions({ onSuccess: changed }));
+  const switchMode = useMutation(trpc.dashboard.auth.switchMode.mutationOptions({ onSuccess: (me) => changed(me) }));
   return (
     <div className="mode-switch" role="group" aria-label={m.modeLabel}>
       {MODES.map((mode) => (
