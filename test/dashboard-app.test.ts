@@ -274,7 +274,12 @@ describe("the shell", () => {
     await signInByKeyboard(page, user);
     await page.waitForURL(url("/"));
     await page.locator("h1").waitFor();
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    // Focus the document itself (the body, briefly focusable): the next Tab starts from the top, whatever the page holds.
+    await page.evaluate(() => {
+      document.body.tabIndex = -1;
+      document.body.focus();
+      document.body.removeAttribute("tabindex");
+    });
     await page.keyboard.press("Tab");
     const focused = () =>
       page.evaluate(() => ({ text: document.activeElement?.textContent ?? "", outline: getComputedStyle(document.activeElement!).outlineStyle }));

@@ -23,6 +23,13 @@ export const PUBLIC_ROUTES: readonly AppRoute[] = [
 /** Pages of a signed-in user, inside the layout; the navigation lists those with `nav`, in this order. */
 export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/", page: lazy(() => import("./pages/Home.tsx")), nav: { key: "home", least: "viewer" } },
+  { path: "/payments", page: lazy(() => import("./pages/Payments.tsx")), nav: { key: "payments", least: "viewer" } },
+  { path: "/payments/:id", page: lazy(() => import("./pages/PaymentDetail.tsx")) },
+  { path: "/links", page: lazy(() => import("./pages/Links.tsx")), nav: { key: "links", least: "viewer" } },
+  // Before "/links/:id", which would take "new" for an id.
+  { path: "/links/new", page: lazy(() => import("./pages/LinkCreate.tsx")) },
+  { path: "/links/:id", page: lazy(() => import("./pages/LinkDetail.tsx")) },
+  { path: "/balances", page: lazy(() => import("./pages/Balances.tsx")), nav: { key: "balances", least: "viewer" } },
   { path: "/team", page: lazy(() => import("./pages/Team.tsx")), nav: { key: "team", least: "viewer" } },
   { path: "/security", page: lazy(() => import("./pages/Security.tsx")), nav: { key: "security", least: "viewer" } },
 ];
