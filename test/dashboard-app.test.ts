@@ -531,7 +531,18 @@ describe("Security", () => {
     expect(uri).toMatch(/^otpauth:\/\/totp\//);
     const totp = OTPAuth.URI.parse(uri) as OTPAuth.TOTP;
     expect(await page.locator(".secret").innerText()).toBe(totp.secret.base32);
-    await page.getByLabel("6-digit code").fill(totp.generate());
+    // Each code is accepted once and only if it is of a later step than the last one used (RFC 6238
+    // §5.2), within a step of now: so each use here takes the next step's code.
+    const STEP_MS = totp.period * 1000;
+    const stepNow = () => Math.floor(Date.now() / STEP_MS);
+    let lastStep = stepNow();
+    const nextCode = async (): Promise<string> => {
+      // The next step's code is accepted only while now is at most one step behind it.
+      while (stepNow() < lastStep) await new Promise((resolve) => setTimeout(resolve, 250));
+      lastStep += 1;
+      return totp.generate({ timestamp: lastStep * STEP_MS });
+    };
+    await page.getByLabel("6-digit code").fill(totp.generate({ timestamp: lastStep * STEP_MS }));
     await page.getByRole("button", { name: "Confirm and turn on" }).click();
     await poll(() => page.locator("main").innerText()).toContain("On: signing in asks for a code from your authenticator app.");
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
@@ -542,16 +553,16 @@ describe("Security", () => {
     await page.getByLabel("Password", { exact: true }).fill(user.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await poll(() => page.getByRole("alert").innerText()).toBe("The e-mail, password or code is not right.");
-    await page.getByLabel("Verification code (if you turned it on)").fill(totp.generate());
+    await page.getByLabel("Verification code (if you turned it on)").fill(await nextCode());
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(url("/"));
 
     await page.goto(url("/security"));
-    await page.getByLabel("6-digit code").fill(totp.generate());
+    await page.getByLabel("6-digit code").fill(await nextCode());
     await page.getByRole("button", { name: "Turn off" }).click();
     await poll(() => page.locator("main").innerText()).toContain("Off.");
     await close();
-  });
+  }, 120_000); // up to a TOTP step (30 s) may be spent waiting for the next code to be valid
 
   test("the user's sessions, sign out everywhere, and the audit log for owners and admins only", async () => {
     const owner = await seedUser(stack(), m.merchantId, "owner");
