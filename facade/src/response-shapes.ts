@@ -148,8 +148,11 @@ export const errorBodyOf = (codes: readonly [ErrorCode, ...ErrorCode[]]) =>
     })
     .meta({ description: "Every error's body (spec 7)." });
 
-/** Any error body: what an unknown route or a wrong method answers. */
-export const errorShape = errorBodyOf(ERROR_CODES);
+/** Any error body (the `Error` component): what an unknown route or a wrong method answers, and what every error response narrows. */
+export const errorShape = errorBodyOf(ERROR_CODES).meta({ id: "Error" });
+
+/** An error response's body: an `Error` whose code is one of `codes` (allOf, so generated clients keep one named Error type). */
+export const errorResponseOf = (codes: readonly [ErrorCode, ...ErrorCode[]]) => z.intersection(errorShape, errorBodyOf(codes));
 
 /** A keyset page (DESIGN §4 "Listing"): pass the last item's id as starting_after for the next one. */
 export const pageOf = (item: z.ZodType, id: string) =>

@@ -179,6 +179,22 @@ export type Money = string;
 export type Timestamp = string;
 
 /**
+ * Every error's body (spec 7).
+ */
+export type Error = {
+    error: {
+        /**
+         * The catalog code (spec 7): program logic reads this.
+         */
+        code: 'unauthorized' | 'validation_error' | 'idempotency_key_required' | 'idempotency_key_reused' | 'amount_below_minimum' | 'amount_above_maximum' | 'amount_required' | 'currency_not_supported' | 'method_not_supported' | 'unknown_payment' | 'unknown_payment_link' | 'payment_not_payable' | 'payment_link_not_payable' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining' | 'rate_limited' | 'processor_unavailable' | 'internal_error';
+        /**
+         * Human-readable; its wording may change.
+         */
+        message: string;
+    };
+};
+
+/**
  * A page of Payment objects, newest first.
  */
 export type PaymentPage = {
@@ -495,22 +511,6 @@ export type OpenApiDocument = {
 };
 
 /**
- * Every error's body (spec 7).
- */
-export type Error = {
-    error: {
-        /**
-         * The catalog code (spec 7): program logic reads this.
-         */
-        code: 'unauthorized' | 'validation_error' | 'idempotency_key_required' | 'idempotency_key_reused' | 'amount_below_minimum' | 'amount_above_maximum' | 'amount_required' | 'currency_not_supported' | 'method_not_supported' | 'unknown_payment' | 'unknown_payment_link' | 'payment_not_payable' | 'payment_link_not_payable' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining' | 'rate_limited' | 'processor_unavailable' | 'internal_error';
-        /**
-         * Human-readable; its wording may change.
-         */
-        message: string;
-    };
-};
-
-/**
  * One key per real attempt (a v4 UUID fits); reuse it only to retry the same request. Kept 24 h.
  */
 export type IdempotencyKey = string;
@@ -552,24 +552,45 @@ export type CancelPaymentErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
@@ -578,24 +599,45 @@ export type CancelPaymentErrors = {
      * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
     409: Error & {
-        error?: {
-            code?: 'payment_not_payable' | 'idempotency_key_reused';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'payment_not_payable' | 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -642,32 +684,60 @@ export type ListPaymentsErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -715,40 +785,75 @@ export type CreatePaymentErrors = {
      * `amount_above_maximum`: Amount above the maximum of the currency or link.
      */
     400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'method_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'method_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
     409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -787,32 +892,60 @@ export type GetPaymentErrors = {
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -851,32 +984,60 @@ export type GetCheckoutSessionErrors = {
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
     429: Error & {
-        error?: {
-            code?: 'rate_limited';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -915,40 +1076,75 @@ export type RedirectToCheckoutErrors = {
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `payment_not_payable`: The payment accepts no further attempt (paid, failed, canceled or expired).
      */
     409: Error & {
-        error?: {
-            code?: 'payment_not_payable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'payment_not_payable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
     429: Error & {
-        error?: {
-            code?: 'rate_limited';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -982,32 +1178,60 @@ export type ListPaymentLinksErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1053,40 +1277,75 @@ export type CreatePaymentLinkErrors = {
      * `amount_above_maximum`: Amount above the maximum of the currency or link.
      */
     400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'currency_not_supported' | 'amount_below_minimum' | 'amount_above_maximum';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
     409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1125,32 +1384,60 @@ export type GetPaymentLinkErrors = {
      * `unknown_payment_link`: No such payment link.
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment_link';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment_link';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
     429: Error & {
-        error?: {
-            code?: 'rate_limited';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1203,16 +1490,30 @@ export type PayPaymentLinkErrors = {
      * `method_not_supported`: Payment method not available for the currency or merchant.
      */
     400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'amount_required' | 'amount_below_minimum' | 'amount_above_maximum' | 'method_not_supported';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'amount_required' | 'amount_below_minimum' | 'amount_above_maximum' | 'method_not_supported';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unknown_payment_link`: No such payment link.
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment_link';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment_link';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
@@ -1221,32 +1522,60 @@ export type PayPaymentLinkErrors = {
      * `payment_link_not_payable`: The link accepts no payment (expired, inactive or exhausted).
      */
     409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused' | 'payment_link_not_payable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused' | 'payment_link_not_payable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
     429: Error & {
-        error?: {
-            code?: 'rate_limited';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'rate_limited';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1293,40 +1622,75 @@ export type ListRefundsErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1370,48 +1734,90 @@ export type CreateRefundErrors = {
      * `refund_amount_exceeds_remaining`: The refund exceeds what remains of the payment.
      */
     400: Error & {
-        error?: {
-            code?: 'idempotency_key_required' | 'validation_error' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
     409: Error & {
-        error?: {
-            code?: 'idempotency_key_reused';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1450,32 +1856,60 @@ export type GetRefundErrors = {
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
     404: Error & {
-        error?: {
-            code?: 'unknown_payment';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unknown_payment';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1514,32 +1948,60 @@ export type GetEventErrors = {
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `validation_error`: No such event: the catalog has no code of its own for it, so it reads like an unknown route.
      */
     404: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1586,32 +2048,60 @@ export type ListEventsErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1645,24 +2135,45 @@ export type GetBalanceErrors = {
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1701,32 +2212,60 @@ export type GetChargebackErrors = {
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `validation_error`: No such chargeback of the key's merchant and mode: the catalog has no code of its own for it, so it reads like an unknown route.
      */
     404: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1765,32 +2304,60 @@ export type GetPayoutErrors = {
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `validation_error`: No such payout of the key's merchant and mode: the catalog has no code of its own for it, so it reads like an unknown route.
      */
     404: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1833,32 +2400,60 @@ export type ListChargebacksErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1901,32 +2496,60 @@ export type ListPayoutsErrors = {
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
-        error?: {
-            code?: 'validation_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
     401: Error & {
-        error?: {
-            code?: 'unauthorized';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
@@ -1960,16 +2583,30 @@ export type GetOpenApiDocumentErrors = {
      * `internal_error`: Unexpected error on the service's side.
      */
     500: Error & {
-        error?: {
-            code?: 'internal_error';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
     /**
      * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
     503: Error & {
-        error?: {
-            code?: 'processor_unavailable';
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
         };
     };
 };
