@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../../proto/error-catalog.ts";
-import { EVENT_TYPES } from "../../proto/event-catalog.ts";
 import {
   currencyCodec,
   linkAmountTypeCodec,
@@ -110,17 +109,6 @@ export const refundShape = z
     created_at: timestamp,
   })
   .meta({ id: "Refund", description: "A refund of part or all of a payment (spec 2.4)." }) satisfies z.ZodType<RefundJson>;
-
-export const eventShape = z
-  .strictObject({
-    id: publicId("evt", "Unique event id; receivers deduplicate by it."),
-    type: z.enum(EVENT_TYPES),
-    created_at: timestamp,
-    data: z
-      .record(z.string(), z.unknown())
-      .meta({ description: "The affected object in the shape the API returns it (Payment, Refund, Chargeback or Payout)." }),
-  })
-  .meta({ id: "Event", description: "The envelope of spec 2.7, as the webhook delivered it." });
 
 export const checkoutSessionShape = z
   .union([

@@ -360,52 +360,9 @@ export type Event = {
     type: 'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed';
     created_at: Timestamp;
     /**
-     * The affected object in the shape the API returns it (Payment, Refund, Chargeback or Payout).
+     * The affected object as the API returns it: a Payment (payment.*), Refund (refund.*), Chargeback (chargeback.*) or Payout (payout.*).
      */
-    data: {
-        [key: string]: unknown;
-    };
-};
-
-/**
- * A page of Event objects, newest first.
- */
-export type EventPage = {
-    data: Array<Event>;
-    /**
-     * Whether another page follows this one.
-     */
-    has_more: boolean;
-};
-
-/**
- * The merchant's balances in the key's mode, one entry per currency it accepts or holds money in.
- */
-export type Balance = {
-    /**
-     * The key's mode: the balances are of this mode only.
-     */
-    mode: 'test' | 'live';
-    balances: Array<BalanceAmounts>;
-};
-
-/**
- * One currency's balances, in its minor unit, as sums of the ledger.
- */
-export type BalanceAmounts = {
-    currency: Currency;
-    /**
-     * Captured but not yet settled to Paytami: net of fees, minus refunds taken from it.
-     */
-    pending: string;
-    /**
-     * Settled and released: what the next payout sends to the bank.
-     */
-    available: string;
-    /**
-     * In payouts on their way to the bank.
-     */
-    in_transit: string;
+    data: Payment | Refund | Chargeback | Payout;
 };
 
 /**
@@ -475,6 +432,47 @@ export type Payout = {
      * Why it failed (e.g. account_closed); null otherwise.
      */
     failure_reason: string | null;
+};
+
+/**
+ * A page of Event objects, newest first.
+ */
+export type EventPage = {
+    data: Array<Event>;
+    /**
+     * Whether another page follows this one.
+     */
+    has_more: boolean;
+};
+
+/**
+ * The merchant's balances in the key's mode, one entry per currency it accepts or holds money in.
+ */
+export type Balance = {
+    /**
+     * The key's mode: the balances are of this mode only.
+     */
+    mode: 'test' | 'live';
+    balances: Array<BalanceAmounts>;
+};
+
+/**
+ * One currency's balances, in its minor unit, as sums of the ledger.
+ */
+export type BalanceAmounts = {
+    currency: Currency;
+    /**
+     * Captured but not yet settled to Paytami: net of fees, minus refunds taken from it.
+     */
+    pending: string;
+    /**
+     * Settled and released: what the next payout sends to the bank.
+     */
+    available: string;
+    /**
+     * In payouts on their way to the bank.
+     */
+    in_transit: string;
 };
 
 /**
