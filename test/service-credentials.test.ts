@@ -58,7 +58,7 @@ const METHODS = Object.entries(SERVICES).flatMap(([service, definition]) =>
   })),
 );
 
-/** What the facade's routes call (grep facade/src for `core.`): payments, hosted pages, links, refunds, events, payouts, chargebacks, the balance. */
+/** What the facade's routes call (grep facade/src for `core.`): payments, hosted pages, links, refunds, events, balance, payouts, chargebacks. */
 const FACADE_METHODS = new Set([
   "payments.createPayment",
   "payments.getPayment",
@@ -82,11 +82,11 @@ const FACADE_METHODS = new Set([
   "refunds.listRefunds",
   "webhooks.listEvents",
   "webhooks.getEvent",
+  "ledger.getBalances",
   "payouts.getPayout",
   "payouts.listPayouts",
   "payouts.getChargeback",
   "payouts.listChargebacks",
-  "ledger.getBalances",
 ]);
 /** What the dispatcher calls (grep dispatcher/src for `core.`). */
 const DISPATCHER_METHODS = new Set([

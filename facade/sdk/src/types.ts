@@ -12,7 +12,6 @@ export type {
   CreatePaymentRequest as CreatePaymentParams,
   CreateRefundRequest as CreateRefundParams,
   Currency,
-  Error as ErrorBody,
   Event,
   Money,
   PayLinkRequest as PayLinkParams,
