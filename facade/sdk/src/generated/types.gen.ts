@@ -547,6 +547,8 @@ export type CancelPaymentData = {
 
 export type CancelPaymentErrors = {
     /**
+     * `idempotency_key_required`: An Idempotency-Key was sent but is shorter than 8 characters (the header itself is optional here).
+     *
      * `validation_error`: The body, query or a header does not have the expected shape.
      */
     400: Error & {
@@ -554,7 +556,7 @@ export type CancelPaymentErrors = {
             /**
              * The catalog code (spec 7): program logic reads this.
              */
-            code: 'validation_error';
+            code: 'idempotency_key_required' | 'validation_error';
             /**
              * Human-readable; its wording may change.
              */
