@@ -10,10 +10,8 @@ export const eventShape = z
     id: publicId("evt", "Unique event id; receivers deduplicate by it."),
     type: z.enum(EVENT_TYPES),
     created_at: timestamp,
-    data: z
-      .union([paymentShape, refundShape, chargebackShape, payoutShape])
-      .meta({
-        description: "The affected object as the API returns it: a Payment (payment.*), Refund (refund.*), Chargeback (chargeback.*) or Payout (payout.*).",
-      }),
+    data: z.union([paymentShape, refundShape, chargebackShape, payoutShape]).meta({
+      description: "The affected object as the API returns it: a Payment (payment.*), Refund (refund.*), Chargeback (chargeback.*) or Payout (payout.*).",
+    }),
   })
   .meta({ id: "Event", description: "The envelope of spec 2.7, as the webhook delivered it." });
