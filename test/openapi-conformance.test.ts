@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient } from "./support/http.ts";
 import { takeViolations } from "./support/openapi-conformance.ts";
+import config from "../vitest.config.ts";
 
 const PAYMENT = {
   id: "pay_0123456789abcdef01234567",
@@ -41,6 +42,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("the suites' response validator", () => {
+  it("is on for every test file: a setup file of the one vitest config, and this file's fetch is wrapped", () => {
+    expect(config.test?.setupFiles).toContain("test/support/openapi-conformance-setup.ts");
+    expect(config.test?.include).toContain("test/**/*.test.ts");
+    expect(globalThis.fetch.toString()).toContain("checkConformance");
+  });
+
   it("passes an answer the document describes", async () => {
     await http.get("/v1/payments/pay_0123456789abcdef01234567");
     await fetch(`${http.baseUrl}/v1/payments/pay_0123456789abcdef01234567`);

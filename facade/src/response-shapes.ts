@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../../proto/error-catalog.ts";
-import { EVENT_TYPES } from "../../proto/event-catalog.ts";
 import {
   currencyCodec,
   linkAmountTypeCodec,
@@ -111,17 +110,6 @@ export const refundShape = z
   })
   .meta({ id: "Refund", description: "A refund of part or all of a payment (spec 2.4)." }) satisfies z.ZodType<RefundJson>;
 
-export const eventShape = z
-  .strictObject({
-    id: publicId("evt", "Unique event id; receivers deduplicate by it."),
-    type: z.enum(EVENT_TYPES),
-    created_at: timestamp,
-    data: z
-      .record(z.string(), z.unknown())
-      .meta({ description: "The affected object in the shape the API returns it (Payment, Refund, Chargeback or Payout)." }),
-  })
-  .meta({ id: "Event", description: "The envelope of spec 2.7, as the webhook delivered it." });
-
 export const checkoutSessionShape = z
   .union([
     z.strictObject({
@@ -148,8 +136,11 @@ export const errorBodyOf = (codes: readonly [ErrorCode, ...ErrorCode[]]) =>
     })
     .meta({ description: "Every error's body (spec 7)." });
 
-/** Any error body: what an unknown route or a wrong method answers. */
-export const errorShape = errorBodyOf(ERROR_CODES);
+/** Any error body (the `Error` component): what an unknown route or a wrong method answers, and what every error response narrows. */
+export const errorShape = errorBodyOf(ERROR_CODES).meta({ id: "Error" });
+
+/** An error response's body: an `Error` whose code is one of `codes` (allOf, so generated clients keep one named Error type). */
+export const errorResponseOf = (codes: readonly [ErrorCode, ...ErrorCode[]]) => z.intersection(errorShape, errorBodyOf(codes));
 
 /** A keyset page (DESIGN §4 "Listing"): pass the last item's id as starting_after for the next one. */
 export const pageOf = (item: z.ZodType, id: string) =>

@@ -65,7 +65,9 @@ describe("the OpenAPI document", () => {
   it.each(SPEC_ERRORS)("%s %s answers %i %s", (method, path, status, code) => {
     const response = (document.paths as Json)[path][method].responses[String(status)];
     expect(response?.["x-error-codes"]).toContain(code);
-    const codeSchema = response.content["application/json"].schema.properties.error.properties.code;
+    const { allOf } = response.content["application/json"].schema;
+    expect(allOf[0]).toEqual({ $ref: "#/components/schemas/Error" });
+    const codeSchema = allOf[1].properties.error.properties.code;
     expect(codeSchema.enum).toContain(code);
     expect(response.description).toContain(`\`${code}\``);
   });

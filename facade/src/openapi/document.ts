@@ -2,7 +2,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
 import { HTTP_STATUS } from "../error-map.ts";
 import { SANE_REQUEST_ID } from "../middleware/request-context.ts";
-import { errorBodyOf } from "../response-shapes.ts";
+import { errorResponseOf } from "../response-shapes.ts";
 import { ERROR_MEANINGS } from "./error-meanings.ts";
 import { RECORDED_EXAMPLES } from "./examples.ts";
 import { GETTING_STARTED } from "./getting-started.ts";
@@ -71,7 +71,7 @@ function responsesOf(op: ApiOperation): ZodOpenApiResponsesObject {
       headers: { "Request-Id": header("RequestId"), ...(codes.includes("rate_limited") ? { "Retry-After": header("RetryAfter") } : {}) },
       content: {
         "application/json": {
-          schema: errorBodyOf(codes as [ErrorCode, ...ErrorCode[]]),
+          schema: errorResponseOf(codes as [ErrorCode, ...ErrorCode[]]),
           ...optional("examples", examplesOf(op, status)),
         },
       },

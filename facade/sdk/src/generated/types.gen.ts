@@ -179,6 +179,22 @@ export type Money = string;
 export type Timestamp = string;
 
 /**
+ * Every error's body (spec 7).
+ */
+export type Error = {
+    error: {
+        /**
+         * The catalog code (spec 7): program logic reads this.
+         */
+        code: 'unauthorized' | 'validation_error' | 'idempotency_key_required' | 'idempotency_key_reused' | 'amount_below_minimum' | 'amount_above_maximum' | 'amount_required' | 'currency_not_supported' | 'method_not_supported' | 'unknown_payment' | 'unknown_payment_link' | 'payment_not_payable' | 'payment_link_not_payable' | 'payment_not_refundable' | 'refund_amount_exceeds_remaining' | 'rate_limited' | 'processor_unavailable' | 'internal_error';
+        /**
+         * Human-readable; its wording may change.
+         */
+        message: string;
+    };
+};
+
+/**
  * A page of Payment objects, newest first.
  */
 export type PaymentPage = {
@@ -344,52 +360,9 @@ export type Event = {
     type: 'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed';
     created_at: Timestamp;
     /**
-     * The affected object in the shape the API returns it (Payment, Refund, Chargeback or Payout).
+     * The affected object as the API returns it: a Payment (payment.*), Refund (refund.*), Chargeback (chargeback.*) or Payout (payout.*).
      */
-    data: {
-        [key: string]: unknown;
-    };
-};
-
-/**
- * A page of Event objects, newest first.
- */
-export type EventPage = {
-    data: Array<Event>;
-    /**
-     * Whether another page follows this one.
-     */
-    has_more: boolean;
-};
-
-/**
- * The merchant's balances in the key's mode, one entry per currency it accepts or holds money in.
- */
-export type Balance = {
-    /**
-     * The key's mode: the balances are of this mode only.
-     */
-    mode: 'test' | 'live';
-    balances: Array<BalanceAmounts>;
-};
-
-/**
- * One currency's balances, in its minor unit, as sums of the ledger.
- */
-export type BalanceAmounts = {
-    currency: Currency;
-    /**
-     * Captured but not yet settled to Paytami: net of fees, minus refunds taken from it.
-     */
-    pending: string;
-    /**
-     * Settled and released: what the next payout sends to the bank.
-     */
-    available: string;
-    /**
-     * In payouts on their way to the bank.
-     */
-    in_transit: string;
+    data: Payment | Refund | Chargeback | Payout;
 };
 
 /**
@@ -459,6 +432,47 @@ export type Payout = {
      * Why it failed (e.g. account_closed); null otherwise.
      */
     failure_reason: string | null;
+};
+
+/**
+ * A page of Event objects, newest first.
+ */
+export type EventPage = {
+    data: Array<Event>;
+    /**
+     * Whether another page follows this one.
+     */
+    has_more: boolean;
+};
+
+/**
+ * The merchant's balances in the key's mode, one entry per currency it accepts or holds money in.
+ */
+export type Balance = {
+    /**
+     * The key's mode: the balances are of this mode only.
+     */
+    mode: 'test' | 'live';
+    balances: Array<BalanceAmounts>;
+};
+
+/**
+ * One currency's balances, in its minor unit, as sums of the ledger.
+ */
+export type BalanceAmounts = {
+    currency: Currency;
+    /**
+     * Captured but not yet settled to Paytami: net of fees, minus refunds taken from it.
+     */
+    pending: string;
+    /**
+     * Settled and released: what the next payout sends to the bank.
+     */
+    available: string;
+    /**
+     * In payouts on their way to the bank.
+     */
+    in_transit: string;
 };
 
 /**
@@ -533,14 +547,16 @@ export type CancelPaymentData = {
 
 export type CancelPaymentErrors = {
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_required`: An Idempotency-Key was sent but is shorter than 8 characters (the header itself is optional here).
+     *
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
              */
-            code: 'validation_error';
+            code: 'idempotency_key_required' | 'validation_error';
             /**
              * Human-readable; its wording may change.
              */
@@ -548,9 +564,9 @@ export type CancelPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -563,9 +579,9 @@ export type CancelPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -578,9 +594,11 @@ export type CancelPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `payment_not_payable`: The payment accepts no further attempt (paid, failed, canceled or expired).
+     *
+     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
-    409: {
+    409: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -593,9 +611,9 @@ export type CancelPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -608,9 +626,9 @@ export type CancelPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -663,9 +681,9 @@ export type ListPaymentsData = {
 
 export type ListPaymentsErrors = {
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -678,9 +696,9 @@ export type ListPaymentsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -693,9 +711,9 @@ export type ListPaymentsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -708,9 +726,9 @@ export type ListPaymentsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -754,9 +772,19 @@ export type CreatePaymentData = {
 
 export type CreatePaymentErrors = {
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
+     *
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     *
+     * `currency_not_supported`: Currency not enabled for the merchant.
+     *
+     * `method_not_supported`: Payment method not available for the currency or merchant.
+     *
+     * `amount_below_minimum`: Amount below the minimum of the currency or link.
+     *
+     * `amount_above_maximum`: Amount above the maximum of the currency or link.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -769,9 +797,9 @@ export type CreatePaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -784,9 +812,9 @@ export type CreatePaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
-    409: {
+    409: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -799,9 +827,9 @@ export type CreatePaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -814,9 +842,9 @@ export type CreatePaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -861,9 +889,9 @@ export type GetPaymentData = {
 
 export type GetPaymentErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -876,9 +904,9 @@ export type GetPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -891,9 +919,9 @@ export type GetPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -906,9 +934,9 @@ export type GetPaymentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -953,9 +981,9 @@ export type GetCheckoutSessionData = {
 
 export type GetCheckoutSessionErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -968,9 +996,9 @@ export type GetCheckoutSessionErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
-    429: {
+    429: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -983,9 +1011,9 @@ export type GetCheckoutSessionErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -998,9 +1026,9 @@ export type GetCheckoutSessionErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1045,9 +1073,9 @@ export type RedirectToCheckoutData = {
 
 export type RedirectToCheckoutErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1060,9 +1088,9 @@ export type RedirectToCheckoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `payment_not_payable`: The payment accepts no further attempt (paid, failed, canceled or expired).
      */
-    409: {
+    409: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1075,9 +1103,9 @@ export type RedirectToCheckoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
-    429: {
+    429: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1090,9 +1118,9 @@ export type RedirectToCheckoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1105,9 +1133,9 @@ export type RedirectToCheckoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1147,9 +1175,9 @@ export type ListPaymentLinksData = {
 
 export type ListPaymentLinksErrors = {
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1162,9 +1190,9 @@ export type ListPaymentLinksErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1177,9 +1205,9 @@ export type ListPaymentLinksErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1192,9 +1220,9 @@ export type ListPaymentLinksErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1238,9 +1266,17 @@ export type CreatePaymentLinkData = {
 
 export type CreatePaymentLinkErrors = {
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
+     *
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     *
+     * `currency_not_supported`: Currency not enabled for the merchant.
+     *
+     * `amount_below_minimum`: Amount below the minimum of the currency or link.
+     *
+     * `amount_above_maximum`: Amount above the maximum of the currency or link.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1253,9 +1289,9 @@ export type CreatePaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1268,9 +1304,9 @@ export type CreatePaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
-    409: {
+    409: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1283,9 +1319,9 @@ export type CreatePaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1298,9 +1334,9 @@ export type CreatePaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1345,9 +1381,9 @@ export type GetPaymentLinkData = {
 
 export type GetPaymentLinkErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment_link`: No such payment link.
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1360,9 +1396,9 @@ export type GetPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
-    429: {
+    429: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1375,9 +1411,9 @@ export type GetPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1390,9 +1426,9 @@ export type GetPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1441,9 +1477,19 @@ export type PayPaymentLinkData = {
 
 export type PayPaymentLinkErrors = {
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
+     *
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     *
+     * `amount_required`: Variable-amount link and no amount given.
+     *
+     * `amount_below_minimum`: Amount below the minimum of the currency or link.
+     *
+     * `amount_above_maximum`: Amount above the maximum of the currency or link.
+     *
+     * `method_not_supported`: Payment method not available for the currency or merchant.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1456,9 +1502,9 @@ export type PayPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment_link`: No such payment link.
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1471,9 +1517,11 @@ export type PayPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
+     *
+     * `payment_link_not_payable`: The link accepts no payment (expired, inactive or exhausted).
      */
-    409: {
+    409: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1486,9 +1534,9 @@ export type PayPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `rate_limited`: Too many attempts in a short time: wait Retry-After seconds.
      */
-    429: {
+    429: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1501,9 +1549,9 @@ export type PayPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1516,9 +1564,9 @@ export type PayPaymentLinkErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1571,9 +1619,9 @@ export type ListRefundsData = {
 
 export type ListRefundsErrors = {
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1586,9 +1634,9 @@ export type ListRefundsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1601,9 +1649,9 @@ export type ListRefundsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1616,9 +1664,9 @@ export type ListRefundsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1631,9 +1679,9 @@ export type ListRefundsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1677,9 +1725,15 @@ export type CreateRefundData = {
 
 export type CreateRefundErrors = {
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
+     *
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     *
+     * `payment_not_refundable`: The payment's state does not allow a refund.
+     *
+     * `refund_amount_exceeds_remaining`: The refund exceeds what remains of the payment.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1692,9 +1746,9 @@ export type CreateRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1707,9 +1761,9 @@ export type CreateRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1722,9 +1776,9 @@ export type CreateRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
      */
-    409: {
+    409: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1737,9 +1791,9 @@ export type CreateRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1752,9 +1806,9 @@ export type CreateRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1799,9 +1853,9 @@ export type GetRefundData = {
 
 export type GetRefundErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1814,9 +1868,9 @@ export type GetRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unknown_payment`: No such payment (or it belongs to another merchant or mode).
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1829,9 +1883,9 @@ export type GetRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1844,9 +1898,9 @@ export type GetRefundErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1891,9 +1945,9 @@ export type GetEventData = {
 
 export type GetEventErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1906,9 +1960,9 @@ export type GetEventErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: No such event: the catalog has no code of its own for it, so it reads like an unknown route.
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1921,9 +1975,9 @@ export type GetEventErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1936,9 +1990,9 @@ export type GetEventErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -1991,9 +2045,9 @@ export type ListEventsData = {
 
 export type ListEventsErrors = {
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2006,9 +2060,9 @@ export type ListEventsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2021,9 +2075,9 @@ export type ListEventsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2036,9 +2090,9 @@ export type ListEventsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2078,9 +2132,9 @@ export type GetBalanceData = {
 
 export type GetBalanceErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2093,9 +2147,9 @@ export type GetBalanceErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2108,9 +2162,9 @@ export type GetBalanceErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2155,9 +2209,9 @@ export type GetChargebackData = {
 
 export type GetChargebackErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2170,9 +2224,9 @@ export type GetChargebackErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: No such chargeback of the key's merchant and mode: the catalog has no code of its own for it, so it reads like an unknown route.
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2185,9 +2239,9 @@ export type GetChargebackErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2200,9 +2254,9 @@ export type GetChargebackErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2247,9 +2301,9 @@ export type GetPayoutData = {
 
 export type GetPayoutErrors = {
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2262,9 +2316,9 @@ export type GetPayoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: No such payout of the key's merchant and mode: the catalog has no code of its own for it, so it reads like an unknown route.
      */
-    404: {
+    404: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2277,9 +2331,9 @@ export type GetPayoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2292,9 +2346,9 @@ export type GetPayoutErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2343,9 +2397,9 @@ export type ListChargebacksData = {
 
 export type ListChargebacksErrors = {
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2358,9 +2412,9 @@ export type ListChargebacksErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2373,9 +2427,9 @@ export type ListChargebacksErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2388,9 +2442,9 @@ export type ListChargebacksErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2439,9 +2493,9 @@ export type ListPayoutsData = {
 
 export type ListPayoutsErrors = {
     /**
-     * Every error's body (spec 7).
+     * `validation_error`: The body, query or a header does not have the expected shape.
      */
-    400: {
+    400: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2454,9 +2508,9 @@ export type ListPayoutsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
      */
-    401: {
+    401: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2469,9 +2523,9 @@ export type ListPayoutsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2484,9 +2538,9 @@ export type ListPayoutsErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2526,9 +2580,9 @@ export type GetOpenApiDocumentData = {
 
 export type GetOpenApiDocumentErrors = {
     /**
-     * Every error's body (spec 7).
+     * `internal_error`: Unexpected error on the service's side.
      */
-    500: {
+    500: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.
@@ -2541,9 +2595,9 @@ export type GetOpenApiDocumentErrors = {
         };
     };
     /**
-     * Every error's body (spec 7).
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
      */
-    503: {
+    503: Error & {
         error: {
             /**
              * The catalog code (spec 7): program logic reads this.

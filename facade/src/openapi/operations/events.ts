@@ -1,5 +1,6 @@
 import { listEventsQuery } from "../../request-shapes.ts";
-import { eventShape, pageOf } from "../../response-shapes.ts";
+import { eventShape } from "../../event-response-shapes.ts";
+import { pageOf } from "../../response-shapes.ts";
 import { idParam, operation } from "../operation.ts";
 
 export const listEvents = operation({

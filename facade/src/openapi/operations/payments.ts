@@ -66,5 +66,15 @@ export const cancelPayment = operation({
   idempotencyKey: "optional",
   pathParams: paymentId,
   response: { status: 200, description: "The canceled payment.", body: paymentShape, replayable: true },
-  errors: ["unknown_payment", "payment_not_payable", "idempotency_key_reused", "validation_error"],
+  errors: [
+    "unknown_payment",
+    "payment_not_payable",
+    {
+      code: "idempotency_key_required",
+      status: 400,
+      when: "An Idempotency-Key was sent but is shorter than 8 characters (the header itself is optional here).",
+    },
+    "idempotency_key_reused",
+    "validation_error",
+  ],
 });
