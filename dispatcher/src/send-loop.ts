@@ -17,6 +17,7 @@ import { Backoff } from "./backoff.ts";
 import type { DispatcherConfig } from "./config.ts";
 import { sendWebhook, type WebhookOutcome } from "../../proto/send-webhook.ts";
 import { webhookDestinations } from "../../proto/public-address.ts";
+import { contextOf, SpanKind, SpanStatusCode, startSpan, withSpan } from "../../proto/runtime/spans.ts";
 
 /** The core calls the send loop makes: the core client's DeliveryService (a fake in unit tests). */
 export type DeliveryCalls = Pick<CoreClient["deliveries"], "claimDueDeliveries" | "recordAttempts" | "releaseDeliveries">;
@@ -208,15 +209,28 @@ export class SendLoop {
   #send(delivery: DueDelivery): void {
     const abort = new AbortController();
     this.#inFlight.set(delivery.delivery_id, abort);
-    void sendWebhook({
-      url: delivery.url,
-      eventId: delivery.event_id,
-      body: delivery.body,
-      secrets: delivery.secrets,
-      destinations: webhookDestinations(modeCodec.toWire(delivery.mode), this.#policy.allowLoopback),
-      timeoutMs: this.#policy.timeoutMs,
-      signal: abort.signal,
-    }).then((outcome) => {
+    // Tracing on: the attempt continues the trace of the request that raised the event.
+    const span = startSpan("webhook attempt", {
+      kind: SpanKind.CLIENT,
+      parent: contextOf(delivery.traceparent),
+      attributes: { "paytami.delivery_id": delivery.delivery_id, "paytami.event_id": delivery.event_id, "paytami.attempt": delivery.attempt },
+    });
+    void withSpan(span, () =>
+      sendWebhook({
+        url: delivery.url,
+        eventId: delivery.event_id,
+        body: delivery.body,
+        secrets: delivery.secrets,
+        destinations: webhookDestinations(modeCodec.toWire(delivery.mode), this.#policy.allowLoopback),
+        timeoutMs: this.#policy.timeoutMs,
+        signal: abort.signal,
+      }),
+    ).then((outcome) => {
+      if (span) {
+        if (outcome.httpStatus !== undefined) span.setAttribute("http.response.status_code", outcome.httpStatus);
+        if (outcome.error !== undefined || outcome.httpStatus === undefined || outcome.httpStatus >= 300) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      }
       this.#inFlight.delete(delivery.delivery_id);
       // An attempt cut short by a stopping dispatcher is handed back, not recorded.
       if (abort.signal.aborted) return;

@@ -10,6 +10,7 @@ import { Migration20261125150442_merchant_return_origins } from "./2026112515044
 import { Migration20261125151348_link_attempts_index } from "./20261125151348-link-attempts-index.ts";
 import { Migration20261125152002_challenge_reference } from "./20261125152002-challenge-reference.ts";
 import { Migration20261125155154_payments_status_check } from "./20261125155154-payments-status-check.ts";
+import { Migration20261125185428_outbox_traceparent } from "./20261125185428-outbox-traceparent.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Migration20261125151348_link_attempts_index,
   Migration20261125152002_challenge_reference,
   Migration20261125155154_payments_status_check,
+  Migration20261125185428_outbox_traceparent,
 ];
