@@ -7,7 +7,7 @@
 // a traced operation: a background poll makes no trace of its own).
 import { createRequire } from "node:module";
 import { markTracingOn } from "./spans.ts";
-import { parseDuration } from "./env.ts";
+import { isDuration, parseDuration } from "./env.ts";
 
 export type ServiceName = "paytami-core" | "paytami-facade" | "paytami-dispatcher";
 
@@ -24,8 +24,8 @@ export interface TracingOptions {
 /** OTEL_BSP_SCHEDULE_DELAY is milliseconds in the OpenTelemetry spec; a duration (200ms) is taken too. */
 function scheduleDelayMs(text: string | undefined): number {
   if (!text) return 1_000;
-  const ms = /^\d+$/.test(text.trim()) ? Number(text) : parseDuration(text);
-  if (!(ms >= 1)) throw new Error(`OTEL_BSP_SCHEDULE_DELAY must be a positive number of milliseconds, got "${text}"`);
+  const ms = /^\d+$/.test(text.trim()) ? Number(text) : isDuration(text) ? parseDuration(text) : NaN;
+  if (!(ms >= 1)) throw new Error(`OTEL_BSP_SCHEDULE_DELAY must be a positive number of milliseconds (or a duration such as 500ms), got "${text}"`);
   return ms;
 }
 
