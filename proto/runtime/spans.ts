@@ -2,7 +2,19 @@
 // (OTEL_EXPORTER_OTLP_ENDPOINT unset, proto/runtime/tracing.ts) every helper here is one boolean
 // check and a direct call, so tracing costs nothing when it is off. W3C `traceparent` is the one
 // carrier between processes: gRPC metadata, NATS headers and the outbox row.
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from "@opentelemetry/api";
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from "@opentelemetry/api";
 
 export { SpanKind, SpanStatusCode, type Context, type Span };
 
@@ -58,6 +70,20 @@ export function withSpan<T>(span: Span | undefined, fn: () => T): T {
   if (!span) return fn();
   return context.with(trace.setSpan(context.active(), span), fn);
 }
+
+/**
+ * Runs `fn` (a background poll: the dispatcher's claims and records) under a parent that is not
+ * sampled, so the calls it makes, and the core's spans for them (the `traceparent` sent says "not
+ * sampled"), record nothing: an idle dispatcher does not make a trace every poll interval.
+ */
+export function untraced<T>(fn: () => T): T {
+  if (!state.on) return fn();
+  const unsampled = trace.setSpanContext(ROOT_CONTEXT, { traceId: UNSAMPLED_TRACE, spanId: UNSAMPLED_SPAN, traceFlags: TraceFlags.NONE });
+  return context.with(unsampled, fn);
+}
+// Valid (non-zero) ids, never exported: a span under an unsampled parent is not recorded.
+const UNSAMPLED_TRACE = "00000000000000000000000000000001";
+const UNSAMPLED_SPAN = "0000000000000001";
 
 /** Marks `span` failed with the error's message (never its details: they may hold client input). */
 export function failed(span: Span | undefined, error: unknown): void {
