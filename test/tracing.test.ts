@@ -71,6 +71,7 @@ describe("one trace per request, continued by the event it raised", () => {
   let createTrace: string;
 
   test("POST /v1/payments: the facade's request, its gRPC call on both sides, create_payment and its SQL share one trace id", async () => {
+    expect((await stack().http.get("/healthz")).status).toBe(200);
     const res = await stack().http.createPayment(merchant.testApiKey, validBody(), { headers: { "request-id": "tracing-create-1" } });
     expect(res.status, res.text).toBe(201);
     paymentId = (res.json as { id: string }).id;
@@ -79,6 +80,8 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(request).toMatchObject({ name: "POST /v1/payments", kind: SERVER, parentSpanId: "" });
     expect(request.attributes["http.response.status_code"]).toBe(201);
     createTrace = request.traceId;
+    // The probe just before it made no span (it would have been exported in the same or an earlier batch).
+    expect(collector.spans.filter((s) => s.attributes["url.path"] === "/healthz")).toEqual([]);
     const inTrace = (s: CollectedSpan) => s.traceId === createTrace;
 
     const call = await one((s) => inTrace(s) && s.service === "paytami-facade" && s.kind === CLIENT, "the facade's gRPC client span");
