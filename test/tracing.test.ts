@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { useStack, validBody } from "./support/expect.ts";
+import { formBody } from "./support/link-fixtures.ts";
 import { OtlpCollector, type CollectedSpan } from "./support/otlp-collector.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 import type { Merchant } from "./support/stack.ts";
@@ -138,6 +139,32 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(attempt).toMatchObject({ service: "paytami-dispatcher", kind: CLIENT, traceId: trace, parentSpanId: operation.spanId });
     expect(attempt.attributes["http.response.status_code"]).toBe(200);
     expect(attempt.attributes["paytami.attempt"]).toBe(1);
+  });
+
+  test("a card paid on the hosted page: one trace from the facade's POST /pay/{id} to the webhook attempt of the payment.succeeded it raised", async () => {
+    const created = await stack().http.createPayment(merchant.testApiKey, validBody());
+    expect(created.status, created.text).toBe(201);
+    const id = (created.json as { id: string }).id;
+    const form = formBody({ card_number: "4242424242424242", card_expiry: "12/30", card_cvc: "123", card_name: "Ana López" });
+    const paid = await stack().http.post(`/pay/${id}`, { ...form, headers: { ...form.headers, "request-id": "tracing-pay-1" } });
+    expect(paid.status, paid.text.slice(0, 300)).toBe(303);
+
+    const request = await one(
+      (s) => s.service === "paytami-facade" && s.attributes["paytami.request_id"] === "tracing-pay-1",
+      "the facade's POST /pay/{id} span",
+    );
+    expect(request).toMatchObject({ name: "POST /pay/:id", kind: SERVER, parentSpanId: "" });
+    const trace = request.traceId;
+    const [event] = await stack().sql<{ id: string }>("select id from outbox_events where type = 'payment.succeeded' and envelope->'data'->>'id' = $1", [id]);
+    const inTrace = (s: CollectedSpan) => s.traceId === trace;
+    const submit = await one((s) => inTrace(s) && s.service === "paytami-core" && s.kind === SERVER, "the core's SubmitCard server span");
+    expect(submit.name).toBe("paytami.v1.CheckoutService/SubmitCard");
+    const publish = await one((s) => s.kind === PRODUCER && s.attributes["messaging.message.id"] === event!.id, "the relay's publish span");
+    const record = await one((s) => s.kind === CONSUMER && s.attributes["messaging.message.id"] === event!.id, "the delivery record span");
+    const attempt = await one((s) => s.name === "webhook attempt" && s.attributes["paytami.event_id"] === event!.id, "the webhook attempt span");
+    for (const span of [publish, record, attempt]) expect(span.traceId, span.name).toBe(trace);
+    expect(record.parentSpanId).toBe(publish.spanId);
+    expect(new Set(collector.spans.filter(inTrace).map((s) => s.service))).toEqual(new Set(["paytami-facade", "paytami-core", "paytami-dispatcher"]));
   });
 
   test("every export was OTLP JSON on /v1/traces, and background polls made no traces of their own", () => {
