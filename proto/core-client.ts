@@ -16,6 +16,7 @@ import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
+import { currentTraceparent, failed, SpanKind, startSpan, withSpan } from "./runtime/spans.ts";
 
 export function toCoreError(error: ServiceError, address: string): CoreError {
   const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
@@ -123,10 +124,20 @@ export class CoreClient {
     if (this.#options.internalToken) metadata.set(INTERNAL_TOKEN_METADATA_KEY, this.#options.internalToken);
     if (meta.authorization && PRINTABLE.test(meta.authorization)) metadata.set("authorization", meta.authorization);
     const deadline = new Date(Date.now() + (meta.timeoutMs ?? this.#options.timeoutMs));
+    // The client span of the call (tracing on): the core's server span continues it from `traceparent`.
+    const span = startSpan(method.path.slice(1), { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc", "rpc.method": method.path.slice(1) } });
+    if (span) withSpan(span, () => metadata.set("traceparent", currentTraceparent()!));
     return new Promise((resolve, reject) => {
       this.#channel.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadata, { deadline }, (error, response) => {
-        if (error) reject(toCoreError(error, this.#options.address));
-        else resolve(response!);
+        if (error) {
+          const coreError = toCoreError(error, this.#options.address);
+          failed(span, coreError);
+          span?.end();
+          reject(coreError);
+        } else {
+          span?.end();
+          resolve(response!);
+        }
       });
     });
   }

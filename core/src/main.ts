@@ -17,6 +17,7 @@ import { purgeEndedSessions, purgeExpiredAuditEntries, purgeSpentUserTokens } fr
 import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import type { Processors } from "./processor/processor.ts";
+import { startTracing } from "../../proto/runtime/tracing.ts";
 
 const log = createLogger("core");
 
@@ -26,6 +27,8 @@ export interface CoreOverrides {
 }
 
 export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
+  // First (OTEL_EXPORTER_OTLP_ENDPOINT): spans for gRPC calls, operations, their SQL and the relay.
+  const tracing = await startTracing("paytami-core", { sql: true });
   const config = loadConfig();
   const orm = await openOrm({ databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize });
   if (config.migrateOnStart) {
@@ -90,6 +93,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     await Promise.all(jobs.map((job) => job.stop()));
     await relay?.close();
     await orm.close();
+    await tracing?.shutdown().catch(() => undefined);
     log.info("stopped");
     process.exit(0);
   };

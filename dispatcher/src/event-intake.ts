@@ -9,6 +9,7 @@ import type { CoreClient } from "../../proto/core-client.ts";
 import { EVENT_STREAM } from "../../proto/event-stream.ts";
 import type { Logger } from "../../proto/runtime/logger.ts";
 import { ensureEventConsumer } from "./event-consumer.ts";
+import { contextOf, failed, linkTo, SpanKind, startSpan, tracingOn, withSpan, type Span } from "../../proto/runtime/spans.ts";
 
 const BATCH = 500;
 /** A batch the core could not record is offered again after this long (the core may be restarting). */
@@ -61,13 +62,17 @@ export class EventIntake {
       while (this.#pending.length > 0) {
         const batch = this.#pending.splice(0, BATCH);
         const ids = batch.map((msg) => msg.headers?.get("Nats-Msg-Id") || msg.json<{ id: string }>().id);
+        const span = this.#recordSpan(batch, ids);
         try {
-          const recorded = await this.#core.deliveries.recordDeliveries({ event_ids: ids });
+          const recorded = await withSpan(span, () => this.#core.deliveries.recordDeliveries({ event_ids: ids }));
+          span?.end();
           for (const msg of batch) msg.ack();
           // Another deployment's events on a shared stream, or events purged before they were read.
           if (recorded.unknown_event_ids.length > 0) this.#log.debug({ events: recorded.unknown_event_ids.length }, "events unknown to this core acknowledged");
           if (recorded.created > 0) this.#onRecorded();
         } catch (err) {
+          failed(span, err);
+          span?.end();
           this.#log.warn({ err, events: ids.length }, "could not record deliveries; the events will be offered again");
           for (const msg of batch) msg.nak(RETRY_MS);
           if (!this.#stopped) await sleep(RETRY_MS);
@@ -76,6 +81,25 @@ export class EventIntake {
     } finally {
       this.#flushing = undefined;
     }
+  }
+
+  /**
+   * Tracing on: the span of one RecordDeliveries call, a consumer span of the NATS hop. For one event
+   * it continues the event's trace (the `traceparent` header the relay set); a batch of several
+   * links to each of theirs instead, as one span cannot have several parents.
+   */
+  #recordSpan(batch: JsMsg[], ids: string[]): Span | undefined {
+    if (!tracingOn()) return undefined;
+    const traceparents = batch.map((msg) => msg.headers?.get("traceparent"));
+    return startSpan("paytami.events record deliveries", {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        "messaging.system": "nats",
+        "messaging.batch.message_count": batch.length,
+        ...(ids.length === 1 ? { "messaging.message.id": ids[0] } : {}),
+      },
+      ...(batch.length === 1 ? { parent: contextOf(traceparents[0]) } : { parent: contextOf(null), links: traceparents.flatMap((t) => linkTo(t)) }),
+    });
   }
 
   /** Stops taking messages; what is being recorded finishes; what was not is handed back to JetStream. */

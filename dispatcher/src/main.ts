@@ -11,8 +11,14 @@ import { loadConfig } from "./config.ts";
 import { ensureEventConsumer } from "./event-consumer.ts";
 import { EventIntake } from "./event-intake.ts";
 import { SendLoop } from "./send-loop.ts";
+import { startTracing } from "../../proto/runtime/tracing.ts";
 
 const log = createLogger("dispatcher");
+// First (OTEL_EXPORTER_OTLP_ENDPOINT): the intake and the send loop trace only when it is on.
+const tracing = await startTracing("paytami-dispatcher").catch((err: unknown) => {
+  log.fatal({ err }, "dispatcher failed to start");
+  process.exit(1);
+});
 // A configuration it refuses (a missing or weak token, unreadable TLS files) is one log line and exit 1.
 const { config, core } = (() => {
   try {
@@ -66,6 +72,7 @@ async function shutdown(signal: string): Promise<void> {
   await sender.stop(config.shutdownGraceMs, deadline - 1_000);
   await nc.drain().catch(() => undefined);
   core.close();
+  await tracing?.shutdown().catch(() => undefined);
   log.info("stopped");
   process.exit(0);
 }

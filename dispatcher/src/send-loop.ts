@@ -17,6 +17,7 @@ import { Backoff } from "./backoff.ts";
 import type { DispatcherConfig } from "./config.ts";
 import { sendWebhook, type WebhookOutcome } from "../../proto/send-webhook.ts";
 import { webhookDestinations } from "../../proto/public-address.ts";
+import { contextOf, SpanKind, SpanStatusCode, startSpan, untraced, withSpan } from "../../proto/runtime/spans.ts";
 
 /** The core calls the send loop makes: the core client's DeliveryService (a fake in unit tests). */
 export type DeliveryCalls = Pick<CoreClient["deliveries"], "claimDueDeliveries" | "recordAttempts" | "releaseDeliveries">;
@@ -190,7 +191,7 @@ export class SendLoop {
 
   async #claim(): Promise<void> {
     const limit = this.#free();
-    const call = this.#core.claimDueDeliveries({ limit, lease_ms: this.#policy.leaseMs }, this.#meta());
+    const call = untraced(() => this.#core.claimDueDeliveries({ limit, lease_ms: this.#policy.leaseMs }, this.#meta()));
     const claim = this.#hold(call, limit);
     let claimed: DueDelivery[];
     try {
@@ -208,15 +209,28 @@ export class SendLoop {
   #send(delivery: DueDelivery): void {
     const abort = new AbortController();
     this.#inFlight.set(delivery.delivery_id, abort);
-    void sendWebhook({
-      url: delivery.url,
-      eventId: delivery.event_id,
-      body: delivery.body,
-      secrets: delivery.secrets,
-      destinations: webhookDestinations(modeCodec.toWire(delivery.mode), this.#policy.allowLoopback),
-      timeoutMs: this.#policy.timeoutMs,
-      signal: abort.signal,
-    }).then((outcome) => {
+    // Tracing on: the attempt continues the trace of the request that raised the event.
+    const span = startSpan("webhook attempt", {
+      kind: SpanKind.CLIENT,
+      parent: contextOf(delivery.traceparent),
+      attributes: { "paytami.delivery_id": delivery.delivery_id, "paytami.event_id": delivery.event_id, "paytami.attempt": delivery.attempt },
+    });
+    void withSpan(span, () =>
+      sendWebhook({
+        url: delivery.url,
+        eventId: delivery.event_id,
+        body: delivery.body,
+        secrets: delivery.secrets,
+        destinations: webhookDestinations(modeCodec.toWire(delivery.mode), this.#policy.allowLoopback),
+        timeoutMs: this.#policy.timeoutMs,
+        signal: abort.signal,
+      }),
+    ).then((outcome) => {
+      if (span) {
+        if (outcome.httpStatus !== undefined) span.setAttribute("http.response.status_code", outcome.httpStatus);
+        if (outcome.error !== undefined || outcome.httpStatus === undefined || outcome.httpStatus >= 300) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      }
       this.#inFlight.delete(delivery.delivery_id);
       // An attempt cut short by a stopping dispatcher is handed back, not recorded.
       if (abort.signal.aborted) return;
@@ -254,7 +268,9 @@ export class SendLoop {
       // unless a claim is under way, or the call carries an outcome that failed before (it may well
       // fail or stall again, and would hold the claim meanwhile).
       const limit = this.#stopped || this.#claiming || alone ? 0 : this.#free();
-      const call = this.#core.recordAttempts({ results: batch.map((p) => p.result), claim_limit: limit, lease_ms: this.#policy.leaseMs }, this.#meta());
+      const call = untraced(() =>
+        this.#core.recordAttempts({ results: batch.map((p) => p.result), claim_limit: limit, lease_ms: this.#policy.leaseMs }, this.#meta()),
+      );
       const claim = limit > 0 ? this.#hold(call, limit) : undefined;
       let answer: RecordAttemptsResponse;
       try {
@@ -319,9 +335,9 @@ export class SendLoop {
 
   async #release(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.#core
-      .releaseDeliveries({ delivery_ids: ids }, this.#meta())
-      .catch((err: unknown) => this.#log.warn({ err, deliveries: ids.length }, "could not hand deliveries back; their leases run out instead"));
+    await untraced(() => this.#core.releaseDeliveries({ delivery_ids: ids }, this.#meta())).catch((err: unknown) =>
+      this.#log.warn({ err, deliveries: ids.length }, "could not hand deliveries back; their leases run out instead"),
+    );
   }
 
   /**

@@ -8,6 +8,8 @@ import { errorBody } from "./middleware/error-body.ts";
 import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
+import { traceRequest } from "./middleware/tracing.ts";
+import { tracingOn } from "../../proto/runtime/spans.ts";
 import { PublicError } from "./public-error.ts";
 import { balanceRoutes } from "./routes/balance.ts";
 import { checkoutRoutes } from "./routes/checkout.ts";
@@ -57,6 +59,8 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   payoutRoutes(router, core);
   openApiRoutes(router, config.publicBaseUrl);
 
+  // First, so the span covers every other middleware; absent (not even a pass-through) with tracing off.
+  if (tracingOn()) app.use(traceRequest);
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));
   app.use(requestContext(log));

@@ -7,8 +7,14 @@ import { loadConfig } from "./config.ts";
 import { CoreClient } from "../../proto/core-client.ts";
 import { requestListener } from "../../proto/request-listener.ts";
 import { coreHealthy } from "./core-health.ts";
+import { startTracing } from "../../proto/runtime/tracing.ts";
 
 const log = createLogger("facade");
+// First: the app's middleware and the core client see whether tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT).
+const tracing = await startTracing("paytami-facade").catch((err: unknown) => {
+  log.fatal({ err }, "facade failed to start");
+  process.exit(1);
+});
 // A configuration it refuses (a missing or weak token, unreadable TLS files) is one log line and exit 1.
 const { config, core } = (() => {
   try {
@@ -49,7 +55,7 @@ function shutdown(signal: string): void {
   server.close(() => {
     core.close();
     log.info("stopped");
-    process.exit(0);
+    void (tracing?.shutdown() ?? Promise.resolve()).finally(() => process.exit(0));
   });
   server.closeIdleConnections();
   setTimeout(() => {

@@ -25,7 +25,8 @@
 // BENCH_PROBE_V8_FLAGS (e.g. "--trace-gc", set by probe.ts), BENCH_NODE_OPTIONS,
 // BENCH_KEEP_LOGS=1 (keep the processes' logs). Then `ledger verify` over 1 000 000 ledger lines against
 // one sequential scan of them (ledger-verify.ts; BENCH_LEDGER=0 skips it, BENCH_LEDGER_LINES, BENCH_LEDGER_REPS),
-// and the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it).
+// the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it), and creation with tracing
+// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -44,6 +45,7 @@ import { insertPayments } from "./payment-fill.ts";
 import { benchPaymentPage } from "./payment-page.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
+import { benchTracing } from "./tracing-bench.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
@@ -708,6 +710,8 @@ async function main(): Promise<void> {
     lines.push(...ledgerLines);
     // Webhook delivery throughput and lag, on a stack of its own with the dispatcher (BENCH_WEBHOOKS=0 skips it).
     if (process.env.BENCH_WEBHOOKS !== "0") lines.push(await webhookBench(), "");
+    // Creation with tracing on (a local OTLP collector) against off, two stacks of its own (BENCH_TRACING=0 skips it).
+    if (process.env.BENCH_TRACING !== "0") lines.push(...(await benchTracing()));
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const report = lines.join("\n");
     process.stdout.write(report + "\n");

@@ -21,6 +21,7 @@ import { auditedObject, recordSessionAction } from "./dashboard/audit-log.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
+import { inSpan, tracingOn } from "../../../proto/runtime/spans.ts";
 
 /**
  * The unit of work an operation runs in:
@@ -180,7 +181,20 @@ function parseInput<I>(schema: z.ZodType<I>, input: unknown): I {
  * through: DomainErrors keep their catalog code, the transport maps them. No closure is made here
  * but the transaction's.
  */
-export async function runOperation<C, I, R, M extends TransactionMode>(
+export function runOperation<C, I, R, M extends TransactionMode>(
+  deps: CoreDeps,
+  op: Operation<C, I, R, M>,
+  caller: CallerFor<C>,
+  input: I,
+): Promise<ValueOf<M, R>> {
+  if (!tracingOn()) return runUntraced(deps, op, caller, input);
+  // One span per operation; its SQL (instrumentation-pg) and the events it raises (outbox.ts) hang from it.
+  return inSpan(`operation ${op.name}`, { attributes: { "paytami.operation": op.name, "paytami.transaction": op.transaction } }, () =>
+    runUntraced(deps, op, caller, input),
+  );
+}
+
+async function runUntraced<C, I, R, M extends TransactionMode>(
   deps: CoreDeps,
   op: Operation<C, I, R, M>,
   caller: CallerFor<C>,

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { db, type EntityManager } from "../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../db/prepared.ts";
 import { newId } from "./ids.ts";
+import { currentTraceparent } from "../../../proto/runtime/spans.ts";
 
 /** The PostgreSQL NOTIFY channel a committed outbox insert signals on (outbox-relay.ts listens). */
 export const OUTBOX_CHANNEL = "paytami_outbox";
@@ -33,6 +34,11 @@ export type OutboxValues = {
   /** Each envelope as JSON text, stored verbatim (the column is json, so the key order stays). */
   event_envelopes: string[];
   event_created_at: Date[];
+  /**
+   * The W3C traceparent of the operation that raised each event (null with tracing off): the relay's
+   * publish, the NATS hop, the delivery and its attempts continue that request's trace.
+   */
+  event_traceparents: Array<string | null>;
 };
 
 /** The envelopes of `events` (new ids where they have none) and the values `outboxWrites` binds. */
@@ -43,6 +49,7 @@ export function outboxValues(events: readonly RaisedEvent[]): { envelopes: Event
     created_at: event.at.toISOString(),
     data: event.data,
   }));
+  const traceparent = currentTraceparent();
   return {
     envelopes,
     values: {
@@ -52,6 +59,7 @@ export function outboxValues(events: readonly RaisedEvent[]): { envelopes: Event
       event_types: events.map((e) => e.type),
       event_envelopes: envelopes.map((e) => JSON.stringify(e)),
       event_created_at: events.map((e) => e.at),
+      event_traceparents: events.map(() => traceparent),
     },
   };
 }
@@ -64,10 +72,11 @@ export function outboxValues(events: readonly RaisedEvent[]): { envelopes: Event
 export function outboxInsert(v: OutboxValues) {
   // Raw: rows from one bound array per column, in order (`unnest(…) with ordinality`), which the builder cannot write.
   // Parenthesised here: Kysely does not wrap a raw CTE body.
-  return sql<{ id: string }>`(insert into outbox_events (id, merchant_id, mode, type, envelope, created_at)
-    select e.id, e.merchant_id, e.mode, e.type, e.envelope::json, e.created_at
+  return sql<{ id: string }>`(insert into outbox_events (id, merchant_id, mode, type, envelope, created_at, traceparent)
+    select e.id, e.merchant_id, e.mode, e.type, e.envelope::json, e.created_at, e.traceparent
     from unnest(${v.event_ids}::text[], ${v.event_merchant_ids}::text[], ${v.event_modes}::text[], ${v.event_types}::text[],
-      ${v.event_envelopes}::text[], ${v.event_created_at}::timestamptz[]) with ordinality as e(id, merchant_id, mode, type, envelope, created_at, n)
+      ${v.event_envelopes}::text[], ${v.event_created_at}::timestamptz[], ${v.event_traceparents}::text[])
+      with ordinality as e(id, merchant_id, mode, type, envelope, created_at, traceparent, n)
     order by e.n
     returning outbox_events.id)`;
 }

@@ -35,6 +35,7 @@ const toDueMessage = (d: DueDelivery) => ({
   body: d.body,
   secrets: d.secrets,
   attempt: d.attempt,
+  traceparent: d.traceparent ?? undefined,
 });
 const toOutcome = (r: AttemptResult) => ({
   deliveryId: r.delivery_id,

@@ -20,6 +20,8 @@ import { paymentService } from "./payment-service.ts";
 import { payoutService } from "./payout-service.ts";
 import { refundService } from "./refund-service.ts";
 import { webhookService } from "./webhook-service.ts";
+import { addReflection } from "./reflection.ts";
+import { serviceCheck } from "../domain/service-credentials.ts";
 
 export interface GrpcServer {
   server: Server;
@@ -53,6 +55,7 @@ export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
   // Standard grpc.health.v1.Health: "" is the whole server.
   const health = new HealthImplementation(Object.fromEntries(["", ...SERVICES].map((name) => [name, "SERVING"])));
   health.addToServer(server);
+  addReflection(server, serviceCheck(deps.config.serviceTokens));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(deps.config.grpcAddr, serverCredentials(deps.config.tls), (error, bound) => (error ? reject(error) : resolve(bound))),
   );

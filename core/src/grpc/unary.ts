@@ -9,6 +9,7 @@ import type { Logger } from "../../../proto/runtime/logger.ts";
 import { grpcCallSeconds } from "../metrics.ts";
 import { callersOf } from "./access.ts";
 import { toServiceError } from "./errors.ts";
+import { contextOf, inSpan, SpanKind, tracingOn } from "../../../proto/runtime/spans.ts";
 
 export interface CallContext {
   requestId: string;
@@ -56,7 +57,16 @@ export function unary<Req, Res>(
         caller,
       });
     };
-    run().then(
+    // Tracing on: a server span continuing the caller's trace (its `traceparent` metadata).
+    const traced = tracingOn()
+      ? () =>
+          inSpan(
+            call.getPath().slice(1),
+            { kind: SpanKind.SERVER, parent: contextOf(firstString(call.metadata, "traceparent")), attributes: { "rpc.system": "grpc", "rpc.method": method } },
+            run,
+          )
+      : run;
+    traced().then(
       (response) => {
         grpcCallSeconds.observe({ method, code: "ok" }, (performance.now() - started) / 1000);
         if (base.isLevelEnabled("debug")) log().debug({ ms: Math.round(performance.now() - started) }, "ok");

@@ -57,6 +57,8 @@ export interface DueDelivery {
   secrets: string[];
   /** The number of the attempt about to be made (1 for the first). */
   attempt: number;
+  /** The traceparent stored with the event (outbox.ts), so the attempt joins its trace. */
+  traceparent: string | null;
 }
 
 /** How many due deliveries a dispatcher asks for, and for how long it holds them. */
@@ -93,6 +95,7 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
       "e.previous_secret",
       "e.previous_secret_expires_at",
       "o.envelope",
+      "o.traceparent",
     ])
     .where(
       "d.id",
@@ -120,6 +123,7 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
       body: eventBody(row.envelope),
       secrets: signingSecrets(row, now),
       attempt: row.attempt_count + 1,
+      traceparent: row.traceparent,
     }));
 }
 

@@ -1,18 +1,20 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import pg from "pg";
 import { ensureEventStream, eventSubject } from "../../../proto/event-stream.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { OUTBOX_CHANNEL } from "../domain/outbox.ts";
 import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
+import { contextOf, currentTraceparent, failed, SpanKind, startSpan, withSpan } from "../../../proto/runtime/spans.ts";
 
 /** Outbox rows not yet published, in the order they were written. */
-export const unpublishedEvents: LeasedQueue<"outbox_events", "id", { id: string; mode: string; type: string; envelope: unknown }> = {
-  job: "outbox_relay",
-  table: "outbox_events",
-  key: "id",
-  due: (rows) => rows.select(["id", "mode", "type", "envelope"]).where("published_at", "is", null).orderBy("seq"),
-};
+export const unpublishedEvents: LeasedQueue<"outbox_events", "id", { id: string; mode: string; type: string; envelope: unknown; traceparent: string | null }> =
+  {
+    job: "outbox_relay",
+    table: "outbox_events",
+    key: "id",
+    due: (rows) => rows.select(["id", "mode", "type", "envelope", "traceparent"]).where("published_at", "is", null).orderBy("seq"),
+  };
 
 /**
  * Moves committed outbox rows to JetStream. Rows are claimed with a lease
@@ -66,9 +68,7 @@ export class OutboxRelay {
     try {
       const js = await this.#client();
       // Sent in order on one connection and acknowledged together: one round trip per batch, not per event.
-      const acks = await Promise.allSettled(
-        events.map((event) => js.publish(eventSubject(event.mode, event.type), JSON.stringify(event.envelope), { msgID: event.id })),
-      );
+      const acks = await Promise.allSettled(events.map((event) => this.#publish(js, event)));
       acks.forEach((ack, i) => ack.status === "fulfilled" && published.push(events[i]!.id));
       const failed = acks.find((ack) => ack.status === "rejected");
       if (failed) throw failed.reason;
@@ -77,6 +77,33 @@ export class OutboxRelay {
       await completeLeased(this.#deps, unpublishedEvents, published, { published_at: this.#deps.now() }, "published");
     }
     return published.length;
+  }
+
+  /**
+   * Publishes one event. Tracing on: a producer span continuing the trace of the request that raised
+   * it (the traceparent stored with the row), whose own traceparent travels in the message headers.
+   */
+  async #publish(js: JetStreamClient, event: { id: string; mode: string; type: string; envelope: unknown; traceparent: string | null }) {
+    const subject = eventSubject(event.mode, event.type);
+    const span = startSpan(`${subject} publish`, {
+      kind: SpanKind.PRODUCER,
+      parent: contextOf(event.traceparent),
+      attributes: { "messaging.system": "nats", "messaging.destination.name": subject, "messaging.message.id": event.id },
+    });
+    const h = span ? headers() : undefined;
+    if (span)
+      h!.set(
+        "traceparent",
+        withSpan(span, () => currentTraceparent()!),
+      );
+    try {
+      return await js.publish(subject, JSON.stringify(event.envelope), { msgID: event.id, ...(h ? { headers: h } : {}) });
+    } catch (error) {
+      failed(span, error);
+      throw error;
+    } finally {
+      span?.end();
+    }
   }
 
   /**

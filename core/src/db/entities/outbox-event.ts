@@ -21,6 +21,9 @@ export const OutboxEvent = defineEntity({
     created_at: p.datetime(3),
     claimed_until: p.datetime(3).nullable(),
     published_at: p.datetime(3).nullable(),
+    // The W3C traceparent of the request that raised the event (tracing on), so its trace goes on
+    // through the relay, NATS and the dispatcher; null when tracing was off.
+    traceparent: p.text().nullable(),
   },
   uniques: [{ name: "outbox_events_id_key", properties: "id" }],
   // The relay reads only what is still unpublished, in order.

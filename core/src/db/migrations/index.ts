@@ -13,6 +13,7 @@ import { Migration20261125155154_payments_status_check } from "./20261125155154-
 import { Migration20261125175144_chargebacks_list } from "./20261125175144-chargebacks-list.ts";
 import { Migration20261125175249_dashboard_users } from "./20261125175249-dashboard-users.ts";
 import { Migration20261125175356_dashboard_payment_indexes } from "./20261125175356-dashboard-payment-indexes.ts";
+import { Migration20261125185428_outbox_traceparent } from "./20261125185428-outbox-traceparent.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Migration20261125175144_chargebacks_list,
   Migration20261125175249_dashboard_users,
   Migration20261125175356_dashboard_payment_indexes,
+  Migration20261125185428_outbox_traceparent,
 ];

@@ -53,6 +53,11 @@ export interface DueDelivery {
   secrets: string[];
   /** The number of this attempt (1 for the first). */
   attempt: number;
+  /**
+   * The W3C traceparent of the request that raised the event, when it was traced: the attempt's span
+   * continues that trace.
+   */
+  traceparent?: string | undefined;
 }
 
 export interface ClaimDueDeliveriesResponse {
@@ -370,6 +375,7 @@ function createBaseDueDelivery(): DueDelivery {
     body: Buffer.alloc(0),
     secrets: [],
     attempt: 0,
+    traceparent: undefined,
   };
 }
 
@@ -398,6 +404,9 @@ export const DueDelivery: MessageFns<DueDelivery> = {
     }
     if (message.attempt !== 0) {
       writer.uint32(64).int32(message.attempt);
+    }
+    if (message.traceparent !== undefined) {
+      writer.uint32(74).string(message.traceparent);
     }
     return writer;
   },
@@ -477,6 +486,14 @@ export const DueDelivery: MessageFns<DueDelivery> = {
             }
 
             message.attempt = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.traceparent = reader.string();
             continue;
           }
         }
