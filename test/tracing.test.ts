@@ -157,8 +157,12 @@ describe("one trace per request, continued by the event it raised", () => {
     const trace = request.traceId;
     const [event] = await stack().sql<{ id: string }>("select id from outbox_events where type = 'payment.succeeded' and envelope->'data'->>'id' = $1", [id]);
     const inTrace = (s: CollectedSpan) => s.traceId === trace;
-    const submit = await one((s) => inTrace(s) && s.service === "paytami-core" && s.kind === SERVER, "the core's SubmitCard server span");
-    expect(submit.name).toBe("paytami.v1.CheckoutService/SubmitCard");
+    // The core serves two calls in this trace: SubmitCard, and (once the event's hop is in) the dispatcher's RecordDeliveries.
+    const submit = await one(
+      (s) => inTrace(s) && s.service === "paytami-core" && s.kind === SERVER && s.name === "paytami.v1.CheckoutService/SubmitCard",
+      "the core's SubmitCard server span",
+    );
+    expect(submit.parentSpanId, "SubmitCard continues the facade's client span").not.toBe("");
     const publish = await one((s) => s.kind === PRODUCER && s.attributes["messaging.message.id"] === event!.id, "the relay's publish span");
     const record = await one((s) => s.kind === CONSUMER && s.attributes["messaging.message.id"] === event!.id, "the delivery record span");
     const attempt = await one((s) => s.name === "webhook attempt" && s.attributes["paytami.event_id"] === event!.id, "the webhook attempt span");
