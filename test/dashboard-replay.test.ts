@@ -1,0 +1,287 @@
+// Roles and CSRF hold for the requests the app really sends (issue 16): an owner makes every
+// mutation the pages offer in real Chromium; each tRPC request is held at the browser exactly as the
+// app sent it (URL, method, headers, body) and, while it waits, replayed THROUGH THE FACADE with the
+// session of each role that may not make it, with a foreign Origin, without Origin and as
+// text/plain. Each replay is refused (its status and tRPC error) and the database is unchanged;
+// then the held request goes on and does change it, so the refusals were the rule, not a request
+// that could not have worked anyway.
+import type { Page, Request } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { MerchantRole } from "../core/src/domain/caller.ts";
+import { useBrowser } from "./support/browser.ts";
+import { seedUser, signedIn } from "./support/dashboard.ts";
+import { dashboardUrl, SESSION_COOKIE, signedInPage } from "./support/dashboard-browser.ts";
+import { databaseSnapshot } from "./support/db-snapshot.ts";
+import { createOk, driveToState, useStack } from "./support/expect.ts";
+import type { Merchant } from "./support/stack.ts";
+
+const stack = useStack();
+const browser = useBrowser();
+const ROLES: readonly MerchantRole[] = ["viewer", "developer", "admin", "owner"];
+let m: Merchant;
+let owner: { id: string; email: string; password: string };
+const session = {} as Record<MerchantRole, string>;
+let captured: string;
+let pending: string;
+
+const url = (p: string) => dashboardUrl(stack(), p);
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+
+beforeAll(async () => {
+  const s = stack();
+  m = await s.admin.createMerchant({ name: "Tienda Repetida" });
+  owner = await seedUser(s, m.merchantId, "owner");
+  for (const role of ROLES) session[role] = await signedIn(s, await seedUser(s, m.merchantId, role));
+  const paid = await createOk(s.http, m.testApiKey, { amount: "20000" });
+  await driveToState(s, paid.id, "captured");
+  captured = paid.id;
+  pending = (await createOk(s.http, m.testApiKey, { amount: "15000" })).id;
+  // Available GTQ (test mode) for "pay out now".
+  const settled = await createOk(s.http, m.testApiKey, { amount: "50000" });
+  await driveToState(s, settled.id, "available_to_merchant");
+});
+
+/** The database but for sessions' last-seen times, which any request of a session may move. */
+async function snapshot(): Promise<Record<string, string>> {
+  const { dashboard_sessions: _moving, ...rest } = await databaseSnapshot(stack());
+  const sessions = await stack().sql("select id, user_id, merchant_id, mode from dashboard_sessions order by id");
+  return { ...rest, dashboard_sessions: JSON.stringify(sessions) };
+}
+
+interface Sent {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/**
+ * Holds the next request the page makes to `dashboard.<procedure>` (a tRPC POST as httpBatchLink
+ * sends it) until `release` is called; `sent` is that request as the browser sent it.
+ */
+async function hold(page: Page, procedure: string): Promise<{ sent: Promise<Sent>; release: () => void; answered: Promise<number> }> {
+  const path = `/dashboard/trpc/dashboard.${procedure}`;
+  let gate!: () => void;
+  const opened = new Promise<void>((resolve) => (gate = resolve));
+  let got!: (sent: Sent) => void;
+  const sent = new Promise<Sent>((resolve) => (got = resolve));
+  const answered = page
+    .waitForResponse((res) => new URL(res.url()).pathname === path && res.request().method() === "POST", { timeout: 120_000 })
+    .then((res) => res.status());
+  await page.route(
+    (u) => u.pathname === path,
+    async (route) => {
+      const request: Request = route.request();
+      got({ url: request.url(), method: request.method(), headers: await request.allHeaders(), body: request.postData() });
+      await opened;
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  return { sent, release: () => gate(), answered };
+}
+
+/** Headers a replay must not copy: the transport's own, and the cookie (each replay sets its own). */
+const NOT_COPIED = new Set(["cookie", "host", "content-length", "connection", "accept-encoding"]);
+
+/** `sent` again, through the facade, with `change` applied (a header set to undefined is left out). */
+async function replay(sent: Sent, change: { cookie: string; headers?: Record<string, string | undefined> }) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(sent.headers)) if (!NOT_COPIED.has(name) && !name.startsWith(":")) headers[name] = value;
+  headers.cookie = `${SESSION_COOKIE}=${change.cookie}`;
+  for (const [name, value] of Object.entries(change.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  const target = new URL(sent.url);
+  const res = await stack().http.request(sent.method, `${target.pathname}${target.search}`, {
+    headers,
+    ...(sent.body !== null ? { body: Buffer.from(sent.body) } : {}),
+  });
+  const error = Array.isArray(res.json) ? res.json[0]?.error : res.json?.error;
+  return { status: res.status, error, text: res.text };
+}
+
+/**
+ * While the app's request for `procedure` is held: replays it with each role below `least` (none
+ * for a mutation every member may make) and as a cross-site or non-JSON request with the owner's
+ * own session; each refused, nothing changed. Then the app's request goes on and succeeds.
+ */
+async function refusedThenMade(page: Page, procedure: string, least: MerchantRole | null, act: () => Promise<unknown>): Promise<void> {
+  const { sent, release, answered } = await hold(page, procedure);
+  await act();
+  const request = await sent;
+  expect(request.method).toBe("POST");
+  expect(request.headers["content-type"]).toMatch(/^application\/json/);
+  expect(request.headers.origin).toBe(stack().publicBaseUrl);
+  const ownerCookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)!.value;
+  const before = await snapshot();
+  try {
+    for (const role of least ? ROLES.slice(0, ROLES.indexOf(least)) : []) {
+      const answer = await replay(request, { cookie: session[role] });
+      expect({ role, status: answer.status, code: answer.error?.data?.paytami_code }, answer.text).toEqual({ role, status: 401, code: "unauthorized" });
+      expect(answer.error.message).toContain(`needs the ${least} role`);
+    }
+    for (const [why, headers] of [
+      ["foreign Origin", { origin: "https://evil.example" }],
+      ["no Origin", { origin: undefined }],
+      ["text/plain", { "content-type": "text/plain" }],
+      ["text/plain from a foreign site", { "content-type": "text/plain;charset=UTF-8", origin: "https://evil.example", "sec-fetch-site": "cross-site" }],
+    ] as const) {
+      const answer = await replay(request, { cookie: ownerCookie, headers });
+      expect({ why, status: answer.status }, answer.text).toEqual({ why, status: 403 });
+      expect(answer.error.data).toMatchObject({ code: "FORBIDDEN", httpStatus: 403, paytami_code: "unauthorized" });
+    }
+    expect(await snapshot()).toEqual(before);
+  } finally {
+    release();
+  }
+  expect(await answered).toBe(200);
+  // The request the replays copied does change something: what was refused would have.
+  await poll(async () => JSON.stringify(await snapshot()) !== JSON.stringify(before)).toBe(true);
+}
+
+describe("every mutation the pages offer, replayed as the app sent it", () => {
+  test("payments, links, balances and payouts, team, security and the mode switch", async () => {
+    const { page, close } = await signedInPage(stack(), browser(), owner, { locale: "en-US" });
+    page.on("dialog", (dialog) => void dialog.accept());
+    const mainReady = async () => {
+      await page.locator("main h1").waitFor();
+      await poll(() => page.locator("main .loading").count()).toBe(0);
+    };
+    const made: string[] = [];
+    const step = async (procedure: string, least: MerchantRole | null, act: () => Promise<unknown>, done: () => Promise<unknown>) => {
+      await refusedThenMade(page, procedure, least, act);
+      await done();
+      made.push(procedure);
+    };
+
+    await page.goto(url(`/payments/${captured}`));
+    await mainReady();
+    await step(
+      "payments.refund",
+      "admin",
+      async () => {
+        await page.getByLabel("Partial refund").check();
+        await page.getByLabel("Amount to refund").fill("50.25");
+        await page.getByRole("button", { name: "Refund", exact: true }).click();
+      },
+      () => page.getByText("Refunded Q 50.25.").waitFor(),
+    );
+    // One refund only: none of the replays made another.
+    expect((await stack().http.get(`/v1/refunds?payment_id=${captured}`, { key: m.testApiKey })).json.data).toHaveLength(1);
+
+    await page.goto(url(`/payments/${pending}`));
+    await mainReady();
+    await step(
+      "payments.cancel",
+      "admin",
+      async () => {
+        await page.getByRole("button", { name: "Cancel the payment" }).click();
+        await page.getByRole("button", { name: "Yes, cancel" }).click();
+      },
+      () => poll(async () => (await stack().http.getPayment(m.testApiKey, pending)).json.status).toBe("canceled"),
+    );
+
+    await page.goto(url("/links/new"));
+    await mainReady();
+    await step(
+      "links.create",
+      "admin",
+      async () => {
+        await page.getByLabel("Title").fill("Camisa repetida");
+        await page.getByLabel("Amount", { exact: true }).fill("75");
+        await page.getByRole("button", { name: "Create link" }).click();
+      },
+      () => page.waitForURL(/\/dashboard\/links\/link_[0-9a-f]{24}$/),
+    );
+    expect(await stack().sql("select id from links where merchant_id = $1 and title = 'Camisa repetida'", [m.merchantId])).toHaveLength(1);
+    const linkId = page.url().split("/").at(-1)!;
+    await mainReady();
+    await step(
+      "links.deactivate",
+      "admin",
+      async () => {
+        await page.getByRole("button", { name: "Deactivate the link" }).click();
+        await page.getByRole("button", { name: "Yes, deactivate" }).click();
+      },
+      () => poll(async () => (await stack().http.get(`/v1/payment_links/${linkId}`)).json.not_payable_reason).toBe("inactive"),
+    );
+
+    await page.goto(url("/balances"));
+    await mainReady();
+    await step(
+      "bankAccounts.add",
+      "admin",
+      async () => {
+        await page.getByLabel("Account number").fill("1234567890");
+        await page.getByLabel("Holder").fill("Tienda Repetida S.A.");
+        await page.getByRole("button", { name: "Add account" }).click();
+      },
+      () => page.getByText("Account ****7890 added.").waitFor(),
+    );
+    await step(
+      "payouts.payNow",
+      "admin",
+      () => page.getByRole("button", { name: "Pay out GTQ now" }).click(),
+      () => page.getByText(/^Payout of Q [\d,.]+: /).waitFor(),
+    );
+    expect(await stack().sql("select id from payouts where merchant_id = $1", [m.merchantId])).toHaveLength(1);
+
+    const colleague = await seedUser(stack(), m.merchantId, "viewer");
+    const leaving = await seedUser(stack(), m.merchantId, "viewer");
+    await page.goto(url("/team"));
+    await page.getByRole("table", { name: "Members" }).waitFor();
+    const invite = page.getByRole("region", { name: "Invite someone" });
+    await step(
+      "team.invite",
+      "admin",
+      async () => {
+        await invite.getByLabel("E-mail").fill("replayed@example.com");
+        await invite.getByLabel("Role").selectOption("developer");
+        await invite.getByRole("button", { name: "Create invitation" }).click();
+      },
+      () => invite.getByRole("textbox", { name: "Invitation link" }).waitFor(),
+    );
+    await step(
+      "team.changeRole",
+      "admin",
+      () => page.getByLabel(`Role of ${colleague.email}`).selectOption("developer"),
+      () => poll(async () => (await stack().sql("select role from memberships where user_id = $1", [colleague.id]))[0]?.role).toBe("developer"),
+    );
+    await step(
+      "team.remove",
+      "admin",
+      () => page.getByRole("button", { name: `Remove ${leaving.email}` }).click(),
+      () => poll(async () => (await stack().sql("select role from memberships where user_id = $1", [leaving.id])).length).toBe(0),
+    );
+
+    // Every member may make these for themselves: only the CSRF rule stands between a foreign site and them.
+    await page.goto(url("/security"));
+    await page.getByRole("table", { name: "Your sessions" }).waitFor();
+    await step(
+      "security.totpStart",
+      null,
+      () => page.getByRole("button", { name: "Turn on" }).click(),
+      () => page.getByRole("img", { name: "QR code for the authenticator app" }).waitFor(),
+    );
+    const mode = page.getByRole("group", { name: "Mode" });
+    await step(
+      "auth.switchMode",
+      null,
+      () => mode.getByRole("button", { name: "Live" }).click(),
+      () => poll(() => mode.getByRole("button", { name: "Live" }).getAttribute("aria-pressed")).toBe("true"),
+    );
+    await page.goto(url("/security"));
+    await page.getByRole("table", { name: "Your sessions" }).waitFor();
+    await step(
+      "security.signOutEverywhere",
+      null,
+      () => page.getByRole("button", { name: "Sign out everywhere" }).click(),
+      () => page.waitForURL(url("/sign-in")),
+    );
+    expect(await stack().sql("select id from dashboard_sessions where user_id = $1", [owner.id])).toEqual([]);
+    expect(made).toHaveLength(12);
+    await close();
+  }, 240_000);
+});
