@@ -19,6 +19,25 @@ export interface ForwardOptions {
 const PASSED_BACK = ["content-type", "content-disposition", "retry-after", "vary"];
 
 /**
+ * The headers of the dashboard contract on every request the facade makes to the core for the
+ * browser (tRPC and the CSV export alike): the facade's credential, the session token from the
+ * cookie, the client's address as client-ip.ts resolved it, and the browser's User-Agent and Accept.
+ */
+export function coreRequestHeaders(ctx: Pick<Context, "get" | "ip">, config: DashboardHostConfig, facadeToken: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${facadeToken}`,
+    "x-paytami-client-ip": ctx.ip,
+  };
+  const accept = ctx.get("Accept");
+  if (accept) headers.accept = accept;
+  const token = sessionTokenOf(ctx.get("Cookie"), config);
+  if (token) headers["x-paytami-session"] = token;
+  const userAgent = ctx.get("User-Agent");
+  if (userAgent) headers["user-agent"] = userAgent;
+  return headers;
+}
+
+/**
  * Forwards a dashboard request to `{core_http}{corePath}?{same query}` (the contract of issue 16):
  * the facade's credential, the session token from the cookie, the client's address as
  * client-ip.ts resolved it and the browser's User-Agent; the answer streams back, its
@@ -36,16 +55,7 @@ export async function forwardToCore(ctx: Context, corePath: string, { config, co
       return sendTrpcError(ctx, tooLarge ? 413 : 400, tooLarge ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST", "validation_error", error.message);
     }
   }
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${facadeToken}`,
-    "x-paytami-client-ip": ctx.ip,
-  };
-  const accept = ctx.get("Accept");
-  if (accept) headers.accept = accept;
-  const token = sessionTokenOf(ctx.get("Cookie"), config);
-  if (token) headers["x-paytami-session"] = token;
-  const userAgent = ctx.get("User-Agent");
-  if (userAgent) headers["user-agent"] = userAgent;
+  const headers = coreRequestHeaders(ctx, config, facadeToken);
   if (body) headers["content-type"] = ctx.get("Content-Type");
   const query = ctx.querystring ? `?${ctx.querystring}` : "";
 
