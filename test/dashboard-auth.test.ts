@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { useStack } from "./support/expect.ts";
+import type { HttpClient } from "./support/http.ts";
 import type { Merchant } from "./support/stack.ts";
 import { seedDashboardOwner, SANDBOX_OWNER_EMAIL } from "../core/src/devstack/dashboard-owner.ts";
 import { totpCode } from "../core/src/domain/dashboard/totp.ts";
@@ -157,11 +158,43 @@ const remember = (token: string | undefined) => {
 };
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 
-describe("sign-in throttling (DASHBOARD_LOGIN_LIMIT: 5 per account, 20 per client IP, 15 minutes), across two cores", () => {
+describe("sign-in throttling (DASHBOARD_LOGIN_LIMIT: 5 per account, 20 per client IP, 15 minutes), across two facades and two cores", () => {
   let second: string;
+  let facades: HttpClient[];
   beforeAll(async () => {
-    await stack().addInstance();
+    // A second facade + core pair on the same database, as behind a load balancer.
+    facades = [stack().http, await stack().addInstance()];
     second = stack().coreHttpUrls()[1]!;
+  });
+
+  /** dashboard.auth.signIn as the app sends it (httpBatchLink), through one facade. */
+  const signInThrough = async (facade: HttpClient, email: string, password: string) => {
+    const res = await facade.request("POST", "/dashboard/trpc/dashboard.auth.signIn?batch=1", {
+      headers: { "content-type": "application/json", origin: stack().publicBaseUrl },
+      body: Buffer.from(JSON.stringify({ 0: { email, password } })),
+    });
+    return { status: res.status, error: res.json[0]?.error, setCookie: res.header("set-cookie"), retryAfter: res.header("retry-after") };
+  };
+
+  test("the sixth failure for one account, alternating between the two facades, is refused by either, the right password included", async () => {
+    const user = await seedUser(stack(), m.merchantId, "viewer");
+    for (let i = 0; i < 5; i++) {
+      const answer = await signInThrough(facades[i % 2]!, user.email, `wrong ${i} password`);
+      expect({ i, status: answer.status, code: answer.error?.data?.paytami_code }).toEqual({ i, status: 401, code: "unauthorized" });
+      expect(answer.setCookie).toBeUndefined();
+    }
+    for (const facade of facades) {
+      const refused = await signInThrough(facade, user.email, user.password);
+      expect(refused.status).toBe(429);
+      expect(refused.error.data.paytami_code).toBe("rate_limited");
+      expect(refused.setCookie).toBeUndefined();
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(15 * 60);
+    }
+    // The five wrong passwords are audited as the user's failures; the refusals name nobody (the password was never checked).
+    const failures = await stack().sql("select count(*)::int as n from audit_log where action = 'sign_in_failed' and user_id = $1", [user.id]);
+    expect(failures[0]!.n).toBe(5);
+    expect(await stack().sql("select id from dashboard_sessions where user_id = $1", [user.id])).toEqual([]);
   });
 
   test("the sixth failure for one account in the window is refused on either core, the right password included", async () => {
