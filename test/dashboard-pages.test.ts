@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { useBrowser } from "./support/browser.ts";
 import { dashMutation, seedUser, signedIn } from "./support/dashboard.ts";
-import { checkPage, dashboardUrl, LANGUAGES, signedInPage, VIEWPORTS } from "./support/dashboard-browser.ts";
+import { appPage, checkPage, dashboardUrl, LANGUAGES, signedInPage, VIEWPORTS } from "./support/dashboard-browser.ts";
 import { eventually } from "./support/eventually.ts";
 import { createOk, driveToState, payByCard, useStack } from "./support/expect.ts";
 import { newIdemKey } from "./support/http.ts";
@@ -399,6 +399,74 @@ describe("stored texts stay text", () => {
     }
     expect(dialogs).toEqual([]);
     await close();
+  });
+});
+
+describe("stored texts stay text: Team, Security, Balances, the invite page and the shell", () => {
+  const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script><svg onload="window.__xss=3"></svg>"'&amp;`;
+  // An e-mail may hold markup too: the invite's rule is only "no white space, one @, a dot after it".
+  const XSS_EMAIL = `<img/src=x/onerror=window.__xss=4><svg/onload=window.__xss=5>@evil.example`;
+
+  test("an e-mail, a User-Agent, a bank account's bank and holder and a merchant's name render as typed wherever they show", async () => {
+    const s = stack();
+    const shop = await s.admin.createMerchant({ name: `M ${XSS}` });
+    const boss = await seedUser(s, shop.merchantId, "owner");
+    // A member whose e-mail is markup, signed in (the audit log names them) from a browser whose User-Agent is markup.
+    const invited = await s.core.admin.inviteUser({ merchant_id: shop.merchantId, email: XSS_EMAIL, role: "admin" });
+    expect(invited.email).toBe(XSS_EMAIL.toLowerCase());
+    const token = invited.invite_url.slice(invited.invite_url.lastIndexOf("/") + 1);
+    const accepted = await dashMutation(s, "auth.acceptInvite", { token, password: "a long enough passphrase" }, { userAgent: `UA ${XSS}` });
+    expect(accepted.status, accepted.message).toBe(200);
+    const bossSession = await signedIn(s, boss);
+    const account = await dashMutation(
+      s,
+      "bankAccounts.add",
+      { currency: "GTQ", account_number: "1234567891", bank_name: `B ${XSS}`, holder_name: `H ${XSS}` },
+      { session: bossSession },
+    );
+    expect(account.status, account.message).toBe(200);
+    // Another, unused invite for the invite page.
+    const pendingInvite = await s.core.admin.inviteUser({ merchant_id: shop.merchantId, email: `x${XSS_EMAIL}`, role: "viewer" });
+
+    const { page, close } = await signedInPage(s, browser(), boss, { locale: "en-US" });
+    // A second session of the boss's, from the markup User-Agent: the Security page lists it.
+    await signedIn(s, boss, { userAgent: `UA ${XSS}` });
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const inert = async (where: string) => {
+      expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss), where).toBeUndefined();
+      expect(await page.locator('img[src="x"], main script, svg[onload], body > script:not([src])').count(), where).toBe(0);
+    };
+    for (const [route, shown] of [
+      ["/team", [XSS_EMAIL.toLowerCase(), `x${XSS_EMAIL}`.toLowerCase()]],
+      ["/security", [`UA ${XSS}`, XSS_EMAIL.toLowerCase()]],
+      ["/balances", [`B ${XSS}`, `H ${XSS}`]],
+    ] as const) {
+      await page.goto(url(route));
+      const text = await mainText(page);
+      for (const literal of shown) await poll(() => page.locator("main").innerText()).toContain(literal);
+      expect(text).toContain(shown[0]);
+      await inert(route);
+    }
+    // The shell: the merchant's name beside the mode switch.
+    expect(await page.locator(".merchant").innerText()).toContain(`M ${XSS}`);
+    await inert("shell");
+    await close();
+
+    const invitePage = await appPage(browser(), { locale: "en-US" });
+    invitePage.page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await invitePage.page.goto(pendingInvite.invite_url);
+    await poll(() => invitePage.page.locator("main").innerText()).toContain(`Invitation for ${`x${XSS_EMAIL}`.toLowerCase()} to M ${XSS} as Viewer.`);
+    expect(await invitePage.page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(await invitePage.page.locator('img[src="x"], main script, svg[onload]').count()).toBe(0);
+    await invitePage.close();
+    expect(dialogs).toEqual([]);
   });
 });
 
