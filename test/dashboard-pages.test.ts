@@ -470,6 +470,69 @@ describe("stored texts stay text: Team, Security, Balances, the invite page and 
   });
 });
 
+describe("test and live never mix", () => {
+  test("nothing of live mode shows on any page in test mode, nor of test mode in live; switched, each mode's own objects do", async () => {
+    const s = stack();
+    const shop = await s.admin.createMerchant({ name: "Tienda Dos Modos" });
+    const boss = await seedUser(s, shop.merchantId, "owner");
+    const objects = async (mode: "test" | "live", key: string) => {
+      const marker = `${mode.toUpperCase()}-ONLY`;
+      const payment = await createOk(s.http, key, {
+        amount: "4321",
+        description: `${marker} desc`,
+        customer: { name: `${marker} name`, email: "m@example.com" },
+      });
+      const session = await signedIn(s, boss);
+      if (mode === "live") expect((await dashMutation(s, "auth.switchMode", { mode: "live" }, { session })).status).toBe(200);
+      const link = await dashMutation(s, "links.create", { title: `${marker} link`, currency: "GTQ", fixed_amount_minor: "1000" }, { session });
+      expect(link.status, link.message).toBe(200);
+      const account = await dashMutation(s, "bankAccounts.add", { currency: "GTQ", account_number: "99887766", bank_name: `${marker} bank` }, { session });
+      expect(account.status, account.message).toBe(200);
+      if (mode === "live") await dashMutation(s, "auth.switchMode", { mode: "test" }, { session });
+      return { marker, payment: payment.id as string, link: link.data.id as string };
+    };
+    const made = { test: await objects("test", shop.testApiKey), live: await objects("live", shop.liveApiKey) };
+
+    const { page, close } = await signedInPage(s, browser(), boss, { locale: "en-US" });
+    const modeGroup = page.getByRole("group", { name: "Mode" });
+    for (const [mode, other] of [
+      ["test", "live"],
+      ["live", "test"],
+    ] as const) {
+      if (mode === "live") {
+        await page.goto(url("/"));
+        await modeGroup.getByRole("button", { name: "Live" }).click();
+        await poll(() => modeGroup.getByRole("button", { name: "Live" }).getAttribute("aria-pressed")).toBe("true");
+      }
+      const own = made[mode];
+      const foreign = made[other];
+      for (const [route, expected] of [
+        ["/", [own.marker]],
+        ["/payments", [own.payment, own.marker]],
+        [`/payments/${own.payment}`, [own.marker]],
+        [`/payments/${foreign.payment}`, []],
+        ["/links", [own.marker]],
+        [`/links/${own.link}`, [own.marker]],
+        [`/links/${foreign.link}`, []],
+        ["/balances", [own.marker]],
+      ] as const) {
+        await page.goto(url(route));
+        await page.locator("main h1").waitFor();
+        await poll(() => page.locator("main .loading").count()).toBe(0);
+        for (const shown of expected) await poll(() => page.locator("main").innerText()).toContain(shown);
+        const text = await page.locator("main").innerText();
+        expect(text, `${mode} ${route}`).not.toContain(foreign.marker);
+        if (!route.includes(foreign.payment) && !route.includes(foreign.link)) {
+          expect(text, `${mode} ${route}`).not.toContain(foreign.payment);
+          expect(text, `${mode} ${route}`).not.toContain(foreign.link);
+        }
+        expect(await page.getByTestId("test-banner").count(), `${mode} ${route}`).toBe(mode === "test" ? 1 : 0);
+      }
+    }
+    await close();
+  });
+});
+
 describe("every page, both languages, 1280 px and 360×640", () => {
   test("home, payments, a payment, links, a new link, a link, balances and payouts", async () => {
     const p = await capturedPayment({ amount: "250000", description: "Mesa de madera", customer: { name: "Luis Pérez", email: "luis@example.com" } });
