@@ -9,7 +9,7 @@ import type { Page, Request } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { MerchantRole } from "../core/src/domain/caller.ts";
 import { useBrowser } from "./support/browser.ts";
-import { seedUser, signedIn } from "./support/dashboard.ts";
+import { dashMutation, dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { dashboardUrl, SESSION_COOKIE, signedInPage } from "./support/dashboard-browser.ts";
 import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { createOk, driveToState, useStack } from "./support/expect.ts";
@@ -284,4 +284,33 @@ describe("every mutation the pages offer, replayed as the app sent it", () => {
     expect(made).toHaveLength(12);
     await close();
   }, 240_000);
+
+  test("what those mutations made is out of reach of another merchant's owner and of the other mode, whatever ids are sent", async () => {
+    const s = stack();
+    const other = await s.admin.createMerchant({ name: "Tienda Ajena" });
+    const foreign = await signedIn(s, await seedUser(s, other.merchantId, "owner"));
+    const live = await signedIn(s, await seedUser(s, m.merchantId, "admin"));
+    expect((await dashMutation(s, "auth.switchMode", { mode: "live" }, { session: live })).status).toBe(200);
+    const [payout] = await s.sql<{ id: string }>("select id from payouts where merchant_id = $1", [m.merchantId]);
+    const [link] = await s.sql<{ id: string }>("select id from links where merchant_id = $1 and title = 'Camisa repetida'", [m.merchantId]);
+    const [refund] = await s.sql<{ id: string }>("select id from refunds where payment_id = $1", [captured]);
+    // The test-mode admin reaches them all: the refusals below are about who asks.
+    const own = { session: session.admin };
+    expect((await dashQuery(s, "payouts.get", { id: payout!.id }, own)).status).toBe(200);
+    expect((await dashQuery(s, "links.get", { id: link!.id }, own)).status).toBe(200);
+    expect((await dashQuery(s, "payments.get", { id: captured }, own)).data.refunds.map((r: { id: string }) => r.id)).toEqual([refund!.id]);
+    for (const [who, asker] of [
+      ["another merchant", foreign],
+      ["live mode", live],
+    ] as const) {
+      const as = { session: asker };
+      expect((await dashQuery(s, "payouts.get", { id: payout!.id }, as)).code, who).toBe("validation_error");
+      expect((await dashQuery(s, "payouts.list", {}, as)).data.data, who).toEqual([]);
+      expect((await dashQuery(s, "bankAccounts.list", undefined, as)).data.data, who).toEqual([]);
+      expect((await dashQuery(s, "links.get", { id: link!.id }, as)).code, who).toBe("unknown_payment_link");
+      expect((await dashQuery(s, "links.payments", { id: link!.id }, as)).code, who).toBe("unknown_payment_link");
+      for (const id of [captured, pending]) expect((await dashQuery(s, "payments.get", { id }, as)).code, who).toBe("unknown_payment");
+      expect((await dashQuery(s, "payments.list", { search: captured }, as)).data.data, who).toEqual([]);
+    }
+  });
 });
