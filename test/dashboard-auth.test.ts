@@ -74,6 +74,27 @@ describe("signing in", () => {
     ]);
   });
 
+  test("in the same time: an unknown e-mail costs a password check too (median within a factor of 2 of a wrong password's)", async () => {
+    const users = await Promise.all(Array.from({ length: 9 }, () => seedUser(stack(), m.merchantId, "viewer")));
+    const timed = async (email: string, i: number) => {
+      const started = performance.now();
+      const answer = await dashMutation(stack(), "auth.signIn", { email, password: "not the password" }, { clientIp: `198.51.100.${120 + i}` });
+      expect(answer.code).toBe("unauthorized");
+      return performance.now() - started;
+    };
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    // Interleaved, so that the machine's load weighs on both alike; one attempt per account and address (no throttle).
+    for (let i = 0; i < users.length; i++) {
+      wrong.push(await timed(users[i]!.email, i));
+      unknown.push(await timed(`nobody-${i}-${users[i]!.id}@example.com`, i + 50));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const ratio = median(unknown) / median(wrong);
+    expect(ratio, `unknown ${median(unknown).toFixed(1)} ms, wrong ${median(wrong).toFixed(1)} ms`).toBeGreaterThan(0.5);
+    expect(ratio, `unknown ${median(unknown).toFixed(1)} ms, wrong ${median(wrong).toFixed(1)} ms`).toBeLessThan(2);
+  });
+
   test("signing out ends the session and tells the facade to drop its cookie", async () => {
     const user = await seedUser(stack(), m.merchantId, "viewer");
     const session = await signedIn(stack(), user);
