@@ -13,6 +13,7 @@ import { dashMutation, dashQuery, seedUser, signedIn } from "./support/dashboard
 import { dashboardUrl, SESSION_COOKIE, signedInPage } from "./support/dashboard-browser.ts";
 import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { createOk, driveToState, useStack } from "./support/expect.ts";
+import { newIdemKey } from "./support/http.ts";
 import type { Merchant } from "./support/stack.ts";
 
 const stack = useStack();
@@ -312,5 +313,26 @@ describe("every mutation the pages offer, replayed as the app sent it", () => {
       for (const id of [captured, pending]) expect((await dashQuery(s, "payments.get", { id }, as)).code, who).toBe("unknown_payment");
       expect((await dashQuery(s, "payments.list", { search: captured }, as)).data.data, who).toEqual([]);
     }
+  });
+
+  test("the refund made in the dashboard wrote the same ledger lines as the same refund made through the API", async () => {
+    const s = stack();
+    const twin = await createOk(s.http, m.testApiKey, { amount: "20000" });
+    await driveToState(s, twin.id, "captured");
+    const api = await s.http.post("/v1/refunds", { key: m.testApiKey, idem: newIdemKey(), body: { payment_id: twin.id, amount: "5025" } });
+    expect(api.status, api.text).toBe(201);
+    const lines = (paymentId: string) =>
+      s.sql<{ account: string; amount: string }>(
+        `select l.account, l.amount::text as amount from ledger_lines l join ledger_transactions t on t.id = l.transaction_id
+         join refunds r on r.id = t.refund_id where r.payment_id = $1 order by l.account, l.amount`,
+        [paymentId],
+      );
+    const dashboard = await lines(captured);
+    expect(dashboard.length).toBeGreaterThanOrEqual(2);
+    expect(await lines(twin.id)).toEqual(dashboard);
+    const [mine] = (await s.http.get(`/v1/refunds?payment_id=${captured}`, { key: m.testApiKey })).json.data;
+    const { id: _a, payment_id: _b, created_at: _c, ...rest } = mine;
+    const { id: _d, payment_id: _e, created_at: _f, ...restApi } = api.json;
+    expect(rest).toEqual({ ...restApi, reason: rest.reason });
   });
 });
