@@ -135,7 +135,7 @@ export interface CreateBatchPolicy {
 }
 
 function createBatchEnv(source: NodeJS.ProcessEnv): CreateBatchPolicy {
-  const on = env(source, "CREATE_BATCH", "off");
+  const on = env(source, "CREATE_BATCH", "on");
   if (on !== "on" && on !== "off") throw new Error(`CREATE_BATCH must be on or off, got "${on}"`);
   return { on: on === "on", max: positiveIntEnv(source, "CREATE_BATCH_MAX", 64), waitMs: intEnv(source, "CREATE_BATCH_WAIT", 1) };
 }
