@@ -46,7 +46,8 @@ export interface BatchRow extends Partial<CreationRow> {
  * one statement is an error in PostgreSQL).
  */
 export function batchCreationStatement<V extends Record<string, unknown>>(kind: OwnerSelect<V>, ownerColumns: Record<keyof V & string, string>) {
-  const columns: [string, string][] = [...Object.entries(ownerColumns), ...Object.entries(CREATION_COLUMNS)];
+  // A name in both (an API key's `now`) is one value, as in the single statement, where the request's values share one object.
+  const columns: [string, string][] = [...Object.entries(ownerColumns).filter(([name]) => !(name in CREATION_COLUMNS)), ...Object.entries(CREATION_COLUMNS)];
   return new PreparedStatement<BatchValues, BatchRow>((v) => {
     const arrays = sql.join(columns.map(([name, type]) => sql`${v[name]}::${sql.raw(type)}[]`));
     const names = sql.join(columns.map(([name]) => sql.id(name)));

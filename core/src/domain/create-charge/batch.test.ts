@@ -11,7 +11,7 @@ import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import { createMerchant } from "../merchants.ts";
 import { inTransaction, withoutTransaction } from "../unit-of-work.ts";
-import { batchSizes } from "./batch.ts";
+import { batchFailures, batchSizes } from "./batch.ts";
 
 let database: MigratedDatabase | undefined;
 let unbatched: CoreDeps;
@@ -108,6 +108,7 @@ let runs = 0;
 describe("group commit of charge creation", () => {
   test("the batched path answers every request as the unbatched one does, and makes one payment per 201", async () => {
     const before = batchSizes.reduce((n, count, size) => n + (size > 1 ? count : 0), 0);
+    const failuresBefore = batchFailures.count;
     await fc.assert(
       fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 40 }), async (requests) => {
         runs += 1;
@@ -122,6 +123,8 @@ describe("group commit of charge creation", () => {
     );
     // The property exercised real batches, not only lone requests.
     expect(batchSizes.reduce((n, count, size) => n + (size > 1 ? count : 0), 0)).toBeGreaterThan(before);
+    // ...and every batch statement did its work itself (a failed one falls back to single statements, which would hide it).
+    expect(batchFailures.count).toBe(failuresBefore);
   });
 
   test("same-key requests arriving together make exactly one payment; the others replay it or get 409", async () => {
@@ -140,5 +143,6 @@ describe("group commit of charge creation", () => {
     expect(rows).toHaveLength(1);
     const payments = await db(database!.orm.em.fork()).selectFrom("payments").select("id").where("id", "=", rows[0]!.resource_id).execute();
     expect(payments).toHaveLength(1);
+    expect(batchFailures.count).toBe(0);
   });
 });

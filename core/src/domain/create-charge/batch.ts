@@ -1,6 +1,6 @@
 import { db } from "../../db/orm.ts";
 import type { CoreDeps } from "../deps.ts";
-import { unitOfWork } from "../unit-of-work.ts";
+import type { Tx } from "../unit-of-work.ts";
 import type { BatchRow, BatchValues } from "./batch-statement.ts";
 import type { CreationRow, CreationValues } from "./creation-statement.ts";
 import type { OwnerKind } from "./owner-kind.ts";
@@ -13,6 +13,8 @@ import type { OwnerKind } from "./owner-kind.ts";
 type Values = Record<string, unknown> & CreationValues;
 
 interface Waiting {
+  /** The request's own unit of work (outside any transaction); a batch runs in its first request's. */
+  tx: Tx;
   values: Values;
   resolve: (row: CreationRow | undefined) => void;
   reject: (error: unknown) => void;
@@ -23,6 +25,9 @@ export type CreationOutcome = CreationRow | undefined;
 
 /** The sizes of the batches run so far (index: size), for the benchmark's distribution. */
 export const batchSizes: number[] = [];
+
+/** Batch statements that failed, whose requests then ran one by one (a deadlock between cores; anything else is a bug). */
+export const batchFailures = { count: 0 };
 
 class CreationBatcher {
   readonly #deps: CoreDeps;
@@ -38,9 +43,9 @@ class CreationBatcher {
     this.#kind = kind;
   }
 
-  submit(values: Values): Promise<CreationOutcome> {
+  submit(tx: Tx, values: Values): Promise<CreationOutcome> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ values, resolve, reject });
+      this.#queue.push({ tx, values, resolve, reject });
       if (this.#running) return;
       const { max, waitMs } = this.#deps.config.createBatch;
       if (this.#queue.length >= max || waitMs === 0 || this.#lastSize <= 1) {
@@ -91,7 +96,7 @@ class CreationBatcher {
   /** One request: the single statement, exactly as without batching. */
   async #alone(waiting: Waiting): Promise<void> {
     try {
-      const { rows } = await this.#kind.creation.run(db(unitOfWork(this.#deps)), waiting.values);
+      const { rows } = await this.#kind.creation.run(db(waiting.tx), waiting.values);
       waiting.resolve(rows[0]);
     } catch (error) {
       waiting.reject(error);
@@ -101,8 +106,9 @@ class CreationBatcher {
   async #together(batch: Waiting[]): Promise<void> {
     let rows: BatchRow[];
     try {
-      ({ rows } = await this.#kind.batchCreation.run(db(unitOfWork(this.#deps)), this.#arrays(batch)));
+      ({ rows } = await this.#kind.batchCreation.run(db(batch[0]!.tx), this.#arrays(batch)));
     } catch {
+      batchFailures.count += 1;
       // The statement wrote nothing (e.g. a deadlock with another core's batch over the same keys):
       // each request runs its own statement, so whatever failed fails only its own request.
       await Promise.all(batch.map((waiting) => this.#alone(waiting)));
@@ -128,10 +134,10 @@ class CreationBatcher {
 const batchers = new WeakMap<CoreDeps, Map<OwnerKind<Record<string, unknown>>, CreationBatcher>>();
 
 /** Runs one request's creation statement in the next batch of its owner kind (per core: `deps`). */
-export function createInBatch(deps: CoreDeps, kind: OwnerKind<Record<string, unknown>>, values: Values): Promise<CreationOutcome> {
+export function createInBatch(deps: CoreDeps, tx: Tx, kind: OwnerKind<Record<string, unknown>>, values: Values): Promise<CreationOutcome> {
   let byKind = batchers.get(deps);
   if (!byKind) batchers.set(deps, (byKind = new Map<OwnerKind<Record<string, unknown>>, CreationBatcher>()));
   let batcher = byKind.get(kind);
   if (!batcher) byKind.set(kind, (batcher = new CreationBatcher(deps, kind)));
-  return batcher.submit(values);
+  return batcher.submit(tx, values);
 }

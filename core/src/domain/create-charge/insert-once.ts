@@ -57,6 +57,7 @@ export async function insertOnce(
     expires_at: new Date(now.getTime() + deps.config.paymentTtlMs),
   };
   // Batched only outside a transaction: a batch commits on its own, never as part of a caller's transaction.
-  const row = deps.config.createBatch.on && !tx.isInTransaction() ? await createInBatch(deps, kind, values) : (await kind.creation.run(db(tx), values)).rows[0];
+  const row =
+    deps.config.createBatch.on && !tx.isInTransaction() ? await createInBatch(deps, tx, kind, values) : (await kind.creation.run(db(tx), values)).rows[0];
   return { owner: row, created: row?.created === true, view };
 }
