@@ -253,3 +253,15 @@ describe("dashboard policies", () => {
     expect(() => loadConfig({ ...base, DASHBOARD_SESSION_IDLE: "13h" })).toThrow("DASHBOARD_SESSION_IDLE");
   });
 });
+
+describe("group commit (CREATE_BATCH)", () => {
+  it("is on, 64 requests per statement at most, waiting 1 ms when idle, by default", () => {
+    expect(loadConfig(base).createBatch).toEqual({ on: true, max: 64, waitMs: 1 });
+  });
+
+  it("reads off, a size and no wait, and refuses anything but on/off and a positive size", () => {
+    expect(loadConfig({ ...base, CREATE_BATCH: "off", CREATE_BATCH_MAX: "8", CREATE_BATCH_WAIT: "0" }).createBatch).toEqual({ on: false, max: 8, waitMs: 0 });
+    expect(() => loadConfig({ ...base, CREATE_BATCH: "yes" })).toThrow("CREATE_BATCH");
+    expect(() => loadConfig({ ...base, CREATE_BATCH_MAX: "0" })).toThrow("CREATE_BATCH_MAX");
+  });
+});

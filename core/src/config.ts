@@ -121,6 +121,23 @@ export interface CoreConfig {
   processorCallTimeoutMs: number;
   /** What the dashboard's read views use (core/README.md "Dashboard views"). */
   dashboardViews: DashboardViewsPolicy;
+  /** Group commit of charge creation (core/README.md "Group commit"). */
+  createBatch: CreateBatchPolicy;
+}
+
+export interface CreateBatchPolicy {
+  /** CREATE_BATCH=on|off: creation statements arriving together run as one statement over arrays. */
+  on: boolean;
+  /** CREATE_BATCH_MAX: the most requests one statement carries. */
+  max: number;
+  /** CREATE_BATCH_WAIT (ms, 0: none): how long an idle batcher waits for company, only while requests have been arriving together. */
+  waitMs: number;
+}
+
+function createBatchEnv(source: NodeJS.ProcessEnv): CreateBatchPolicy {
+  const on = env(source, "CREATE_BATCH", "on");
+  if (on !== "on" && on !== "off") throw new Error(`CREATE_BATCH must be on or off, got "${on}"`);
+  return { on: on === "on", max: positiveIntEnv(source, "CREATE_BATCH_MAX", 64), waitMs: intEnv(source, "CREATE_BATCH_WAIT", 1) };
 }
 
 export interface DashboardViewsPolicy {
@@ -408,6 +425,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     },
     processorAttemptLeaseMs,
     processorCallTimeoutMs: processorCallTimeoutEnv(source, processorAttemptLeaseMs, jobs.recoverPayouts.leaseMs),
+    createBatch: createBatchEnv(source),
     dashboardViews: {
       timeZone: timeZoneEnv(source, "DASHBOARD_TIME_ZONE", "America/Guatemala"),
       deliveryAlertWindowMs: positiveDurationEnv(source, "DASHBOARD_DELIVERY_ALERT_WINDOW", "24h"),

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { batchFailures, batchSizes } from "./domain/create-charge/batch.ts";
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -23,4 +24,25 @@ export const processorCalls = new Counter({
   help: "Calls to the card processor and the payout bank, by mode, call and how they ended (an answer, error, withdrawn or unknown at the deadline).",
   labelNames: ["mode", "call", "ended"] as const,
   registers: [registry],
+});
+
+export const createBatches = new Gauge({
+  name: "paytami_core_create_batches",
+  help: "Creation statements run since start, by how many requests each carried (group commit; counts only grow).",
+  labelNames: ["size"] as const,
+  registers: [registry],
+  collect() {
+    batchSizes.forEach((count, size) => {
+      if (count) this.set({ size: String(size) }, count);
+    });
+  },
+});
+
+export const createBatchFailures = new Gauge({
+  name: "paytami_core_create_batch_failures",
+  help: "Group-commit statements that failed and whose requests then ran one statement each (a deadlock between cores; otherwise a bug).",
+  registers: [registry],
+  collect() {
+    this.set(batchFailures.count);
+  },
 });

@@ -23,7 +23,7 @@
 // BENCH_LIST_SIZES (default "10000,1000000"), BENCH_LOG_LEVEL (default "info", what the
 // processes log at), BENCH_OUT (also write the report there). Profiling: BENCH_PROBE=1,
 // BENCH_PROBE_V8_FLAGS (e.g. "--trace-gc", set by probe.ts), BENCH_NODE_OPTIONS,
-// BENCH_KEEP_LOGS=1 (keep the processes' logs). Then `ledger verify` over 1 000 000 ledger lines against
+// BENCH_KEEP_LOGS=1 (keep the processes' logs), BENCH_CREATE_ONLY=1 (creation against the baseline only). Then `ledger verify` over 1 000 000 ledger lines against
 // one sequential scan of them (ledger-verify.ts; BENCH_LEDGER=0 skips it, BENCH_LEDGER_LINES, BENCH_LEDGER_REPS),
 // the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it), and creation with tracing
 // on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS).
@@ -52,6 +52,8 @@ const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
 const WARMUP_SECONDS = Math.min(3, POST_SECONDS);
 const LIST_SIZES = (process.env.BENCH_LIST_SIZES ?? "10000,1000000").split(",").map((s) => Number(s.trim()));
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "info";
+/** BENCH_CREATE_ONLY=1: POST /v1/payments against the baseline only (no link pay, refunds, pages, lists, dashboard, checkout). */
+const CREATE_ONLY = process.env.BENCH_CREATE_ONLY === "1";
 /** Baseline/product pairs at concurrency 32; the ratios reported are their medians. */
 const PAIRS_C32 = Number(process.env.BENCH_PAIRS ?? 3);
 /** BENCH_PROBE=1: load probe.ts into facade, core and baseline (GC, event-loop delay) and report it per run. */
@@ -289,6 +291,30 @@ interface PostRun extends RunResult {
   cpuMsPerRequest: Record<string, number>;
   /** What probe.ts saw in each Node process during the run (BENCH_PROBE=1). */
   probes: Record<string, ProbeRecord>;
+  /** The product's creation statements during the run, by how many requests each carried (group commit). */
+  batches: Map<number, number>;
+}
+
+/** The core's creation statements so far, by requests per statement (paytami_core_create_batches). */
+async function createBatches(s: Stack): Promise<Map<number, number>> {
+  const text = await (await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${s.internalToken}` } })).text();
+  const counts = new Map<number, number>();
+  for (const [, size, count] of text.matchAll(/^paytami_core_create_batches\{size="(\d+)"\} (\d+)$/gm)) counts.set(Number(size), Number(count));
+  return counts;
+}
+
+/** The batch-size distribution of a run: statements, requests per statement, and where the requests went. */
+function batchLine(c: number, runs: Map<number, number>[]): string {
+  const total = new Map<number, number>();
+  for (const run of runs) for (const [size, n] of run) total.set(size, (total.get(size) ?? 0) + n);
+  const statements = [...total.values()].reduce((a, b) => a + b, 0);
+  const requests = [...total].reduce((a, [size, n]) => a + size * n, 0);
+  const share = (lo: number, hi: number) =>
+    requests === 0
+      ? "–"
+      : `${((100 * [...total].filter(([size]) => size >= lo && size <= hi).reduce((a, [size, n]) => a + size * n, 0)) / requests).toFixed(0)} %`;
+  const largest = Math.max(0, ...total.keys());
+  return `| ${c} | ${statements} | ${statements === 0 ? "–" : (requests / statements).toFixed(1)} | ${largest} | ${share(1, 1)} | ${share(2, 7)} | ${share(8, 31)} | ${share(32, Infinity)} |`;
 }
 
 interface ProbeRecord {
@@ -470,6 +496,7 @@ async function main(): Promise<void> {
       const before = await cpuPids(target);
       const startCpu = cpuOf(before);
       const startSelf = selfCpuMs();
+      const batchesBefore = target === "product" ? await createBatches(s) : new Map<number, number>();
       const probed = Object.entries(before)
         .filter(([name]) => name !== "postgres")
         .map(([name, pids]) => [name, pids[0]!] as const);
@@ -485,6 +512,9 @@ async function main(): Promise<void> {
         uniqueIdem: true,
       });
       const after = await cpuPids(target);
+      const batches = new Map<number, number>();
+      if (target === "product")
+        for (const [size, n] of await createBatches(s)) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
       const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
       const cpuMsPerRequest: Record<string, number> = {};
       for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;
@@ -500,7 +530,7 @@ async function main(): Promise<void> {
           probes[name] = JSON.parse(lines[lines.length - 1]!) as ProbeRecord;
         }
       }
-      return { ...r, target, cpuMsPerRequest, probes };
+      return { ...r, target, cpuMsPerRequest, probes, batches };
     };
 
     say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8, product then baseline`);
@@ -524,6 +554,13 @@ async function main(): Promise<void> {
         .map(([k, v]) => `${k} ${v.toFixed(2)}`)
         .join(", ");
       say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}; CPU ms/request: ${cpu}`);
+      if (target === "product")
+        say(
+          `  creation statements by requests each: ${[...r.batches]
+            .sort(([a], [b]) => a - b)
+            .map(([size, n]) => `${size}:${n}`)
+            .join(" ")}`,
+        );
     }
     phasePeaks.push({ label: "POST c=32", peaks: c32Peaks });
 
@@ -543,17 +580,17 @@ async function main(): Promise<void> {
       await checkCreated("product", writer.merchantId, warm),
       await checkCreated("baseline", baselineMerchant.merchantId, warmBaseline),
     ].join("; ");
-    const linkLines = await benchLinkPay(s, POST_SECONDS, say);
-    const refundLines = await benchRefundCreate(s, POST_SECONDS, say);
+    const linkLines = CREATE_ONLY ? [] : await benchLinkPay(s, POST_SECONDS, say);
+    const refundLines = CREATE_ONLY ? [] : await benchRefundCreate(s, POST_SECONDS, say);
 
-    const pageLines = await benchPaymentPage(s, say);
+    const pageLines = CREATE_ONLY ? [] : await benchPaymentPage(s, say);
     sampler.takePhase();
 
     const listUrl = `${s.baseUrl}/v1/payments?limit=25`;
     const listHeaders = { authorization: `Bearer ${reader.testApiKey}` };
     const check = await timedGet(listUrl, listHeaders);
     if (check.status !== 200) throw new Error(`GET /v1/payments answered ${check.status}`);
-    for (const size of LIST_SIZES) {
+    for (const size of CREATE_ONLY ? [] : LIST_SIZES) {
       const have = await paymentsOf(s, reader.merchantId);
       if (have < size) {
         say(`inserting ${size - have} payments for the reader merchant (to ${size})`);
@@ -577,8 +614,8 @@ async function main(): Promise<void> {
       say(`  ${r8.rps.toFixed(0)} req/s, p50 ${r8.p50} ms, p99 ${r8.p99} ms`);
     }
     // The dashboard's payments list against GET /v1/payments, and the CSV export (BENCH_DASHBOARD=0 skips it).
-    const dashboardLines = process.env.BENCH_DASHBOARD === "0" ? [] : await benchDashboardReads(s, reader, say);
-    const checkoutLines = await benchCheckoutLifecycle(s, say);
+    const dashboardLines = process.env.BENCH_DASHBOARD === "0" || CREATE_ONLY ? [] : await benchDashboardReads(s, reader, say);
+    const checkoutLines = CREATE_ONLY ? [] : await benchCheckoutLifecycle(s, say);
     sampler.stop();
     // `ledger verify` over 1 000 000 lines against one scan of them (BENCH_LEDGER=0 skips it).
     const ledgerLines = process.env.BENCH_LEDGER === "0" ? [] : await benchLedgerVerify(say);
@@ -654,6 +691,20 @@ async function main(): Promise<void> {
         `| ${c} | ${cpu("prod", "facade").toFixed(2)} | ${cpu("prod", "core").toFixed(2)} | ${cpu("prod", "postgres").toFixed(2)} | ${cpu("prod", "load generator").toFixed(2)} | ${total("prod").toFixed(2)} | ${cpu("base", "baseline").toFixed(2)} | ${cpu("base", "postgres").toFixed(2)} | ${cpu("base", "load generator").toFixed(2)} | ${total("base").toFixed(2)} |`,
       );
     }
+    lines.push("");
+    lines.push(
+      `Group commit (CREATE_BATCH=${process.env.CREATE_BATCH ?? "default"}): the core's creation statements during the product runs, by requests per statement (paytami_core_create_batches):`,
+    );
+    lines.push("");
+    lines.push("| Concurrency | Statements | Requests per statement (mean) | Largest | Requests alone | in batches of 2–7 | of 8–31 | of 32+ |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const c of [...new Set(pairs.map((p) => p.c))])
+      lines.push(
+        batchLine(
+          c,
+          pairs.filter((p) => p.c === c).map((p) => p.prod.batches),
+        ),
+      );
     lines.push("");
     if (PROBE_DIR) {
       lines.push("Inside the Node processes during each run (probe.ts: perf_hooks GC entries, monitorEventLoopDelay, event-loop utilization):");

@@ -6,6 +6,7 @@ import { toPaymentView, type PaymentRow } from "../payment-view.ts";
 import type { Tx } from "../unit-of-work.ts";
 import type { ChargeOwner } from "./owner-kind.ts";
 import type { CheckedCharge } from "./request.ts";
+import { createInBatch } from "./batch.ts";
 
 /** One run of the owner kind's creation statement for a charge priced against `policy`. */
 export async function insertOnce(
@@ -30,8 +31,9 @@ export async function insertOnce(
   };
   const view = toPaymentView(deps.config, payment);
   const response = JSON.stringify(view);
-  const { rows } = await owner.kind.creation.run(db(tx), {
-    ...owner.values,
+  const { kind, values: ownerValues } = owner as ChargeOwner<Record<string, unknown>>;
+  const values = {
+    ...ownerValues,
     currencies: [...policy.currencies],
     methods: [...policy.methods],
     idempotency_key: idempotencyKey,
@@ -53,7 +55,9 @@ export async function insertOnce(
     cancel_url: draft.cancelUrl,
     link_id: draft.linkId,
     expires_at: new Date(now.getTime() + deps.config.paymentTtlMs),
-  });
-  const row = rows[0];
+  };
+  // Batched only outside a transaction: a batch commits on its own, never as part of a caller's transaction.
+  const row =
+    deps.config.createBatch.on && !tx.isInTransaction() ? await createInBatch(deps, tx, kind, values) : (await kind.creation.run(db(tx), values)).rows[0];
   return { owner: row, created: row?.created === true, view };
 }

@@ -1,6 +1,7 @@
 import type { QueryCreator, SelectQueryBuilder } from "kysely";
 import type { DB } from "../../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
+import { batchCreationStatement, type BatchRow, type BatchValues } from "./batch-statement.ts";
 import { creationStatement, type ChargeOwnerRow, type CreationRow, type CreationValues } from "./creation-statement.ts";
 
 /**
@@ -15,10 +16,14 @@ import { creationStatement, type ChargeOwnerRow, type CreationRow, type Creation
 export class OwnerKind<V extends Record<string, unknown>> {
   readonly select: (qc: QueryCreator<DB>, values: V) => SelectQueryBuilder<DB, keyof DB, ChargeOwnerRow>;
   #lookup: PreparedStatement<V, ChargeOwnerRow> | undefined;
+  /** The PostgreSQL type of each of V's values (the batched statement binds them as arrays). */
+  readonly columns: Record<keyof V & string, string>;
   #creation: PreparedStatement<V & CreationValues, CreationRow> | undefined;
+  #batchCreation: PreparedStatement<BatchValues, BatchRow> | undefined;
 
-  constructor(select: OwnerKind<V>["select"]) {
+  constructor(select: OwnerKind<V>["select"], columns: Record<keyof V & string, string>) {
     this.select = select;
+    this.columns = columns;
   }
 
   /** The owner alone (the slow path, to report errors in order). */
@@ -28,6 +33,11 @@ export class OwnerKind<V extends Record<string, unknown>> {
 
   get creation(): PreparedStatement<V & CreationValues, CreationRow> {
     return (this.#creation ??= new PreparedStatement((v: V & CreationValues) => creationStatement(this, v)));
+  }
+
+  /** The creation statement over arrays, for a batch of requests (group commit: batch.ts). */
+  get batchCreation(): PreparedStatement<BatchValues, BatchRow> {
+    return (this.#batchCreation ??= batchCreationStatement(this, this.columns));
   }
 }
 

@@ -7,20 +7,22 @@ import { OwnerKind, type ChargeOwner } from "./owner-kind.ts";
 /** The idempotency scope of a merchant's own requests, whichever credential they come with: (merchant, mode). */
 const merchantScope = (merchantId: Expression<string>, mode: Expression<string>) => merchantScopeSql(merchantId, mode).as("scope");
 
-const API_KEY_OWNER = new OwnerKind<{ digest: string; key_mode: string; now: Date }>((qc, v) =>
-  qc
-    .selectFrom("api_keys")
-    .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
-    .select([
-      "api_keys.merchant_id",
-      "api_keys.mode",
-      "merchants.currencies",
-      "merchants.methods",
-      merchantScope(sql.ref<string>("api_keys.merchant_id"), sql.ref<string>("api_keys.mode")),
-    ])
-    .where("api_keys.digest", "=", v.digest)
-    .where("api_keys.mode", "=", v.key_mode)
-    .where(isActiveKey(v.now)),
+const API_KEY_OWNER = new OwnerKind<{ digest: string; key_mode: string; now: Date }>(
+  (qc, v) =>
+    qc
+      .selectFrom("api_keys")
+      .innerJoin("merchants", "merchants.id", "api_keys.merchant_id")
+      .select([
+        "api_keys.merchant_id",
+        "api_keys.mode",
+        "merchants.currencies",
+        "merchants.methods",
+        merchantScope(sql.ref<string>("api_keys.merchant_id"), sql.ref<string>("api_keys.mode")),
+      ])
+      .where("api_keys.digest", "=", v.digest)
+      .where("api_keys.mode", "=", v.key_mode)
+      .where(isActiveKey(v.now)),
+  { digest: "text", key_mode: "text", now: "timestamptz" },
 );
 
 /** The owner of an API key that may be used now. */
@@ -28,18 +30,20 @@ export function apiKeyOwner(key: PresentedApiKey, now: Date): ChargeOwner {
   return { kind: API_KEY_OWNER, values: { digest: key.digest, key_mode: key.mode, now }, hint: `api_key:${key.digest}` };
 }
 
-const MERCHANT_OWNER = new OwnerKind<{ merchant_id: string; caller_mode: string }>((qc, v) =>
-  qc
-    .selectFrom("merchants")
-    .select([
-      // A bound value in a select list needs its type named (PostgreSQL cannot infer it there).
-      "merchants.id as merchant_id",
-      sql<string>`${v.caller_mode}::text`.as("mode"),
-      "merchants.currencies",
-      "merchants.methods",
-      merchantScope(sql.ref<string>("merchants.id"), sql<string>`${v.caller_mode}::text`),
-    ])
-    .where("merchants.id", "=", v.merchant_id),
+const MERCHANT_OWNER = new OwnerKind<{ merchant_id: string; caller_mode: string }>(
+  (qc, v) =>
+    qc
+      .selectFrom("merchants")
+      .select([
+        // A bound value in a select list needs its type named (PostgreSQL cannot infer it there).
+        "merchants.id as merchant_id",
+        sql<string>`${v.caller_mode}::text`.as("mode"),
+        "merchants.currencies",
+        "merchants.methods",
+        merchantScope(sql.ref<string>("merchants.id"), sql<string>`${v.caller_mode}::text`),
+      ])
+      .where("merchants.id", "=", v.merchant_id),
+  { merchant_id: "text", caller_mode: "text" },
 );
 
 /** A merchant the transport already resolved (e.g. a dashboard session); same scope as its API keys. */
@@ -47,12 +51,14 @@ export function merchantOwner(caller: MerchantCaller): ChargeOwner {
   return { kind: MERCHANT_OWNER, values: { merchant_id: caller.merchantId, caller_mode: caller.mode }, hint: `merchant:${caller.merchantId}` };
 }
 
-const LINK_OWNER = new OwnerKind<{ link_id: string }>((qc, v) =>
-  qc
-    .selectFrom("links")
-    .innerJoin("merchants", "merchants.id", "links.merchant_id")
-    .select(["links.merchant_id", "links.mode", "merchants.currencies", "merchants.methods", "links.id as scope"])
-    .where("links.id", "=", v.link_id),
+const LINK_OWNER = new OwnerKind<{ link_id: string }>(
+  (qc, v) =>
+    qc
+      .selectFrom("links")
+      .innerJoin("merchants", "merchants.id", "links.merchant_id")
+      .select(["links.merchant_id", "links.mode", "merchants.currencies", "merchants.methods", "links.id as scope"])
+      .where("links.id", "=", v.link_id),
+  { link_id: "text" },
 );
 
 /**

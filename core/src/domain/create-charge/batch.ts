@@ -1,0 +1,143 @@
+import { db } from "../../db/orm.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { Tx } from "../unit-of-work.ts";
+import type { BatchRow, BatchValues } from "./batch-statement.ts";
+import type { CreationRow, CreationValues } from "./creation-statement.ts";
+import type { OwnerKind } from "./owner-kind.ts";
+
+// Group commit (core/README.md "Group commit"): creation statements that arrive while one is in
+// flight wait for it, then run together as one statement over arrays. The statement is atomic, so
+// a crash loses or keeps the whole batch (no key with zero or two payments); each request keeps its
+// own answer (the row it gets back is exactly what its own statement would have returned).
+
+type Values = Record<string, unknown> & CreationValues;
+
+interface Waiting {
+  /** The request's own unit of work (outside any transaction); a batch runs in its first request's. */
+  tx: Tx;
+  values: Values;
+  resolve: (row: CreationRow | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What one request's creation statement returns: its owner (if the credential resolved) and whether it inserted. */
+export type CreationOutcome = CreationRow | undefined;
+
+/** The sizes of the batches run so far (index: size), for the benchmark's distribution. */
+export const batchSizes: number[] = [];
+
+/** Batch statements that failed, whose requests then ran one by one (a deadlock between cores; anything else is a bug). */
+export const batchFailures = { count: 0 };
+
+class CreationBatcher {
+  readonly #deps: CoreDeps;
+  readonly #kind: OwnerKind<Record<string, unknown>>;
+  #queue: Waiting[] = [];
+  #running = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** The last batch's size: an idle batcher waits for company only while requests have been arriving together. */
+  #lastSize = 1;
+
+  constructor(deps: CoreDeps, kind: OwnerKind<Record<string, unknown>>) {
+    this.#deps = deps;
+    this.#kind = kind;
+  }
+
+  submit(tx: Tx, values: Values): Promise<CreationOutcome> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ tx, values, resolve, reject });
+      if (this.#running) return;
+      const { max, waitMs } = this.#deps.config.createBatch;
+      if (this.#queue.length >= max || waitMs === 0 || this.#lastSize <= 1) {
+        clearTimeout(this.#timer);
+        this.#timer = undefined;
+        void this.#flush();
+      } else {
+        this.#timer ??= setTimeout(() => {
+          this.#timer = undefined;
+          void this.#flush();
+        }, waitMs);
+      }
+    });
+  }
+
+  /** Up to `max` waiting requests, no idempotency key twice (PostgreSQL refuses a row claimed twice in one statement): the second waits for the next batch. */
+  #take(): Waiting[] {
+    const { max } = this.#deps.config.createBatch;
+    const keys = new Set<string>();
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    for (const waiting of this.#queue) {
+      const key = waiting.values.idempotency_key;
+      if (batch.length < max && !keys.has(key)) {
+        keys.add(key);
+        batch.push(waiting);
+      } else rest.push(waiting);
+    }
+    this.#queue = rest;
+    return batch;
+  }
+
+  async #flush(): Promise<void> {
+    this.#running = true;
+    const batch = this.#take();
+    this.#lastSize = batch.length;
+    batchSizes[batch.length] = (batchSizes[batch.length] ?? 0) + 1;
+    try {
+      if (batch.length === 1) await this.#alone(batch[0]!);
+      else await this.#together(batch);
+    } finally {
+      this.#running = false;
+      // Those that arrived meanwhile have waited one statement already: they go now.
+      if (this.#queue.length > 0) void this.#flush();
+    }
+  }
+
+  /** One request: the single statement, exactly as without batching. */
+  async #alone(waiting: Waiting): Promise<void> {
+    try {
+      const { rows } = await this.#kind.creation.run(db(waiting.tx), waiting.values);
+      waiting.resolve(rows[0]);
+    } catch (error) {
+      waiting.reject(error);
+    }
+  }
+
+  async #together(batch: Waiting[]): Promise<void> {
+    let rows: BatchRow[];
+    try {
+      ({ rows } = await this.#kind.batchCreation.run(db(batch[0]!.tx), this.#arrays(batch)));
+    } catch {
+      batchFailures.count += 1;
+      // The statement wrote nothing (e.g. a deadlock with another core's batch over the same keys):
+      // each request runs its own statement, so whatever failed fails only its own request.
+      await Promise.all(batch.map((waiting) => this.#alone(waiting)));
+      return;
+    }
+    batch.forEach((waiting, i) => {
+      const row = rows[i]!;
+      waiting.resolve(row.scope === null || row.scope === undefined ? undefined : (row as CreationRow));
+    });
+  }
+
+  #arrays(batch: Waiting[]): BatchValues {
+    const arrays: BatchValues = {};
+    const names = [...Object.keys(this.#kind.columns), ...Object.keys(batch[0]!.values).filter((name) => !(name in this.#kind.columns))];
+    for (const name of names) arrays[name] = batch.map(({ values }) => values[name]);
+    // A policy's lists as text (unnest would flatten an array of arrays).
+    arrays.currencies = batch.map(({ values }) => values.currencies.join(","));
+    arrays.methods = batch.map(({ values }) => values.methods.join(","));
+    return arrays;
+  }
+}
+
+const batchers = new WeakMap<CoreDeps, Map<OwnerKind<Record<string, unknown>>, CreationBatcher>>();
+
+/** Runs one request's creation statement in the next batch of its owner kind (per core: `deps`). */
+export function createInBatch(deps: CoreDeps, tx: Tx, kind: OwnerKind<Record<string, unknown>>, values: Values): Promise<CreationOutcome> {
+  let byKind = batchers.get(deps);
+  if (!byKind) batchers.set(deps, (byKind = new Map<OwnerKind<Record<string, unknown>>, CreationBatcher>()));
+  let batcher = byKind.get(kind);
+  if (!batcher) byKind.set(kind, (batcher = new CreationBatcher(deps, kind)));
+  return batcher.submit(tx, values);
+}
