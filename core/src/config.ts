@@ -106,6 +106,8 @@ export interface CoreConfig {
   dashboard: DashboardPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
+  /** DB_CONNECT_TIMEOUT: a new PostgreSQL connection (or a probe for the primary) that takes longer fails. */
+  dbConnectTimeoutMs: number;
   migrateOnStart: boolean;
   shutdownGraceMs: number;
   jobs: JobPolicies;
@@ -395,6 +397,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       },
     },
     dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
+    dbConnectTimeoutMs: positiveDurationEnv(source, "DB_CONNECT_TIMEOUT", "5s"),
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
     jobs,

@@ -1,7 +1,8 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import pg from "pg";
+import type pg from "pg";
 import { ensureEventStream, eventSubject } from "../../../proto/event-stream.ts";
+import { newDatabaseClient } from "../db/primary.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { OUTBOX_CHANNEL } from "../domain/outbox.ts";
 import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
@@ -113,7 +114,9 @@ export class OutboxRelay {
    */
   listen(onCommit: () => void): void {
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.#deps.config.databaseUrl, application_name: "paytami-core-relay" });
+    const { databaseUrl, dbConnectTimeoutMs } = this.#deps.config;
+    // On the primary (DATABASE_URL with several hosts): after a failover it reconnects to the new one.
+    const client = newDatabaseClient(databaseUrl, dbConnectTimeoutMs, { application_name: "paytami-core-relay" });
     this.#listener = client;
     let retried = false;
     const retry = (err?: unknown) => {
