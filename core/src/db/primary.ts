@@ -168,3 +168,11 @@ export function newDatabaseClient(databaseUrl: string, connectTimeoutMs: number,
   const Client = databaseClientClass(target, connectTimeoutMs);
   return new Client({ ...connectionOptions(target, connectTimeoutMs), host: target.hosts[0]!.host, port: target.hosts[0]!.port, ...extra });
 }
+
+/** pg.Pool options for DATABASE_URL (the harness's and tools' pools): on the primary when the URL asks for one. */
+export function databasePoolOptions(databaseUrl: string, connectTimeoutMs: number): pg.PoolConfig {
+  const target = parseDatabaseUrl(databaseUrl);
+  if (!target.readWrite) return { connectionString: databaseUrl };
+  const first = target.hosts[0]!;
+  return { ...connectionOptions(target, connectTimeoutMs), host: first.host, port: first.port, Client: databaseClientClass(target, connectTimeoutMs) };
+}
