@@ -1,9 +1,9 @@
 // DESIGN §7 / issue 19: NATS as a three-node cluster. The core's relay and the dispatcher get every
 // server in NATS_URL and NATS_STREAM_REPLICAS=3, so the event stream and the dispatcher's durable
-// consumer keep three copies. While payments succeed (each raising payment.succeeded), a server
-// (one leading neither the stream nor the consumer) is killed -9, then started again: every event
-// reaches the merchant's endpoint (duplicates only as at-least-once delivery allows: the same event
-// id again), within 15 s. Killing the stream's leader is not covered yet: delivery was seen to stall.
+// consumer keep three copies. While payments succeed (each raising payment.succeeded), the server
+// leading the stream is killed -9, then started again: every event reaches the merchant's endpoint
+// (duplicates only as at-least-once delivery allows: the same event id again), within 15 s of the
+// load's end (publishes refused during the election are retried at the relay's next pass).
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -36,7 +36,7 @@ afterAll(async () => {
 const stack = useStack(options);
 
 describe("NATS cluster", () => {
-  test("the stream and the dispatcher's consumer have three replicas; killing and restarting a server loses no event", { timeout: 90_000 }, async () => {
+  test("the stream and the dispatcher's consumer have three replicas; killing the stream's leader loses no event", { timeout: 90_000 }, async () => {
     const s = stack();
     const merchant = await s.admin.createMerchant({ name: "Cluster Shop" });
     await s.core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url: receiver!.url, enabled_events: [] });
@@ -63,10 +63,9 @@ describe("NATS cluster", () => {
     const loops = Array.from({ length: LOOPS }, loop);
 
     await sleep(1_500);
-    // A server leading neither the stream nor the dispatcher's consumer.
-    const leaders = [(await jsm.streams.info(EVENT_STREAM)).cluster?.leader, (await jsm.consumers.info(EVENT_STREAM, consumerName!)).cluster?.leader];
-    const victim = cluster!.names.find((name) => !leaders.includes(name));
-    expect(victim).toBeDefined();
+    // The server leading the stream: publishes fail until a new leader is elected.
+    const victim = (await jsm.streams.info(EVENT_STREAM)).cluster?.leader;
+    expect(cluster!.names).toContain(victim);
     await cluster!.kill(victim!);
     await sleep(2_000);
     await cluster!.restart(victim!);

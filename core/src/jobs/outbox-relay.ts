@@ -74,8 +74,12 @@ export class OutboxRelay {
       const failed = acks.find((ack) => ack.status === "rejected");
       if (failed) throw failed.reason;
     } finally {
-      // What did go out is marked even when a later publish failed; the rest waits for its lease to run out.
+      // What did go out is marked even when a later publish failed.
       await completeLeased(this.#deps, unpublishedEvents, published, { published_at: this.#deps.now() }, "published");
+      // What NATS refused (no stream leader during an election, a server gone) is due again at the
+      // next pass instead of after its lease: delivery resumes as soon as the cluster does.
+      const refused = events.filter((event) => !published.includes(event.id)).map((event) => event.id);
+      await completeLeased(this.#deps, unpublishedEvents, refused, {}, "refused");
     }
     return published.length;
   }
