@@ -65,8 +65,16 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       `nats-server ${node.name} with JetStream`,
       200,
     );
+  const stopAll = async () => {
+    await Promise.all(nodes.map(async (n) => n.child && (await n.child.stop(5_000))));
+    fs.rmSync(home, { recursive: true, force: true });
+  };
   nodes.forEach(start);
-  await Promise.all(nodes.map(ready));
+  // A cluster that never forms is not left running (the caller gets no handle to stop it).
+  await Promise.all(nodes.map(ready)).catch(async (error: unknown) => {
+    await stopAll();
+    throw error;
+  });
 
   const node = (name: string) => nodes.find((n) => n.name === name)!;
   return {
@@ -82,9 +90,6 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       start(node(name));
       await ready(node(name));
     },
-    stop: async () => {
-      await Promise.all(nodes.map(async (n) => n.child && (await n.child.stop(5_000))));
-      fs.rmSync(home, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
 }

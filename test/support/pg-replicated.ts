@@ -49,19 +49,34 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
   const psql = (port: number, sql: string) =>
     run("psql", ["-X", "-q", "-t", "-A", "-h", "127.0.0.1", "-p", String(port), "-U", ROLE, "-d", "postgres", "-c", sql]);
 
-  // initdb's pg_hba.conf trusts loopback replication connections already.
-  await run("initdb", ["-D", primary, "-U", ROLE, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
-  await start(primary, primaryPort);
-  await run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", ROLE, "-D", standby, "-R", "-X", "stream", "--no-sync"]);
-  await start(standby, standbyPort);
-  // Synchronous from now on (not in the standby's copy of the configuration: once promoted it has no standby to wait for).
-  await psql(primaryPort, "ALTER SYSTEM SET synchronous_standby_names = '*'");
-  await psql(primaryPort, "SELECT pg_reload_conf()");
-  for (let i = 0; ; i++) {
-    const state = (await psql(primaryPort, "SELECT sync_state FROM pg_stat_replication")).trim();
-    if (state === "sync") break;
-    if (i > 100) throw new Error(`standby never became synchronous (${state}):\n${tailOf(`${standby}.log`, 20)}`);
-    await new Promise((r) => setTimeout(r, 100));
+  const stop = async () => {
+    for (const dir of [standby, primary]) {
+      await runCommand(join(bindir, "pg_ctl"), ["-D", dir, "-m", "immediate", "-w", "-s", "stop"], asOwner);
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await replicate();
+  } catch (error) {
+    // Nothing left running when the pair could not be made (the caller gets no handle to stop it).
+    await stop();
+    throw error;
+  }
+  async function replicate() {
+    // initdb's pg_hba.conf trusts loopback replication connections already.
+    await run("initdb", ["-D", primary, "-U", ROLE, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+    await start(primary, primaryPort);
+    await run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", ROLE, "-D", standby, "-R", "-X", "stream", "--no-sync"]);
+    await start(standby, standbyPort);
+    // Synchronous from now on (not in the standby's copy of the configuration: once promoted it has no standby to wait for).
+    await psql(primaryPort, "ALTER SYSTEM SET synchronous_standby_names = '*'");
+    await psql(primaryPort, "SELECT pg_reload_conf()");
+    for (let i = 0; ; i++) {
+      const state = (await psql(primaryPort, "SELECT sync_state FROM pg_stat_replication")).trim();
+      if (state === "sync") break;
+      if (i > 100) throw new Error(`standby never became synchronous (${state}):\n${tailOf(`${standby}.log`, 20)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
   return {
     primaryPort,
@@ -74,11 +89,6 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     promoteStandby: async () => {
       await run("pg_ctl", ["-D", standby, "-w", "-t", "60", "-s", "promote"]);
     },
-    stop: async () => {
-      for (const dir of [standby, primary]) {
-        await runCommand(join(bindir, "pg_ctl"), ["-D", dir, "-m", "immediate", "-w", "-s", "stop"], asOwner);
-      }
-      rmSync(root, { recursive: true, force: true });
-    },
+    stop,
   };
 }
