@@ -6,6 +6,14 @@ export const EVENT_STREAM = "PAYTAMI_EVENTS";
 export const EVENT_SUBJECT_PREFIX = "paytami.events";
 export const DISPATCHER_CONSUMER = "dispatcher";
 
+/** NATS_URL may list several servers of a cluster, comma-separated (DESIGN §7); the client tries them all. */
+export function natsServers(natsUrl: string): string[] {
+  return natsUrl
+    .split(",")
+    .map((server) => server.trim())
+    .filter(Boolean);
+}
+
 /** e.g. paytami.events.test.payment.succeeded */
 export function eventSubject(mode: string, type: string): string {
   return `${EVENT_SUBJECT_PREFIX}.${mode}.${type}`;
@@ -33,22 +41,28 @@ const EVENT_STREAM_CONFIG = {
 /**
  * Creates the event stream unless it exists, or brings an existing one to these settings (a stream
  * made before max_age was set keeps its old config until updated); both sides call it, whichever
- * starts first.
+ * starts first. `replicas` is NATS_STREAM_REPLICAS: 3 in a three-node cluster, so losing a server
+ * loses no event (JetStream raises or lowers an existing stream's replicas in place).
  */
-export async function ensureEventStream(jsm: JetStreamManager): Promise<void> {
+export async function ensureEventStream(jsm: JetStreamManager, replicas = 1): Promise<void> {
   const info = await jsm.streams.info(EVENT_STREAM).catch(() => undefined);
   if (!info) {
-    await jsm.streams.add({ ...EVENT_STREAM_CONFIG, subjects: [...EVENT_STREAM_CONFIG.subjects] }).catch(async (error: unknown) => {
+    await jsm.streams.add({ ...EVENT_STREAM_CONFIG, subjects: [...EVENT_STREAM_CONFIG.subjects], num_replicas: replicas }).catch(async (error: unknown) => {
       // Another process created it in the meantime: fine, as long as it is there now.
       if (!(await jsm.streams.info(EVENT_STREAM).catch(() => undefined))) throw error;
     });
     return;
   }
-  if (info.config.max_age !== EVENT_STREAM_CONFIG.max_age || info.config.duplicate_window !== EVENT_STREAM_CONFIG.duplicate_window) {
+  if (
+    info.config.max_age !== EVENT_STREAM_CONFIG.max_age ||
+    info.config.duplicate_window !== EVENT_STREAM_CONFIG.duplicate_window ||
+    info.config.num_replicas !== replicas
+  ) {
     await jsm.streams.update(EVENT_STREAM, {
       ...info.config,
       max_age: EVENT_STREAM_CONFIG.max_age,
       duplicate_window: EVENT_STREAM_CONFIG.duplicate_window,
+      num_replicas: replicas,
     });
   }
 }

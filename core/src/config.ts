@@ -74,7 +74,10 @@ export interface WebhookPolicy {
 
 export interface CoreConfig {
   databaseUrl: string;
+  /** NATS_URL: one server, or several of a cluster, comma-separated. */
   natsUrl: string | undefined;
+  /** NATS_STREAM_REPLICAS: copies of the event stream (3 in a three-node cluster). */
+  natsStreamReplicas: number;
   grpcAddr: string;
   httpPort: number;
   /** TRPC_MAX_BODY_BYTES: a larger /trpc request body is refused (413) as it arrives, before any of it is parsed. */
@@ -106,6 +109,8 @@ export interface CoreConfig {
   dashboard: DashboardPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
+  /** DB_CONNECT_TIMEOUT: a new PostgreSQL connection (or a probe for the primary) that takes longer fails. */
+  dbConnectTimeoutMs: number;
   migrateOnStart: boolean;
   shutdownGraceMs: number;
   jobs: JobPolicies;
@@ -367,6 +372,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
   return {
     databaseUrl,
     natsUrl: source.NATS_URL || undefined,
+    natsStreamReplicas: positiveIntEnv(source, "NATS_STREAM_REPLICAS", 1),
     grpcAddr: env(source, "CORE_GRPC_ADDR", "127.0.0.1:50051"),
     httpPort: intEnv(source, "CORE_HTTP_PORT", 4001),
     trpcMaxBodyBytes: positiveIntEnv(source, "TRPC_MAX_BODY_BYTES", 1024 * 1024),
@@ -412,6 +418,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       },
     },
     dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
+    dbConnectTimeoutMs: positiveDurationEnv(source, "DB_CONNECT_TIMEOUT", "5s"),
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
     jobs,

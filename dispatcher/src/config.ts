@@ -3,7 +3,12 @@ import { DISPATCHER_CONSUMER } from "../../proto/event-stream.ts";
 import { parseDuration, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
 
 export interface DispatcherConfig {
+  /** NATS_URL: one server, or several of a cluster, comma-separated. */
   natsUrl: string;
+  /** NATS_STREAM_REPLICAS: copies of the event stream and of this consumer (3 in a three-node cluster). */
+  natsStreamReplicas: number;
+  /** DISPATCHER_PULL_EXPIRES: a pull for events waits this long at most; bounds the stall after a NATS leader election. */
+  pullExpiresMs: number;
   coreGrpcAddr: string;
   /** PAYTAMI_DISPATCHER_TOKEN, sent on every core call: the dispatcher's own credential, good only for the delivery service (core/src/grpc/access.ts). */
   internalToken: string;
@@ -56,8 +61,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): DispatcherC
   if (coreRetryMinMs < 1 || coreRetryMaxMs < coreRetryMinMs) {
     throw new Error("DISPATCHER_CORE_RETRY_MIN must be above 0 and at most DISPATCHER_CORE_RETRY_MAX");
   }
+  // JetStream refuses pulls that expire in under a second.
+  const pullExpiresMs = parseDuration(source.DISPATCHER_PULL_EXPIRES || "5s");
+  if (pullExpiresMs < 1_000) throw new Error("DISPATCHER_PULL_EXPIRES must be at least 1s");
   return {
     natsUrl: source.NATS_URL || "nats://127.0.0.1:4222",
+    natsStreamReplicas: positiveInt(source, "NATS_STREAM_REPLICAS", 1),
+    pullExpiresMs,
     coreGrpcAddr: source.CORE_GRPC_ADDR || "127.0.0.1:50051",
     internalToken,
     coreTls: coreTlsEnv(source, "client"),

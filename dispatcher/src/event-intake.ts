@@ -15,6 +15,12 @@ const BATCH = 500;
 /** A batch the core could not record is offered again after this long (the core may be restarting). */
 const RETRY_MS = 1_000;
 
+/** NATS_STREAM_REPLICAS, and DISPATCHER_PULL_EXPIRES: how long a pull waits before the next is sent. */
+export interface IntakeCluster {
+  replicas: number;
+  pullExpiresMs: number;
+}
+
 export class EventIntake {
   readonly #nc: NatsConnection;
   readonly #core: CoreClient;
@@ -28,7 +34,19 @@ export class EventIntake {
   #stopped = false;
   #running: Promise<void> | undefined;
 
-  constructor(nc: NatsConnection, core: CoreClient, log: Logger, consumer: string, onRecorded: () => void) {
+  readonly #replicas: number;
+  readonly #pullExpiresMs: number;
+
+  constructor(
+    nc: NatsConnection,
+    core: CoreClient,
+    log: Logger,
+    consumer: string,
+    onRecorded: () => void,
+    cluster: IntakeCluster = { replicas: 1, pullExpiresMs: 30_000 },
+  ) {
+    this.#replicas = cluster.replicas;
+    this.#pullExpiresMs = cluster.pullExpiresMs;
     this.#nc = nc;
     this.#core = core;
     this.#log = log;
@@ -43,9 +61,12 @@ export class EventIntake {
   async #run(): Promise<void> {
     while (!this.#stopped) {
       try {
-        await ensureEventConsumer(this.#nc, this.#consumer);
+        await ensureEventConsumer(this.#nc, this.#consumer, this.#replicas);
         const consumer = await jetstream(this.#nc).consumers.get(EVENT_STREAM, this.#consumer);
-        this.#messages = await consumer.consume({ max_messages: BATCH, abort_on_missing_resource: true });
+        // A pull outlives the server it was sent to only until it expires: after a leader election the
+        // next one (and the heartbeats it brings) finds the consumer's new leader.
+        this.#messages = await consumer.consume({ max_messages: BATCH, abort_on_missing_resource: true, expires: this.#pullExpiresMs });
+        void this.#watch(this.#messages);
         for await (const msg of this.#messages) {
           this.#pending.push(msg);
           this.#flushing ??= this.#flush();
@@ -54,6 +75,22 @@ export class EventIntake {
         if (!this.#stopped) this.#log.warn({ err }, "event consumer interrupted; resuming");
       }
       if (!this.#stopped) await sleep(RETRY_MS);
+    }
+  }
+
+  /**
+   * What the client says of its pulls besides messages. Missed heartbeats: the server holding the
+   * pull is gone (a NATS node died, the consumer's leader moved); the client's own re-pulls were seen
+   * to stall after a leader election, so the consumer is opened again from scratch (the loop above).
+   */
+  async #watch(messages: ConsumerMessages): Promise<void> {
+    for await (const status of messages.status()) {
+      if (status.type === "next" || status.type === "heartbeat" || status.type === "debug" || status.type === "discard") continue;
+      this.#log.warn({ status: status.type }, "event consumer status");
+      if (status.type === "heartbeats_missed") {
+        messages.stop();
+        return;
+      }
     }
   }
 

@@ -19,6 +19,7 @@ import type { SimulationStepName } from "../../proto/simulation-steps.ts";
 import { freePort } from "../../core/src/devstack/free-port.ts";
 import { startChild, waitForHttp, type Child } from "../../core/src/devstack/processes.ts";
 import { tailOf } from "../../core/src/devstack/report.ts";
+import { databasePoolOptions, newDatabaseClient } from "../../core/src/db/primary.ts";
 import { REPO_ROOT, serviceCommand } from "../../core/src/devstack/services.ts";
 import { createCa, issue, tlsEnv, type CertificateAuthority, type Issued } from "./certificates.ts";
 import { HttpClient } from "./http.ts";
@@ -30,6 +31,11 @@ export interface StackOptions {
   dispatcher?: boolean;
   /** Extra environment for every process. */
   env?: Record<string, string>;
+  /**
+   * The superuser URL of the PostgreSQL server the file's database is made on (default: DATABASE_URL).
+   * It may name several hosts (a primary and its standby, DESIGN §7): the processes get it too.
+   */
+  databaseUrl?: string;
   /**
    * PUBLIC_BASE_URL for the facade and core. Defaults to the facade's own
    * loopback URL, so that the URLs it hands out can be followed.
@@ -218,15 +224,14 @@ function requireEnv(name: string): string {
   return v;
 }
 
+/** `url` naming database `dbName` instead (by hand: a URL with several hosts is no WHATWG URL). */
 function withDatabase(url: string, dbName: string): string {
-  const u = new URL(url);
-  u.pathname = "/" + dbName;
-  return u.toString();
+  return url.replace(/^(postgres(?:ql)?:\/\/[^/?#]*)(?:\/[^?#]*)?/, `$1/${dbName}`);
 }
 
-/** One statement on the server as the DATABASE_URL role (which may create databases). */
+/** One statement on the server as the DATABASE_URL role (which may create databases); on the primary when it names several hosts. */
 async function adminStatement(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = newDatabaseClient(adminUrl, 5_000);
   await client.connect();
   try {
     await client.query(statement);
@@ -344,7 +349,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
 async function startStackOnce(opts: StackOptions): Promise<Stack> {
   installExitHook();
-  const adminUrl = requireEnv("DATABASE_URL");
+  const adminUrl = opts.databaseUrl ?? requireEnv("DATABASE_URL");
   const natsUrl = process.env.NATS_URL;
   if (opts.dispatcher && !natsUrl) requireEnv("NATS_URL");
 
@@ -411,7 +416,7 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   };
   const enabled: ProcessName[] = ["core", "facade", ...(opts.dispatcher ? (["dispatcher"] as const) : [])];
 
-  const pool = new pg.Pool({ connectionString: db.url, max: 3 });
+  const pool = new pg.Pool({ ...databasePoolOptions(db.url, 5_000), max: 3 });
   pool.on("error", () => {
     /* connections die when the database is dropped */
   });

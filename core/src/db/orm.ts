@@ -26,6 +26,7 @@ import {
   type WebhookEndpoint,
 } from "./entities/index.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
+import { databaseClientClass, parseDatabaseUrl } from "./primary.ts";
 import { TimestampsPlugin } from "./timestamps-plugin.ts";
 
 export type DB = InferKyselyDB<
@@ -57,11 +58,16 @@ export type { EntityManager };
 export interface OrmOptions {
   databaseUrl: string;
   poolSize: number;
+  /** DB_CONNECT_TIMEOUT: how long a new connection (or a probe for the primary) may take. */
+  connectTimeoutMs?: number;
 }
 
-export function ormConfig({ databaseUrl, poolSize }: OrmOptions): Options {
+export function ormConfig({ databaseUrl, poolSize, connectTimeoutMs = 5_000 }: OrmOptions): Options {
+  // Several hosts (DESIGN §7): MikroORM reads the first from the URL, the pool's client class finds the primary.
+  const target = parseDatabaseUrl(databaseUrl);
   return {
-    clientUrl: databaseUrl,
+    clientUrl: target.firstHostUrl,
+    driverOptions: { Client: databaseClientClass(target, connectTimeoutMs), connectionTimeoutMillis: connectTimeoutMs, keepAlive: true },
     entities: ENTITIES,
     extensions: [Migrator],
     // At run time the migrator only applies the compiled MIGRATIONS: it never reads or writes the

@@ -37,7 +37,7 @@ function candidateBinDirs(): string[] {
   return dirs;
 }
 
-function findPostgresBinDir(): string | null {
+export function findPostgresBinDir(): string | null {
   for (const dir of candidateBinDirs()) {
     if (TOOLS.every((tool) => isExecutable(join(dir, tool)))) return dir;
   }

@@ -20,6 +20,7 @@ import {
 import { auditedObject, recordSessionAction } from "./dashboard/audit-log.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
+import { isConnectionLoss } from "../db/connection-loss.ts";
 import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
 import { inSpan, tracingOn } from "../../../proto/runtime/spans.ts";
 
@@ -87,6 +88,12 @@ export interface OperationDeclaration<C, I, R, M extends TransactionMode> {
   /** The input's shape, checked by the runner; the run validates its meaning (amounts, URLs, …) in its own order. */
   input: z.ZodType<I>;
   transaction: M;
+  /**
+   * Running it again after the database connection was lost with its outcome unknown (the primary
+   * died mid-statement, or during COMMIT) is safe: creation keyed by an Idempotency-Key finds what a
+   * committed first run made. Reads, and transactions cut before COMMIT, are retried without it.
+   */
+  replaySafe?: true;
   run: (deps: CoreDeps, tx: Tx, caller: C, input: I) => Promise<R>;
 }
 
@@ -103,6 +110,7 @@ export interface OperationInfo {
   readonly role?: MerchantRole | undefined;
   readonly apiKey?: "presented" | undefined;
   readonly transaction: TransactionMode;
+  readonly replaySafe?: true | undefined;
   readonly admits: Readonly<Record<CallerKind, boolean>>;
 }
 
@@ -194,6 +202,22 @@ export function runOperation<C, I, R, M extends TransactionMode>(
   );
 }
 
+/** Where a run got to: a transaction whose work is done is committing, and its outcome is unknown if the connection drops. */
+interface Progress {
+  committing: boolean;
+}
+
+/**
+ * Whether a run cut by a lost database connection may run again on a fresh one (DESIGN §7): reads
+ * and transactions cut before COMMIT changed nothing; a replay-safe operation finds what it did.
+ */
+function retryable(op: OperationInfo, progress: Progress): boolean {
+  return op.replaySafe === true || op.transaction === "read" || (op.transaction === "transaction" && !progress.committing);
+}
+
+const unavailable = () =>
+  new DomainError("processor_unavailable", "The service lost its database connection (a failover?); nothing is known to have changed. Retry shortly.");
+
 async function runUntraced<C, I, R, M extends TransactionMode>(
   deps: CoreDeps,
   op: Operation<C, I, R, M>,
@@ -203,15 +227,42 @@ async function runUntraced<C, I, R, M extends TransactionMode>(
   const asked = caller as Caller | PresentedCredential;
   admit(op, asked);
   const checked = parseInput(op.input, input);
-  const tx = unitOfWork(deps);
-  const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
-  const value =
-    op.transaction === "transaction"
-      ? await atomically(tx, (inner) => op.run(deps, inner, runAs as C, checked) as Promise<Changes<ValueOf<M, R>>>)
-      : await (op.run(deps, tx, runAs as C, checked) as Promise<ValueOf<M, R>>);
+  let progress: Progress = { committing: false };
+  let value: ValueOf<M, R>;
+  try {
+    value = await runOnce(deps, op, asked, checked, progress);
+  } catch (error) {
+    if (!isConnectionLoss(error)) throw error;
+    if (!retryable(op, progress)) throw unavailable();
+    deps.log.warn({ err: error, operation: op.name }, "database connection lost; running the operation again on a fresh connection");
+    progress = { committing: false };
+    try {
+      value = await runOnce(deps, op, asked, checked, progress);
+    } catch (again) {
+      throw isConnectionLoss(again) ? unavailable() : again;
+    }
+  }
   // DESIGN §5: every dashboard mutation is in the audit log, once it has succeeded.
   if (asked.kind === "merchant" && asked.via === "session" && asked.session && op.transaction !== "read") {
     await recordSessionAction(deps, unitOfWork(deps), asked as SessionCaller, op.name, auditedObject(checked, value));
   }
   return value;
+}
+
+/** One run of `op` in a new unit of work (so a retry gets a fresh connection from the pool). */
+async function runOnce<C, I, R, M extends TransactionMode>(
+  deps: CoreDeps,
+  op: Operation<C, I, R, M>,
+  asked: Caller | PresentedCredential,
+  checked: I,
+  progress: Progress,
+): Promise<ValueOf<M, R>> {
+  const tx = unitOfWork(deps);
+  const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
+  if (op.transaction !== "transaction") return (await op.run(deps, tx, runAs as C, checked)) as ValueOf<M, R>;
+  return atomically(tx, async (inner) => {
+    const changes = (await op.run(deps, inner, runAs as C, checked)) as Changes<ValueOf<M, R>>;
+    progress.committing = true;
+    return changes;
+  });
 }

@@ -1,5 +1,6 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { ERROR_CODE_METADATA_KEY, RETRY_AFTER_METADATA_KEY, type ErrorCode } from "../../../proto/error-catalog.ts";
+import { isConnectionLoss } from "../db/connection-loss.ts";
 import { DomainError } from "../domain/errors.ts";
 
 /** gRPC status for each catalog code, so plain gRPC clients get a sensible status too. */
@@ -31,6 +32,11 @@ export function toServiceError(error: unknown): Partial<ServiceError> {
     metadata.set(ERROR_CODE_METADATA_KEY, error.code);
     if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_METADATA_KEY, String(error.retryAfterSeconds));
     return { code: GRPC_STATUS[error.code], details: error.message, metadata };
+  }
+  if (isConnectionLoss(error)) {
+    // Outside the operation runner (which retries or answers this itself): a failover, not a bug (DESIGN §7).
+    metadata.set(ERROR_CODE_METADATA_KEY, "processor_unavailable");
+    return { code: status.UNAVAILABLE, details: "The service lost its database connection; retry shortly.", metadata };
   }
   metadata.set(ERROR_CODE_METADATA_KEY, "internal_error");
   return { code: status.INTERNAL, details: "Internal error.", metadata };

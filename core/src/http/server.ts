@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { sql } from "kysely";
 import { requestListener } from "../../../proto/request-listener.ts";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
@@ -19,13 +20,15 @@ export interface HealthProbe {
 export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Promise<Server> {
   const probes: HealthProbe[] = [
     {
+      // Reachable and writable: a core connected to a standby (or to nothing while one is being
+      // promoted) cannot take a payment, so the load balancer should send none its way.
       name: "database",
       check: async () =>
         (
           await db(deps.orm.em.fork())
-            .selectNoFrom((eb) => eb.lit(1).as("ok"))
-            .execute()
-        ).length === 1,
+            .selectNoFrom(sql<boolean>`not pg_is_in_recovery()`.as("writable"))
+            .executeTakeFirst()
+        )?.writable === true,
     },
     ...extraProbes,
   ];

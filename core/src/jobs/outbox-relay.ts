@@ -1,7 +1,8 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import pg from "pg";
-import { ensureEventStream, eventSubject } from "../../../proto/event-stream.ts";
+import type pg from "pg";
+import { ensureEventStream, eventSubject, natsServers } from "../../../proto/event-stream.ts";
+import { newDatabaseClient } from "../db/primary.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { OUTBOX_CHANNEL } from "../domain/outbox.ts";
 import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
@@ -55,8 +56,8 @@ export class OutboxRelay {
 
   // The connection reconnects forever on its own (maxReconnectAttempts -1), so it is made once.
   async #connect(): Promise<JetStreamClient> {
-    this.#nc = await connect({ servers: this.#url, name: "paytami-core-relay", maxReconnectAttempts: -1, waitOnFirstConnect: true });
-    await ensureEventStream(await jetstreamManager(this.#nc));
+    this.#nc = await connect({ servers: natsServers(this.#url), name: "paytami-core-relay", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+    await ensureEventStream(await jetstreamManager(this.#nc), this.#deps.config.natsStreamReplicas);
     return jetstream(this.#nc);
   }
 
@@ -73,8 +74,12 @@ export class OutboxRelay {
       const failed = acks.find((ack) => ack.status === "rejected");
       if (failed) throw failed.reason;
     } finally {
-      // What did go out is marked even when a later publish failed; the rest waits for its lease to run out.
+      // What did go out is marked even when a later publish failed.
       await completeLeased(this.#deps, unpublishedEvents, published, { published_at: this.#deps.now() }, "published");
+      // What NATS refused (no stream leader during an election, a server gone) is due again at the
+      // next pass instead of after its lease: delivery resumes as soon as the cluster does.
+      const refused = events.filter((event) => !published.includes(event.id)).map((event) => event.id);
+      await completeLeased(this.#deps, unpublishedEvents, refused, {}, "refused");
     }
     return published.length;
   }
@@ -113,7 +118,9 @@ export class OutboxRelay {
    */
   listen(onCommit: () => void): void {
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.#deps.config.databaseUrl, application_name: "paytami-core-relay" });
+    const { databaseUrl, dbConnectTimeoutMs } = this.#deps.config;
+    // On the primary (DATABASE_URL with several hosts): after a failover it reconnects to the new one.
+    const client = newDatabaseClient(databaseUrl, dbConnectTimeoutMs, { application_name: "paytami-core-relay" });
     this.#listener = client;
     let retried = false;
     const retry = (err?: unknown) => {

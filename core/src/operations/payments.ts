@@ -21,6 +21,8 @@ export const payments = {
     apiKey: "presented",
     input: idempotentCommand,
     transaction: "statement",
+    // The Idempotency-Key makes a second run after an unknown outcome find the first one's payment.
+    replaySafe: true,
     run: createPayment,
   }),
   get: defineOperation({
