@@ -1,22 +1,8 @@
 import type { ErrorCode } from "../../../proto/error-catalog.ts";
+import { PAYMENT_STATUSES, type PaymentStatus } from "../../../proto/payment-statuses.ts";
 import { DomainError } from "./errors.ts";
 
-export const PAYMENT_STATUSES = [
-  "created",
-  "processing",
-  "authorized",
-  "captured",
-  "pending_settlement",
-  "settled_to_paytami",
-  "available_to_merchant",
-  "partially_refunded",
-  "refunded",
-  "chargeback",
-  "failed",
-  "canceled",
-  "expired",
-] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export { PAYMENT_STATUSES, type PaymentStatus };
 
 export const PAYABLE_STATUSES = ["created", "processing", "authorized"] as const satisfies readonly PaymentStatus[];
 const CAPTURED_OR_LATER = [

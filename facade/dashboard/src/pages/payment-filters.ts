@@ -3,21 +3,7 @@
 // export take them: dates become the instants their days start at in the merchant's zone.
 import { nextDay, zonedInstant } from "../format/zoned-time.ts";
 
-export const PAYMENT_STATUSES = [
-  "created",
-  "processing",
-  "authorized",
-  "captured",
-  "pending_settlement",
-  "settled_to_paytami",
-  "available_to_merchant",
-  "partially_refunded",
-  "refunded",
-  "chargeback",
-  "failed",
-  "canceled",
-  "expired",
-] as const;
+export { PAYMENT_STATUSES } from "../../../../proto/payment-statuses.ts";
 export const CURRENCIES = ["GTQ", "USD"] as const;
 export const METHODS = ["card", "bank_transfer"] as const;
 
