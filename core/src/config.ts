@@ -107,6 +107,8 @@ export interface CoreConfig {
   cardSubmitLimit: { perPayment: number; perIp: number; windowMs: number } | null;
   /** The merchant dashboard's identity policies (DESIGN §5; core/README.md "Dashboard identity"). */
   dashboard: DashboardPolicy;
+  /** API keys: rolling and "last used" (core/README.md "API keys"). */
+  apiKeys: ApiKeyPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
   /** DB_CONNECT_TIMEOUT: a new PostgreSQL connection (or a probe for the primary) that takes longer fails. */
@@ -176,6 +178,13 @@ export interface DashboardPolicy {
   resetTtlMs: number;
   /** AUDIT_RETENTION: audit-log rows older than this are purged. */
   auditRetentionMs: number;
+}
+
+export interface ApiKeyPolicy {
+  /** API_KEY_ROLL_MAX: how long after a roll the old key may keep working (the latest expiry a roll may choose). */
+  rollMaxMs: number;
+  /** API_KEY_LAST_USED_INTERVAL: a key's last_used_at is written at most once per this, however busy the key. */
+  lastUsedIntervalMs: number;
 }
 
 /** The sandbox processor's bank account, shown to customers paying by bank transfer in test mode. */
@@ -396,6 +405,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),
     cardSubmitLimit: parseCardSubmitLimit(env(source, "CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m")),
     dashboard: dashboardEnv(source),
+    apiKeys: {
+      rollMaxMs: positiveDurationEnv(source, "API_KEY_ROLL_MAX", "7d"),
+      lastUsedIntervalMs: positiveDurationEnv(source, "API_KEY_LAST_USED_INTERVAL", "60s"),
+    },
     currencies: {
       GTQ: {
         limits: { min: minorEnv(source, "GTQ_MIN_AMOUNT", 500n), max: minorEnv(source, "GTQ_MAX_AMOUNT", 10_000_000n) },

@@ -2,6 +2,7 @@
 // and metrics; background jobs. The only process that touches PostgreSQL.
 import { loadConfig, type CoreConfig } from "./config.ts";
 import { migrate, openOrm } from "./db/orm.ts";
+import { keyUsesWritten } from "./domain/api-key-use.ts";
 import type { CoreDeps } from "./domain/deps.ts";
 import { drainGrpcServer, startGrpcServer } from "./grpc/server.ts";
 import { startHttpServer, type HealthProbe } from "./http/server.ts";
@@ -92,6 +93,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     await drainGrpcServer(grpc, config.shutdownGraceMs);
     await Promise.all(jobs.map((job) => job.stop()));
     await relay?.close();
+    await keyUsesWritten(deps);
     await orm.close();
     await tracing?.shutdown().catch(() => undefined);
     log.info("stopped");

@@ -87,6 +87,7 @@ export function insertApiKey(em: EntityManager, merchantId: string, mode: Mode, 
     created_at: now,
     expires_at: expiresAt,
     revoked_at: null,
+    last_used_at: null,
   });
   return { id: key.id, apiKey, mode, expiresAt };
 }
@@ -112,6 +113,53 @@ export async function createApiKey(
   return withoutEvents(issued);
 }
 
+/** A key as the dashboard lists it: never its secret or digest. */
+export interface ApiKeyView {
+  id: string;
+  mode: Mode;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** At the time of the read: revoked, past its expiry, or usable. */
+  status: "active" | "expired" | "revoked";
+}
+
+/** The keys of the caller's merchant and mode, newest first (a merchant has a handful; no pages). */
+export async function listApiKeys(deps: CoreDeps, tx: Tx, caller: MerchantCaller): Promise<{ data: ApiKeyView[] }> {
+  const rows = await db(tx)
+    .selectFrom("api_keys")
+    .select(["id", "mode", "last4", "created_at", "last_used_at", "expires_at", "revoked_at"])
+    .where("merchant_id", "=", caller.merchantId)
+    .where("mode", "=", caller.mode)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  const now = deps.now();
+  return {
+    data: rows.map((row) => ({
+      id: row.id,
+      mode: row.mode as Mode,
+      last4: row.last4,
+      created_at: row.created_at.toISOString(),
+      last_used_at: row.last_used_at?.toISOString() ?? null,
+      expires_at: row.expires_at?.toISOString() ?? null,
+      revoked_at: row.revoked_at?.toISOString() ?? null,
+      status: row.revoked_at ? "revoked" : row.expires_at && row.expires_at <= now ? "expired" : "active",
+    })),
+  };
+}
+
+/** The key `id` locked for a change, if the caller may see it (a session: its own merchant and mode only). */
+async function lockKey(tx: Tx, caller: OperatorCaller | MerchantCaller, id: string) {
+  // Row lock: needs the transaction of inTransaction.
+  const key = await tx.findOne(ApiKey, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!key || (caller.kind === "merchant" && (key.merchant_id !== caller.merchantId || key.mode !== caller.mode)))
+    return fail("validation_error", `Unknown API key ${id}.`);
+  return key;
+}
+
 /** Revoking twice is fine; the first revocation's time stays. A dashboard session revokes only its own merchant's keys of its mode. */
 export async function revokeApiKey(
   deps: CoreDeps,
@@ -119,11 +167,52 @@ export async function revokeApiKey(
   caller: OperatorCaller | MerchantCaller,
   id: string,
 ): Promise<Changes<{ id: string; revoked: true }>> {
-  // Row lock: needs the transaction of inTransaction.
-  const key = await tx.findOne(ApiKey, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!key || (caller.kind === "merchant" && (key.merchant_id !== caller.merchantId || key.mode !== caller.mode)))
-    return fail("validation_error", `Unknown API key ${id}.`);
+  const key = await lockKey(tx, caller, id);
   key.revoked_at ??= deps.now();
   await tx.flush();
   return withoutEvents({ id, revoked: true });
+}
+
+/** A rolled key: the old one, now expiring at `expiresAt`, and the new one that replaces it (its secret shown once). */
+export interface RolledApiKey {
+  id: string;
+  expiresAt: Date;
+  replacement: IssuedApiKey;
+}
+
+/**
+ * A new key of the same merchant and mode, and the old one kept working until `expiresInSeconds`
+ * from now (0: it stops at once; at most API_KEY_ROLL_MAX), so a deploy can switch over without an
+ * outage. One transaction: either both happen or neither. An old key that already expires sooner
+ * keeps its sooner expiry; a revoked or expired one cannot be rolled (create a new key instead).
+ */
+export async function rollApiKey(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: OperatorCaller | MerchantCaller,
+  input: { id: string; expiresInSeconds: number },
+): Promise<Changes<RolledApiKey>> {
+  const maxSeconds = Math.floor(deps.config.apiKeys.rollMaxMs / 1000);
+  const seconds = input.expiresInSeconds;
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > maxSeconds) {
+    fail(
+      "validation_error",
+      `expires_in_seconds must be a whole number of seconds from 0 (the old key stops now) to ${maxSeconds} (${describeSeconds(maxSeconds)}, API_KEY_ROLL_MAX), got ${String(seconds)}.`,
+    );
+  }
+  const now = deps.now();
+  const old = await lockKey(tx, caller, input.id);
+  if (old.revoked_at) fail("validation_error", `API key ${old.id} is revoked; create a new key instead of rolling it.`);
+  if (old.expires_at && old.expires_at <= now) fail("validation_error", `API key ${old.id} has expired; create a new key instead of rolling it.`);
+  const chosen = new Date(now.getTime() + seconds * 1000);
+  old.expires_at = old.expires_at && old.expires_at < chosen ? old.expires_at : chosen;
+  const replacement = insertApiKey(tx, old.merchant_id, old.mode as Mode, null, now);
+  await tx.flush();
+  return withoutEvents({ id: old.id, expiresAt: old.expires_at, replacement });
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} days`;
+  if (seconds % 3_600 === 0) return `${seconds / 3_600} hours`;
+  return `${seconds} seconds`;
 }

@@ -4,6 +4,7 @@
 // they call and how their request and response map to its input and result (core/README.md,
 // "Layering").
 import type { z } from "zod";
+import { noteKeyUse } from "./api-key-use.ts";
 import { resolveApiKey } from "./api-keys.ts";
 import {
   MERCHANT_ROLES,
@@ -225,6 +226,24 @@ async function runUntraced<C, I, R, M extends TransactionMode>(
   input: I,
 ): Promise<ValueOf<M, R>> {
   const asked = caller as Caller | PresentedCredential;
+  if (asked.kind !== "api_key") return runAdmitted(deps, op, asked, input);
+  // The key's "last used", once its request is done (started, not awaited): unless the key was refused.
+  try {
+    const value = await runAdmitted(deps, op, asked, input);
+    void noteKeyUse(deps, asked);
+    return value;
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === "unauthorized")) void noteKeyUse(deps, asked);
+    throw error;
+  }
+}
+
+async function runAdmitted<C, I, R, M extends TransactionMode>(
+  deps: CoreDeps,
+  op: Operation<C, I, R, M>,
+  asked: Caller | PresentedCredential,
+  input: I,
+): Promise<ValueOf<M, R>> {
   admit(op, asked);
   const checked = parseInput(op.input, input);
   let progress: Progress = { committing: false };

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { createApiKey, revokeApiKey } from "../domain/api-keys.ts";
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from "../domain/api-keys.ts";
 import { setEmbedOrigins, setReturnOrigins } from "../domain/merchant-origins.ts";
 import { createMerchant } from "../domain/merchants.ts";
 import { defineOperation } from "../domain/operation.ts";
-import { anId } from "./inputs.ts";
+import { aNumber, anId, noInput } from "./inputs.ts";
 
 /** Merchants and their origins: the operator's alone. API keys: the operator's, and a dashboard developer's for its own merchant and mode. */
 export const admin = {
@@ -29,6 +29,23 @@ export const admin = {
     input: anId,
     transaction: "transaction",
     run: revokeApiKey,
+  }),
+  // The operator lists acting for a merchant and mode; a session, its own.
+  listApiKeys: defineOperation({
+    name: "list_api_keys",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: noInput,
+    transaction: "read",
+    run: listApiKeys,
+  }),
+  rollApiKey: defineOperation({
+    name: "roll_api_key",
+    callers: ["operator", "session"],
+    role: "developer",
+    input: z.strictObject({ id: z.string(), expiresInSeconds: aNumber }),
+    transaction: "transaction",
+    run: rollApiKey,
   }),
   setEmbedOrigins: defineOperation({
     name: "set_embed_origins",

@@ -30,6 +30,8 @@ const DECLARED: Record<string, string> = {
   create_merchant: "transaction: operator",
   create_api_key: "transaction: operator, session [developer]",
   revoke_api_key: "transaction: operator, session [developer]",
+  list_api_keys: "read: operator, session [developer]",
+  roll_api_key: "transaction: operator, session [developer]",
   set_embed_origins: "transaction: operator",
   set_return_origins: "transaction: operator",
   // Payment links

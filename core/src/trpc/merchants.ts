@@ -1,9 +1,10 @@
 import { z } from "zod";
-import type { IssuedApiKey } from "../domain/api-keys.ts";
+import type { IssuedApiKey, RolledApiKey } from "../domain/api-keys.ts";
 import type { CreatedMerchant } from "../domain/merchants.ts";
 import { admin } from "../operations/admin.ts";
 import { router } from "./init.ts";
-import { asIs, mutation, operator } from "./operation-procedure.ts";
+import { noInput } from "../operations/index.ts";
+import { ACTING_FOR, actingFor, asIs, mutation, operator, query } from "./operation-procedure.ts";
 
 const merchantInput = z.strictObject({ name: z.string(), currencies: z.array(z.string()).default([]), methods: z.array(z.string()).default([]) });
 const originsInput = z.strictObject({ merchant_id: z.string(), origins: z.array(z.string()) });
@@ -29,4 +30,13 @@ export const keysRouter = router({
     issuedKey,
   ),
   revoke: mutation(admin.revokeApiKey, z.strictObject({ id: z.string() }), operator, (input) => input.id, asIs),
+  // The old key keeps working `expires_in_seconds` longer (0 … API_KEY_ROLL_MAX); the new key's secret is shown once.
+  roll: mutation(
+    admin.rollApiKey,
+    z.strictObject({ id: z.string(), expires_in_seconds: z.number() }),
+    operator,
+    (input) => ({ id: input.id, expiresInSeconds: input.expires_in_seconds }),
+    (rolled: RolledApiKey) => ({ id: rolled.id, expires_at: rolled.expiresAt.toISOString(), new_key: issuedKey(rolled.replacement) }),
+  ),
+  list: query(admin.listApiKeys, z.strictObject(ACTING_FOR), actingFor, noInput, asIs),
 });

@@ -14,6 +14,8 @@ export const ApiKey = defineEntity({
     created_at: p.datetime(3),
     expires_at: p.datetime(3).nullable(),
     revoked_at: p.datetime(3).nullable(),
+    /** When the key last authenticated a request, to API_KEY_LAST_USED_INTERVAL (written at most once per interval). */
+    last_used_at: p.datetime(3).nullable(),
   },
   uniques: [{ name: "api_keys_digest_key", properties: "digest" }],
   indexes: [{ name: "api_keys_merchant_idx", properties: "merchant_id" }],

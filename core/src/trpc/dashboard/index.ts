@@ -1,5 +1,6 @@
 import { router } from "../init.ts";
 import { bankAccountActions, linkActions, paymentActions, payoutActions } from "./actions.ts";
+import { apiKeysRouter } from "./api-keys.ts";
 import { authRouter } from "./auth.ts";
 import { homeRouter } from "./home.ts";
 import { linkReads } from "./link-reads.ts";
@@ -22,4 +23,5 @@ export const dashboardRouter = router({
   balances: router({ ...balanceReads }),
   payouts: router({ ...payoutReads, ...payoutActions }),
   bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
+  apiKeys: apiKeysRouter,
 });
