@@ -17,7 +17,7 @@ const nextWrite = new WeakMap<CoreDeps["orm"], Map<string, number>>();
 
 function memoryOf(deps: CoreDeps): Map<string, number> {
   let memory = nextWrite.get(deps.orm);
-  if (!memory) nextWrite.set(deps.orm, (memory = new Map()));
+  if (!memory) nextWrite.set(deps.orm, (memory = new Map<string, number>()));
   return memory;
 }
 
@@ -30,7 +30,7 @@ const inFlight = new WeakMap<CoreDeps["orm"], Set<Promise<void>>>();
 
 /** Resolves once every key-use write this process started has finished. */
 export async function keyUsesWritten(deps: CoreDeps): Promise<void> {
-  await Promise.all(inFlight.get(deps.orm) ?? []);
+  await Promise.all([...(inFlight.get(deps.orm) ?? new Set<Promise<void>>())]);
 }
 
 /**
@@ -52,7 +52,7 @@ export function noteKeyUse(deps: CoreDeps, key: PresentedApiKey): Promise<void> 
     deps.log.warn({ err: error }, "could not record an API key's last use; the request was not affected");
   });
   let writes = inFlight.get(deps.orm);
-  if (!writes) inFlight.set(deps.orm, (writes = new Set()));
+  if (!writes) inFlight.set(deps.orm, (writes = new Set<Promise<void>>()));
   writes.add(write);
   void write.finally(() => writes.delete(write));
   return write;

@@ -30,6 +30,7 @@ export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/links/new", page: lazy(() => import("./pages/LinkCreate.tsx")) },
   { path: "/links/:id", page: lazy(() => import("./pages/LinkDetail.tsx")) },
   { path: "/balances", page: lazy(() => import("./pages/Balances.tsx")), nav: { key: "balances", least: "viewer" } },
+  { path: "/api-keys", page: lazy(() => import("./pages/ApiKeys.tsx")), nav: { key: "apiKeys", least: "developer" } },
   { path: "/team", page: lazy(() => import("./pages/Team.tsx")), nav: { key: "team", least: "viewer" } },
   { path: "/security", page: lazy(() => import("./pages/Security.tsx")), nav: { key: "security", least: "viewer" } },
 ];
