@@ -17,7 +17,16 @@ let b: Merchant;
 const session = {} as Record<MerchantRole, string>;
 let foreignOwner: string;
 /** A's fixtures, each for one mutation. */
-const fixture = {} as { captured: string; pending: string; link: string; changeTarget: string; removeTarget: string; owner: { id: string } };
+const fixture = {} as {
+  captured: string;
+  pending: string;
+  link: string;
+  changeTarget: string;
+  removeTarget: string;
+  owner: { id: string };
+  revokeKey: string;
+  rollKey: string;
+};
 
 /** The database but for sessions' last-seen times, which a refused request may move (its session was used). */
 async function snapshot(): Promise<Record<string, string>> {
@@ -42,6 +51,7 @@ beforeAll(async () => {
   // Available money in GTQ (test mode) for "pay out now".
   const settled = await createOk(s.http, a.testApiKey, { amount: "50000" });
   await driveToState(s, settled.id, "available_to_merchant");
+  for (const key of ["revokeKey", "rollKey"] as const) fixture[key] = (await dashMutation(s, "apiKeys.create", {}, { session: session.developer })).data.id;
 });
 
 /** Every session mutation of the dashboard, its least role, and a request that role may make. */
@@ -55,6 +65,9 @@ const MUTATIONS: Array<{ path: string; least: MerchantRole; input: () => unknown
   { path: "team.invite", least: "admin", input: () => ({ email: "nuevo@example.com", role: "viewer" }) },
   { path: "team.changeRole", least: "admin", input: () => ({ user_id: fixture.changeTarget, role: "developer" }) },
   { path: "team.remove", least: "admin", input: () => ({ user_id: fixture.removeTarget }) },
+  { path: "apiKeys.create", least: "developer", input: () => ({}) },
+  { path: "apiKeys.revoke", least: "developer", input: () => ({ id: fixture.revokeKey }) },
+  { path: "apiKeys.roll", least: "developer", input: () => ({ id: fixture.rollKey, expires_in_seconds: 3600 }) },
 ];
 
 describe("each session mutation, by role", () => {
@@ -164,6 +177,7 @@ describe("one merchant's session never reaches another merchant's objects", () =
     await driveToState(s, captured.id, "captured");
     const link = (await createLink(s, a)).id;
     const member = (await seedUser(s, a.merchantId, "viewer")).id;
+    const key = (await dashMutation(s, "apiKeys.create", {}, { session: session.developer })).data.id as string;
     const before = await snapshot();
     const tries: Array<[string, unknown, string]> = [
       ["payments.cancel", { id: pending }, "unknown_payment"],
@@ -171,11 +185,14 @@ describe("one merchant's session never reaches another merchant's objects", () =
       ["links.deactivate", { id: link }, "unknown_payment_link"],
       ["team.changeRole", { user_id: member, role: "owner" }, "validation_error"],
       ["team.remove", { user_id: member }, "validation_error"],
+      ["apiKeys.revoke", { id: key }, "validation_error"],
+      ["apiKeys.roll", { id: key, expires_in_seconds: 0 }, "validation_error"],
     ];
     for (const [path, input, code] of tries) expect((await dashMutation(s, path, input, { session: foreignOwner })).code, path).toBe(code);
     expect(await snapshot()).toEqual(before);
     const members = await dashQuery(s, "team.members", undefined, { session: foreignOwner });
     expect(members.data.data.map((x: { user_id: string }) => x.user_id)).not.toContain(member);
+    expect((await dashQuery(s, "apiKeys.list", undefined, { session: foreignOwner })).data.data.map((x: { id: string }) => x.id)).not.toContain(key);
     const log = await dashQuery(s, "security.auditLog", { limit: 100 }, { session: foreignOwner });
     expect(log.data.data.every((e: { user_id: string | null }) => e.user_id !== null)).toBe(true);
     expect(

@@ -3,7 +3,8 @@ import { eventually } from "./eventually.ts";
 
 /**
  * Every row of every table, as text (outbox rows without the relay's bookkeeping columns, which
- * move on their own): equal snapshots mean no call changed anything.
+ * move on their own, and API keys without last_used_at, which any earlier use of a key may still be
+ * writing): equal snapshots mean no call changed anything.
  */
 export async function databaseSnapshot(s: Stack): Promise<Record<string, string>> {
   await eventually(
@@ -16,7 +17,12 @@ export async function databaseSnapshot(s: Stack): Promise<Record<string, string>
   );
   const out: Record<string, string> = {};
   for (const { name } of tables) {
-    const rows = name === "outbox_events" ? "(select id, type, envelope::text from outbox_events)" : `"${name}"`;
+    const rows =
+      name === "outbox_events"
+        ? "(select id, type, envelope::text from outbox_events)"
+        : name === "api_keys"
+          ? "(select id, merchant_id, mode, digest, last4, created_at, expires_at, revoked_at from api_keys)"
+          : `"${name}"`;
     const [row] = await s.sql<{ digest: string | null }>(`select md5(string_agg(t::text, ',' order by t::text)) as digest from ${rows} t`);
     out[name] = row?.digest ?? "";
   }

@@ -85,21 +85,25 @@ export default function ApiKeys() {
           rowKey={(key) => key.id}
           empty={m.empty}
           columns={[
-            { key: "key", header: m.key, cell: (key) => <code>{`sk_${key.mode}_…${key.last4}`}</code> },
+            { key: "key", header: m.key, cell: (key) => <code className="nowrap">{`sk_${key.mode}_…${key.last4}`}</code> },
             { key: "status", header: m.status, cell: (key) => <StatusBadge tone={STATUS_TONES[key.status]}>{m.statuses[key.status]}</StatusBadge> },
-            { key: "created", header: m.created, cell: (key) => format.dateTime(key.created_at) },
-            { key: "last_used", header: m.lastUsed, cell: (key) => (key.last_used_at ? format.dateTime(key.last_used_at) : m.never) },
+            { key: "created", header: m.created, cell: (key) => <span className="nowrap">{format.dateTime(key.created_at)}</span> },
+            {
+              key: "last_used",
+              header: m.lastUsed,
+              cell: (key) => <span className="nowrap">{key.last_used_at ? format.dateTime(key.last_used_at) : m.never}</span>,
+            },
             {
               key: "expires",
               header: m.expires,
-              cell: (key) => (key.revoked_at ? format.dateTime(key.revoked_at) : key.expires_at ? format.dateTime(key.expires_at) : m.noExpiry),
+              cell: (key) => <span className="nowrap">{key.expires_at ? format.dateTime(key.expires_at) : key.revoked_at ? "—" : m.noExpiry}</span>,
             },
             {
               key: "actions",
               header: m.actions,
               cell: (key) =>
                 key.status === "active" ? (
-                  <span className="actions-cell">
+                  <span className="actions-cell nowrap">
                     <button type="button" className="button button-secondary" aria-label={m.rollLabel(key.last4)} onClick={() => setRolling(key)}>
                       {m.roll}
                     </button>
