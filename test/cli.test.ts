@@ -137,6 +137,29 @@ describe("--json output of each command", () => {
     expect((await stack().http.listPayments(key.apiKey)).status).toBe(401);
   });
 
+  test("keys roll → {id, expires_at, new_key}; both keys work until the old one's expiry; a time past API_KEY_ROLL_MAX is refused", async () => {
+    const key = await stack().admin.createKey(m.merchantId, "test");
+    const before = Date.now();
+    const rolled = jsonSuccess(await paytami("keys", "roll", key.id, "--expires-in", "1h", "--json"));
+    expect(Object.keys(rolled)).toEqual(["id", "expires_at", "new_key"]);
+    expect(rolled.id).toBe(key.id);
+    expect(Date.parse(rolled.expires_at) - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(Date.parse(rolled.expires_at) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    expect(Object.keys(rolled.new_key)).toEqual(["id", "api_key", "mode", "expires_at"]);
+    expect(rolled.new_key).toMatchObject({ mode: "test", expires_at: null });
+    expect(rolled.new_key.api_key).toMatch(TEST_KEY_RE);
+    expect((await stack().http.listPayments(key.apiKey)).status).toBe(200);
+    expect((await stack().http.listPayments(rolled.new_key.api_key)).status).toBe(200);
+
+    const now = jsonSuccess(await paytami("keys", "roll", rolled.new_key.id, "--expires-in", "0", "--json"));
+    expect((await stack().http.listPayments(rolled.new_key.api_key)).status).toBe(401);
+    expect((await stack().http.listPayments(now.new_key.api_key)).status).toBe(200);
+
+    jsonError(await paytami("keys", "roll", now.new_key.id, "--expires-in", "8d", "--json"), "validation_error");
+    jsonError(await paytami("keys", "roll", now.new_key.id, "--expires-in", "soon", "--json"), "validation_error");
+    expect((await stack().http.listPayments(now.new_key.api_key)).status).toBe(200);
+  });
+
   // Typed by the shared table: a step added there without an expectation here does not compile.
   const REACHES: Record<SimulationStepName, { before: SimulationStepName[]; status: string }> = {
     process: { before: [], status: "processing" },

@@ -51,6 +51,7 @@ export const ACCESS: ReadonlyMap<string, Callers> = new Map([
     createMerchant: OPERATOR,
     createApiKey: OPERATOR,
     revokeApiKey: OPERATOR,
+    rollApiKey: OPERATOR,
     simulatePayment: OPERATOR,
     setEmbedOrigins: OPERATOR,
     setReturnOrigins: OPERATOR,

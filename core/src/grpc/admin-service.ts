@@ -8,7 +8,7 @@ import {
   type SetEmbedOriginsRequest,
   type SimulatePaymentRequest,
 } from "../../../proto/gen/paytami/v1/admin.ts";
-import type { IssuedApiKey } from "../domain/api-keys.ts";
+import type { IssuedApiKey, RolledApiKey } from "../domain/api-keys.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { CreatedMerchant } from "../domain/merchants.ts";
 import { admin } from "../operations/admin.ts";
@@ -42,6 +42,12 @@ export function adminService(deps: CoreDeps): AdminServiceServer {
     createMerchant: call(admin.createMerchant, operator, merchantInput, createdMerchant),
     createApiKey: call(admin.createApiKey, operator, keyInput, issuedKey),
     revokeApiKey: call(admin.revokeApiKey, operator, byId, (revoked) => revoked),
+    rollApiKey: call(
+      admin.rollApiKey,
+      operator,
+      (request) => ({ id: request.id, expiresInSeconds: request.expires_in_seconds }),
+      (rolled: RolledApiKey) => ({ id: rolled.id, expires_at: rolled.expiresAt.toISOString(), new_key: issuedKey(rolled.replacement) }),
+    ),
     simulatePayment: call(payments.simulate, operator, stepInput, (view) => ({ payment: toPaymentMessage(view) })),
     setEmbedOrigins: call(admin.setEmbedOrigins, operator, originsInput, originsSet),
     setReturnOrigins: call(admin.setReturnOrigins, operator, originsInput, originsSet),

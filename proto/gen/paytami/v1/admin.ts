@@ -61,6 +61,19 @@ export interface RevokeApiKeyResponse {
   revoked: boolean;
 }
 
+export interface RollApiKeyRequest {
+  id: string;
+  /** Seconds the old key keeps working: 0 (stops now) up to API_KEY_ROLL_MAX. */
+  expires_in_seconds: number;
+}
+
+export interface RollApiKeyResponse {
+  /** The old key and when it stops working (ISO 8601). */
+  id: string;
+  expires_at: string;
+  new_key?: CreateApiKeyResponse | undefined;
+}
+
 export interface SimulatePaymentRequest {
   payment_id: string;
   /** One of succeed, fail, cancel, expire, process, authorize, settle. */
@@ -537,6 +550,131 @@ export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
             }
 
             message.revoked = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRollApiKeyRequest(): RollApiKeyRequest {
+  return { id: "", expires_in_seconds: 0 };
+}
+
+export const RollApiKeyRequest: MessageFns<RollApiKeyRequest> = {
+  encode(message: RollApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expires_in_seconds !== 0) {
+      writer.uint32(16).int64(message.expires_in_seconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expires_in_seconds = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRollApiKeyResponse(): RollApiKeyResponse {
+  return { id: "", expires_at: "", new_key: undefined };
+}
+
+export const RollApiKeyResponse: MessageFns<RollApiKeyResponse> = {
+  encode(message: RollApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(18).string(message.expires_at);
+    }
+    if (message.new_key !== undefined) {
+      CreateApiKeyResponse.encode(message.new_key, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollApiKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.new_key = CreateApiKeyResponse.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1375,6 +1513,20 @@ export const AdminServiceService = {
     responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
   },
   /**
+   * RollApiKey creates a key of the same merchant and mode and keeps the old
+   * one working for expires_in_seconds more (0 up to API_KEY_ROLL_MAX, 7 days
+   * by default); the new key's secret is in this answer only.
+   */
+  rollApiKey: {
+    path: "/paytami.v1.AdminService/RollApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RollApiKeyRequest): Buffer => Buffer.from(RollApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RollApiKeyRequest => RollApiKeyRequest.decode(value),
+    responseSerialize: (value: RollApiKeyResponse): Buffer => Buffer.from(RollApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RollApiKeyResponse => RollApiKeyResponse.decode(value),
+  },
+  /**
    * SimulatePayment runs one step of the payment state table (`paytami simulate
    * payment`). Test-mode payments only: a live payment is validation_error.
    */
@@ -1465,6 +1617,12 @@ export interface AdminServiceServer extends UntypedServiceImplementation {
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
   /**
+   * RollApiKey creates a key of the same merchant and mode and keeps the old
+   * one working for expires_in_seconds more (0 up to API_KEY_ROLL_MAX, 7 days
+   * by default); the new key's secret is in this answer only.
+   */
+  rollApiKey: handleUnaryCall<RollApiKeyRequest, RollApiKeyResponse>;
+  /**
    * SimulatePayment runs one step of the payment state table (`paytami simulate
    * payment`). Test-mode payments only: a live payment is validation_error.
    */
@@ -1539,6 +1697,26 @@ export interface AdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RollApiKey creates a key of the same merchant and mode and keeps the old
+   * one working for expires_in_seconds more (0 up to API_KEY_ROLL_MAX, 7 days
+   * by default); the new key's secret is in this answer only.
+   */
+  rollApiKey(
+    request: RollApiKeyRequest,
+    callback: (error: ServiceError | null, response: RollApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  rollApiKey(
+    request: RollApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RollApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  rollApiKey(
+    request: RollApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RollApiKeyResponse) => void,
   ): ClientUnaryCall;
   /**
    * SimulatePayment runs one step of the payment state table (`paytami simulate
@@ -1662,6 +1840,17 @@ export const AdminServiceClient = makeGenericClientConstructor(
   service: typeof AdminServiceService;
   serviceName: string;
 };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
