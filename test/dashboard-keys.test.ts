@@ -162,6 +162,26 @@ describe("API keys in the dashboard", () => {
     }
   }, 240_000);
 
+  test("a burst of 100 API requests through the facade writes the key's last_used_at once (counted by a trigger)", async () => {
+    const s = stack();
+    const created = await dashMutation(s, "apiKeys.create", {}, { session: session.developer });
+    const secret: string = created.data.api_key;
+    secrets.push(secret);
+    await s.sql("create table if not exists key_writes (key_id text not null)");
+    await s.sql(
+      "create or replace function count_key_write() returns trigger language plpgsql as $$ begin insert into key_writes values (new.id); return new; end $$",
+    );
+    await s.sql("create or replace trigger count_key_writes after update on api_keys for each row execute function count_key_write()");
+    const statuses = await Promise.all(Array.from({ length: 100 }, () => s.http.listPayments(secret).then((res) => res.status)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    await poll(async () => (await s.sql("select last_used_at from api_keys where id = $1", [created.data.id]))[0]!.last_used_at).not.toBeNull();
+    // Another round while the minute has not passed: still the one write.
+    await Promise.all(Array.from({ length: 20 }, () => s.http.listPayments(secret)));
+    const listed = await dashQuery(s, "apiKeys.list", undefined, { session: session.developer });
+    expect(listed.data.data.find((k: { id: string }) => k.id === created.data.id).last_used_at).not.toBeNull();
+    expect((await s.sql("select count(*)::int as n from key_writes where key_id = $1", [created.data.id]))[0]!.n).toBe(1);
+  });
+
   test("no key's secret appears in any process's log", async () => {
     const s = stack();
     // The merchant's own key, used and refused once more, besides those the tests above made and used.

@@ -22,6 +22,8 @@ describe("tRPC /trpc", () => {
       () => api.merchants.create.mutate({ name: "X" }),
       () => api.keys.create.mutate({ merchant_id: "mer_x", mode: "test" }),
       () => api.keys.revoke.mutate({ id: "key_x" }),
+      () => api.keys.roll.mutate({ id: "key_x", expires_in_seconds: 0 }),
+      () => api.keys.list.query({ merchant_id: "mer_x", mode: "test" }),
       () => api.payments.get.query({ merchant_id: "mer_x", mode: "test", id: "pay_x" }),
       () => api.payments.list.query({ merchant_id: "mer_x", mode: "test" }),
       () => api.payments.simulate.mutate({ payment_id: "pay_x", step: "succeed" }),
@@ -45,6 +47,28 @@ describe("tRPC /trpc", () => {
     expect((await s.http.listPayments(key.api_key)).status).toBe(200);
     expect(await operator().keys.revoke.mutate({ id: key.id })).toEqual({ id: key.id, revoked: true });
     expect((await s.http.listPayments(key.api_key)).status).toBe(401);
+  });
+
+  test("keys.roll keeps the old key working as long as asked, within API_KEY_ROLL_MAX; keys.list shows a merchant's keys of a mode without secrets", async () => {
+    const s = stack();
+    const m = await operator().merchants.create.mutate({ name: "Tienda Rotada", currencies: ["GTQ"] });
+    const key = await operator().keys.create.mutate({ merchant_id: m.merchant_id, mode: "test" });
+    const rolled = await operator().keys.roll.mutate({ id: key.id, expires_in_seconds: 86_400 });
+    expect(rolled.id).toBe(key.id);
+    expect(Date.parse(rolled.expires_at) - Date.now()).toBeGreaterThan(86_000_000);
+    expect(rolled.new_key).toMatchObject({ mode: "test", expires_at: null });
+    for (const secret of [key.api_key, rolled.new_key.api_key]) expect((await s.http.listPayments(secret)).status).toBe(200);
+    expect(await trpcFailure(operator().keys.roll.mutate({ id: rolled.new_key.id, expires_in_seconds: 7 * 86_400 + 1 }))).toMatchObject({
+      code: "validation_error",
+      status: 400,
+    });
+    const listed = await operator().keys.list.query({ merchant_id: m.merchant_id, mode: "test" });
+    // Newest first: the rolled-in key, the rolled one, and the key merchants.create made.
+    expect(listed.data.map((k) => k.id).slice(0, 2)).toEqual([rolled.new_key.id, key.id]);
+    expect(listed.data).toHaveLength(3);
+    expect(listed.data.find((k) => k.id === key.id)).toMatchObject({ status: "active", expires_at: rolled.expires_at, last4: key.api_key.slice(-4) });
+    expect(JSON.stringify(listed)).not.toContain(key.api_key);
+    expect((await operator().keys.list.query({ merchant_id: m.merchant_id, mode: "live" })).data).toHaveLength(1);
   });
 
   test("bad input is validation_error (400), from the tRPC input schema and from the domain alike", async () => {
