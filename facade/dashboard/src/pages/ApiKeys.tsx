@@ -12,6 +12,7 @@ import { useLang, useMessages } from "../i18n/i18n.tsx";
 import { apiKeysMessages } from "../i18n/messages/api-keys.ts";
 import { shellMessages } from "../i18n/messages/shell.ts";
 import { useTRPC, type RouterOutputs } from "../trpc.ts";
+import "../styles/pages.css";
 
 type ApiKey = RouterOutputs["dashboard"]["apiKeys"]["list"]["data"][number];
 
