@@ -265,3 +265,18 @@ describe("group commit (CREATE_BATCH)", () => {
     expect(() => loadConfig({ ...base, CREATE_BATCH_MAX: "0" })).toThrow("CREATE_BATCH_MAX");
   });
 });
+
+describe("API keys (API_KEY_ROLL_MAX, API_KEY_LAST_USED_INTERVAL)", () => {
+  it("let a rolled key keep working up to 7 days and write last-used once a minute, by default", () => {
+    expect(loadConfig(base).apiKeys).toEqual({ rollMaxMs: 7 * 86_400_000, lastUsedIntervalMs: 60_000 });
+  });
+
+  it("are read from the environment and refuse anything but a positive duration", () => {
+    expect(loadConfig({ ...base, API_KEY_ROLL_MAX: "24h", API_KEY_LAST_USED_INTERVAL: "5m" }).apiKeys).toEqual({
+      rollMaxMs: 86_400_000,
+      lastUsedIntervalMs: 300_000,
+    });
+    expect(() => loadConfig({ ...base, API_KEY_ROLL_MAX: "0" })).toThrow("API_KEY_ROLL_MAX");
+    expect(() => loadConfig({ ...base, API_KEY_LAST_USED_INTERVAL: "often" })).toThrow("API_KEY_LAST_USED_INTERVAL");
+  });
+});
