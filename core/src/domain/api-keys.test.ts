@@ -278,6 +278,18 @@ describe("last used", () => {
     expect((await keyRow(held.id)).last_used_at?.toISOString()).toBe(clock.toISOString());
   });
 
+  test("a request that fails after the key was found counts as a use; one refused before the key was looked at does not", async () => {
+    const key = await runOperation(deps, admin.createApiKey, session("developer"), {});
+    // Payment creation checks the Idempotency-Key before it looks the key up: no proof the key is real.
+    expect(await codeOf(runOperation(deps, payments.create, presentApiKey(key.apiKey), { input: {} }))).toMatch(/^idempotency_key_required/);
+    await keyUsesWritten(deps);
+    expect((await keyRow(key.id)).last_used_at).toBeNull();
+    // The runner resolved the key, then the payment was not found: the key was used.
+    expect(await codeOf(runOperation(deps, payments.get, presentApiKey(key.apiKey), "pay_000000000000000000000000"))).toMatch(/^unknown_payment/);
+    await keyUsesWritten(deps);
+    expect((await keyRow(key.id)).last_used_at?.toISOString()).toBe(clock.toISOString());
+  });
+
   test("the merchant's own key from createMerchant is tracked as well", async () => {
     later(120);
     expect(await works(mineTestKey)).toBe(true);

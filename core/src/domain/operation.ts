@@ -227,13 +227,16 @@ async function runUntraced<C, I, R, M extends TransactionMode>(
 ): Promise<ValueOf<M, R>> {
   const asked = caller as Caller | PresentedCredential;
   if (asked.kind !== "api_key") return runAdmitted(deps, op, asked, input);
-  // The key's "last used", once its request is done (started, not awaited): unless the key was refused.
+  // The key's "last used", once its request is done (started, not awaited), if the key was found:
+  // the run succeeded, or failed after the runner resolved the key. (An operation that resolves the
+  // key itself may refuse a request before looking at it, so only its success proves the key.)
+  const found = { key: false };
   try {
-    const value = await runAdmitted(deps, op, asked, input);
+    const value = await runAdmitted(deps, op, asked, input, found);
     void noteKeyUse(deps, asked);
     return value;
   } catch (error) {
-    if (!(error instanceof DomainError && error.code === "unauthorized")) void noteKeyUse(deps, asked);
+    if (found.key) void noteKeyUse(deps, asked);
     throw error;
   }
 }
@@ -243,20 +246,21 @@ async function runAdmitted<C, I, R, M extends TransactionMode>(
   op: Operation<C, I, R, M>,
   asked: Caller | PresentedCredential,
   input: I,
+  found: { key: boolean } = { key: false },
 ): Promise<ValueOf<M, R>> {
   admit(op, asked);
   const checked = parseInput(op.input, input);
   let progress: Progress = { committing: false };
   let value: ValueOf<M, R>;
   try {
-    value = await runOnce(deps, op, asked, checked, progress);
+    value = await runOnce(deps, op, asked, checked, progress, found);
   } catch (error) {
     if (!isConnectionLoss(error)) throw error;
     if (!retryable(op, progress)) throw unavailable();
     deps.log.warn({ err: error, operation: op.name }, "database connection lost; running the operation again on a fresh connection");
     progress = { committing: false };
     try {
-      value = await runOnce(deps, op, asked, checked, progress);
+      value = await runOnce(deps, op, asked, checked, progress, found);
     } catch (again) {
       throw isConnectionLoss(again) ? unavailable() : again;
     }
@@ -275,9 +279,12 @@ async function runOnce<C, I, R, M extends TransactionMode>(
   asked: Caller | PresentedCredential,
   checked: I,
   progress: Progress,
+  found: { key: boolean },
 ): Promise<ValueOf<M, R>> {
   const tx = unitOfWork(deps);
-  const runAs = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented" ? await resolveApiKey(deps, tx, asked) : asked;
+  const resolving = (asked.kind === "api_key" || asked.kind === "unreadable") && op.apiKey !== "presented";
+  const runAs = resolving ? await resolveApiKey(deps, tx, asked) : asked;
+  if (resolving) found.key = true;
   if (op.transaction !== "transaction") return (await op.run(deps, tx, runAs as C, checked)) as ValueOf<M, R>;
   return atomically(tx, async (inner) => {
     const changes = (await op.run(deps, inner, runAs as C, checked)) as Changes<ValueOf<M, R>>;
