@@ -18,7 +18,9 @@ function serveMetrics(port: number) {
       res.setHeader("Content-Type", registry.contentType);
       res.end(text);
     });
-  }).listen(port, "127.0.0.1");
+  })
+    .on("error", (err) => log.error({ err, port }, "metrics port unavailable; counters not served"))
+    .listen(port, "127.0.0.1");
 }
 
 const log = createLogger("facade");
@@ -42,7 +44,8 @@ const { config, core } = (() => {
 })();
 // Request logs: off the request path, through NATS to the core (request-logs/).
 const requestLogs = config.requestLogs && config.natsUrl ? new RequestLogPublisher(config.requestLogs, config.natsUrl, log) : undefined;
-if (!requestLogs) log.info({ request_logs: "off" }, config.natsUrl ? "REQUEST_LOGS=off: no request is recorded" : "NATS_URL is not set: no request is recorded");
+if (!requestLogs)
+  log.info({ request_logs: "off" }, config.natsUrl ? "REQUEST_LOGS=off: no request is recorded" : "NATS_URL is not set: no request is recorded");
 const app = createApp({ config, core, log, healthy: coreHealthy(core), requestLogs: requestLogs?.buffer });
 const metrics = config.metricsPort === null ? undefined : serveMetrics(config.metricsPort);
 const server = createServer(requestListener(log, app.callback()));

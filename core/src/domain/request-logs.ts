@@ -142,7 +142,7 @@ export async function listRequestLogs(_deps: CoreDeps, tx: Tx, caller: MerchantC
       if (apiKeyId !== undefined) rows = rows.where("api_key_id", "=", apiKeyId);
       if (requestId !== undefined) rows = rows.where("request_id", "=", requestId);
       if (after) rows = rows.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
-      return (await rows.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute()) as ListRow[];
+      return await rows.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
     },
     view: toItem,
   });
@@ -160,7 +160,7 @@ export async function getRequestLog(_deps: CoreDeps, tx: Tx, caller: MerchantCal
         .executeTakeFirst()
     : undefined;
   if (!row) return fail("validation_error", `Unknown request log ${id}.`);
-  return { ...toItem(row as ListRow), mode: row.mode as Mode, request_body: row.request_body, response_body: row.response_body };
+  return { ...toItem(row), mode: row.mode as Mode, request_body: row.request_body, response_body: row.response_body };
 }
 
 export interface RequestLogTail {
@@ -187,7 +187,10 @@ export async function tailRequestLogs(
   const own = db(tx).selectFrom("request_logs").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
   if (query.after === undefined) {
     // No start: the newest id of the whole table, so whatever is written next comes after it.
-    const newest = await db(tx).selectFrom("request_logs").select((eb) => eb.fn.max("seq").as("seq")).executeTakeFirst();
+    const newest = await db(tx)
+      .selectFrom("request_logs")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .executeTakeFirst();
     return { data: [], cursor: String(newest?.seq ?? "0") };
   }
   if (!/^\d{1,18}$/.test(query.after)) fail("validation_error", "after must be a request log id.");

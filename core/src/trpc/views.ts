@@ -20,7 +20,13 @@ export const viewsRouter = router({
     (input) => ({ ...pageQuery(input), id: input.id }),
     asIs,
   ),
-  requestLogs: query(requestLogs.list, z.strictObject({ ...ACTING_FOR, ...REQUEST_LOG_FILTERS, ...PAGE }), actingFor, ({ merchant_id: _m, mode: _o, ...rest }) => rest, asIs),
+  requestLogs: query(
+    requestLogs.list,
+    z.strictObject({ ...ACTING_FOR, ...REQUEST_LOG_FILTERS, ...PAGE }),
+    actingFor,
+    ({ merchant_id: _m, mode: _o, ...rest }) => rest,
+    asIs,
+  ),
   requestLog: query(requestLogs.get, z.strictObject({ ...ACTING_FOR, id: z.string() }), actingFor, (input) => input.id, asIs),
   // `paytami logs tail`: what was written after `after` (absent: only the cursor to start from).
   tailRequestLogs: query(

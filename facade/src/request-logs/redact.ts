@@ -83,6 +83,9 @@ export function storedBody(body: unknown, capBytes: number): string | null {
   }
   if (Buffer.byteLength(text) <= capBytes) return text;
   // Cut on a character boundary; a cut cannot make a secret reappear, it was replaced before.
-  const cut = Buffer.from(text).subarray(0, capBytes).toString("utf8").replace(/\uFFFD$/, "");
+  const cut = Buffer.from(text)
+    .subarray(0, capBytes)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   return `${cut}…[truncated ${Buffer.byteLength(text) - Buffer.byteLength(cut)} bytes]`;
 }
