@@ -39,7 +39,10 @@ export interface RecordedBodyState {
 export function recordRequests(buffer: LogBuffer<CapturedRequest>) {
   return async (ctx: Context, next: Next) => {
     const apiKey = ctx.path.startsWith("/v1/") ? MERCHANT_KEY.exec(ctx.get("Authorization"))?.[1] : undefined;
-    if (!apiKey) return next();
+    if (!apiKey) {
+      await next();
+      return;
+    }
     const at = Date.now();
     const started = performance.now();
     await next();
