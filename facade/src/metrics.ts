@@ -11,7 +11,7 @@ export const requestLogsPublished = new Counter({
 
 export const requestLogsDropped = new Counter({
   name: "paytami_facade_request_logs_dropped_total",
-  help: "Request-log records dropped: buffer_full (REQUEST_LOG_BUFFER reached), nats_down, publish_failed, too_large.",
+  help: "Request-log records dropped: buffer_full (REQUEST_LOG_BUFFER reached), nats_down, publish_failed, too_large, unrecordable.",
   labelNames: ["reason"] as const,
   registers: [registry],
 });

@@ -68,7 +68,15 @@ export class RequestLogPublisher {
       bytes = 0;
     };
     for (const captured of batch) {
-      const json = JSON.stringify(toRecord(captured, this.#config.bodyCapBytes));
+      let json: string;
+      try {
+        json = JSON.stringify(toRecord(captured, this.#config.bodyCapBytes));
+      } catch (err) {
+        // Nothing a client sent may take the facade down: the record is dropped and counted.
+        requestLogsDropped.inc({ reason: "unrecordable" });
+        this.#log.warn({ err }, "request logs: a request could not be recorded");
+        continue;
+      }
       const size = Buffer.byteLength(json) + 1;
       if (size > limit) {
         requestLogsDropped.inc({ reason: "too_large" });

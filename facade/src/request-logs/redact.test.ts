@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactText, redactValue, storedBody } from "./redact.ts";
+import { REDACTED, redactText, redactValue, storedBody, TOO_DEEP } from "./redact.ts";
 
 const CARD = "4242424242424242";
 const API_KEY = "sk_test_" + "a1B2".repeat(8);
@@ -45,6 +45,15 @@ describe("redactValue", () => {
     );
     for (const secret of [CARD, API_KEY, WHSEC, "4242 4242 4242 4242"]) expect(out).not.toContain(secret);
     expect(out).toContain("please");
+  });
+
+  it("replaces what is nested deeper than 32 levels whole, and drops what is not JSON", () => {
+    const deepText = `${"[".repeat(20_000)}{"cvc":"123"}${"]".repeat(20_000)}`;
+    const text = JSON.stringify(redactValue(JSON.parse(deepText)));
+    expect(text).toContain(TOO_DEEP);
+    expect(text).not.toContain("123");
+    expect(storedBody(Buffer.from(deepText), 1_000)).toContain(TOO_DEEP);
+    expect(storedBody(new (class Stream {})(), 100)).toBeNull();
   });
 
   it("keeps digit runs that are not card numbers (ids, amounts, failing Luhn)", () => {

@@ -48,16 +48,28 @@ export function redactText(text: string): string {
   return out;
 }
 
-/** A deep copy of a parsed JSON value with the secret fields' values and secret-shaped strings replaced. */
-export function redactValue(value: unknown): unknown {
+/** Nesting kept at most; what is deeper is replaced whole (a hostile body must not exhaust the stack). */
+const MAX_DEPTH = 32;
+export const TOO_DEEP = "[too deep]";
+
+const isPlainObject = (value: object) => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A deep copy of a parsed JSON value with the secret fields' values and secret-shaped strings
+ * replaced. Only JSON's own kinds are copied: anything else (a stream a route answered with) is dropped.
+ */
+export function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactText(value);
-  if (Array.isArray(value)) return value.map(redactValue);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[redactText(key)] = SECRET_FIELDS.has(fieldName(key)) ? REDACTED : redactValue(inner);
-    return out;
-  }
-  return value;
+  if (value === null || typeof value !== "object") return typeof value === "number" || typeof value === "boolean" || value === null ? value : undefined;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((inner) => redactValue(inner, depth + 1));
+  if (!isPlainObject(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[redactText(key)] = SECRET_FIELDS.has(fieldName(key)) ? REDACTED : redactValue(inner, depth + 1);
+  return out;
 }
 
 /**
@@ -77,7 +89,9 @@ export function storedBody(body: unknown, capBytes: number): string | null {
       text = redactText(raw);
     }
   } else if (typeof body === "object") {
-    text = JSON.stringify(redactValue(body));
+    const copy = redactValue(body);
+    if (copy === undefined) return null;
+    text = JSON.stringify(copy);
   } else {
     return null;
   }
