@@ -31,6 +31,11 @@ export class RequestLogPublisher {
     void this.#connect(natsUrl);
   }
 
+  /** Whether batches are being sent (connected and not reconnecting). */
+  get up(): boolean {
+    return this.#up;
+  }
+
   async #connect(natsUrl: string): Promise<void> {
     try {
       const nc = await connect({ servers: natsServers(natsUrl), name: "paytami-facade-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
