@@ -14,10 +14,12 @@ describe("job policies", () => {
       purgeEvents: { intervalMs: 60_000, batch: 1_000 },
       purgeLinkRateLimits: { intervalMs: 60_000, batch: 1_000 },
       purgeAuditLog: { intervalMs: 600_000, batch: 1_000 },
+      purgeRequestLogs: { intervalMs: 60_000, batch: 5_000 },
       sweepPayouts: { intervalMs: 5_000, batch: 100 },
       recoverPayouts: { intervalMs: 30_000, batch: 100, leaseMs: 60_000 },
     });
     expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
+    expect(loadConfig(base).requestLogs).toEqual({ retentionMs: 30 * 86_400_000, subject: "paytami.request_logs", enabled: true });
   });
 
   it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
@@ -40,6 +42,8 @@ describe("job policies", () => {
       LINK_RATE_LIMIT_PURGE_BATCH: "10",
       AUDIT_PURGE_INTERVAL: "1m",
       AUDIT_PURGE_BATCH: "50",
+      REQUEST_LOG_PURGE_INTERVAL: "5m",
+      REQUEST_LOG_PURGE_BATCH: "200",
       SWEEP_PAYOUTS_INTERVAL: "1s",
       SWEEP_PAYOUTS_BATCH: "5",
       RECOVER_PAYOUTS_INTERVAL: "2s",
@@ -55,10 +59,16 @@ describe("job policies", () => {
       purgeEvents: { intervalMs: 600_000, batch: 100 },
       purgeLinkRateLimits: { intervalMs: 30_000, batch: 10 },
       purgeAuditLog: { intervalMs: 60_000, batch: 50 },
+      purgeRequestLogs: { intervalMs: 300_000, batch: 200 },
       sweepPayouts: { intervalMs: 1_000, batch: 5 },
       recoverPayouts: { intervalMs: 2_000, batch: 7, leaseMs: 180_000 },
     });
     expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
+    expect(loadConfig({ ...base, REQUEST_LOG_RETENTION: "7d", REQUEST_LOG_SUBJECT: "x.logs", REQUEST_LOGS: "off" }).requestLogs).toEqual({
+      retentionMs: 7 * 86_400_000,
+      subject: "x.logs",
+      enabled: false,
+    });
   });
 
   it.each([
@@ -70,6 +80,8 @@ describe("job policies", () => {
     ["SETTLEMENT_DELAYS", "60s,300s"],
     ["EVENT_RETENTION", "0d"],
     ["EVENT_PURGE_BATCH", "0"],
+    ["REQUEST_LOG_RETENTION", "0d"],
+    ["REQUEST_LOGS", "maybe"],
     ["LINK_RATE_LIMIT_PURGE_BATCH", "0"],
     ["SWEEP_PAYOUTS_BATCH", "0"],
     ["RECOVER_PAYOUTS_LEASE", "0s"],

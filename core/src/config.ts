@@ -3,6 +3,7 @@
 // with the defaults of DESIGN §3/§4.
 import { randomBytes } from "node:crypto";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
+import { REQUEST_LOG_SUBJECT } from "../../proto/request-log.ts";
 import { isDuration, parseDuration, parseDurationList, parseWindowLimit, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
 
 export type Currency = "GTQ" | "USD";
@@ -52,10 +53,21 @@ export interface JobPolicies {
   purgeLinkRateLimits: JobPolicy;
   /** Deletes audit-log rows older than AUDIT_RETENTION, and dashboard sessions and invite/reset tokens past their lifetime. */
   purgeAuditLog: JobPolicy;
+  /** Deletes request logs older than REQUEST_LOG_RETENTION. */
+  purgeRequestLogs: JobPolicy;
   /** Claims bank accounts whose scheduled payout is due (PAYOUT_SCHEDULE) and pays out their available balance. */
   sweepPayouts: JobPolicy;
   /** Moves on payouts a core left half-way through the bank's steps; the lease is also how long a new payout is left to its creator. */
   recoverPayouts: LeasedJobPolicy;
+}
+
+export interface RequestLogPolicy {
+  /** REQUEST_LOG_RETENTION: logs older than this are purged (30d). */
+  retentionMs: number;
+  /** REQUEST_LOG_SUBJECT: the NATS subject the facades publish batches on, the same on both sides. */
+  subject: string;
+  /** REQUEST_LOGS=off: this core does not subscribe (the facades' switch is their own). */
+  enabled: boolean;
 }
 
 /** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
@@ -101,6 +113,8 @@ export interface CoreConfig {
   webhooks: WebhookPolicy;
   /** Events (published outbox rows) are kept this long for GET /v1/events and replay, then purged. */
   eventRetentionMs: number;
+  /** The merchants' request logs (core/README.md "Request logs"). */
+  requestLogs: RequestLogPolicy;
   /** Pay attempts admitted per fixed window, per client IP and per link; null: off. */
   linkRateLimit: { perIp: number; perLink: number; windowMs: number } | null;
   /** Card submits on the hosted page admitted per fixed window, per payment and per client IP; null: off. */
@@ -292,6 +306,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
     purgeLinkRateLimits: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
     purgeAuditLog: jobEnv(source, "AUDIT_PURGE", "10m", 1_000),
+    purgeRequestLogs: jobEnv(source, "REQUEST_LOG_PURGE", "60s", 5_000),
     sweepPayouts: jobEnv(source, "SWEEP_PAYOUTS", "5s", 100),
     recoverPayouts: { ...jobEnv(source, "RECOVER_PAYOUTS", "30s", 100), leaseMs: positiveDurationEnv(source, "RECOVER_PAYOUTS_LEASE", "60s") },
   };
@@ -349,6 +364,11 @@ function dashboardEnv(source: NodeJS.ProcessEnv): DashboardPolicy {
   };
 }
 
+function requestLogsSwitch(text: string): boolean {
+  if (text !== "on" && text !== "off") throw new Error(`REQUEST_LOGS must be on or off, got "${text}"`);
+  return text === "on";
+}
+
 /** PAYOUT_SCHEDULE: a duration such as 30s, 1h or 24h (the default: daily), or "off". */
 export function parsePayoutSchedule(text: string): number | null {
   if (text.trim() === "off") return null;
@@ -402,6 +422,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       allowLoopback: webhookAllowLoopbackEnv(source),
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
+    requestLogs: {
+      retentionMs: positiveDurationEnv(source, "REQUEST_LOG_RETENTION", "30d"),
+      subject: env(source, "REQUEST_LOG_SUBJECT", REQUEST_LOG_SUBJECT),
+      enabled: requestLogsSwitch(env(source, "REQUEST_LOGS", "on")),
+    },
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),
     cardSubmitLimit: parseCardSubmitLimit(env(source, "CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m")),
     dashboard: dashboardEnv(source),

@@ -15,6 +15,8 @@ import { purgeExpiredEvents } from "./jobs/purge-events.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./jobs/purge-idempotency-keys.ts";
 import { purgePastRateLimitWindows } from "./jobs/purge-link-rate-limits.ts";
 import { purgeEndedSessions, purgeExpiredAuditEntries, purgeSpentUserTokens } from "./jobs/purge-audit-log.ts";
+import { purgeExpiredRequestLogs } from "./jobs/purge-request-logs.ts";
+import { RequestLogWriter } from "./jobs/request-log-writer.ts";
 import { dueBankAccounts, recoverPayouts, sweepPayouts, unfinishedPayouts } from "./jobs/sweep-payouts.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import type { Processors } from "./processor/processor.ts";
@@ -48,6 +50,11 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
   } else {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
+  // The facades' request logs, batch by batch (REQUEST_LOGS=off: this core takes none).
+  const requestLogWriter = config.natsUrl && config.requestLogs.enabled ? new RequestLogWriter(deps) : undefined;
+  requestLogWriter
+    ?.start(config.natsUrl!, config.requestLogs.subject)
+    .catch((err: unknown) => log.error({ err }, "request-log writer could not connect to NATS"));
   // Every background job, with its policy from config (intervals, batch sizes, leases).
   const {
     expirePayments,
@@ -58,6 +65,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     settlePayments,
     purgeLinkRateLimits,
     purgeAuditLog,
+    purgeRequestLogs,
     sweepPayouts: sweepPolicy,
     recoverPayouts: recoverPolicy,
   } = config.jobs;
@@ -71,6 +79,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     { job: "purge_audit_log", every: purgeAuditLog.intervalMs, run: () => purgeExpiredAuditEntries(deps, purgeAuditLog) },
     { job: "purge_dashboard_sessions", every: purgeAuditLog.intervalMs, run: () => purgeEndedSessions(deps, purgeAuditLog) },
     { job: "purge_dashboard_user_tokens", every: purgeAuditLog.intervalMs, run: () => purgeSpentUserTokens(deps, purgeAuditLog) },
+    { job: "purge_request_logs", every: purgeRequestLogs.intervalMs, run: () => purgeExpiredRequestLogs(deps, purgeRequestLogs) },
     ...(config.payoutScheduleMs !== null ? [{ job: dueBankAccounts.job, every: sweepPolicy.intervalMs, run: () => sweepPayouts(deps, sweepPolicy) }] : []),
     { job: unfinishedPayouts.job, every: recoverPolicy.intervalMs, run: () => recoverPayouts(deps, recoverPolicy) },
     ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
@@ -94,6 +103,7 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     await Promise.all(jobs.map((job) => job.stop()));
     await relay?.close();
     await keyUsesWritten(deps);
+    await requestLogWriter?.close();
     await orm.close();
     await tracing?.shutdown().catch(() => undefined);
     log.info("stopped");

@@ -19,6 +19,13 @@ export const jobRuns = new Counter({
   registers: [registry],
 });
 
+export const requestLogRecords = new Counter({
+  name: "paytami_core_request_log_records_total",
+  help: "Request-log records received from the facades: written, unknown_key (no such API key), failed (the insert failed), malformed (batches refused).",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
 export const processorCalls = new Counter({
   name: "paytami_core_processor_calls_total",
   help: "Calls to the card processor and the payout bank, by mode, call and how they ended (an answer, error, withdrawn or unknown at the deadline).",

@@ -7,6 +7,8 @@ import type { CoreClient } from "../../proto/core-client.ts";
 import { errorBody } from "./middleware/error-body.ts";
 import { publicRouteLimit } from "./middleware/public-route-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
+import type { LogBuffer } from "./request-logs/log-buffer.ts";
+import { recordRequests, type CapturedRequest } from "./request-logs/recorder.ts";
 import { strictTransportSecurity } from "./middleware/strict-transport-security.ts";
 import { traceRequest } from "./middleware/tracing.ts";
 import { tracingOn } from "../../proto/runtime/spans.ts";
@@ -29,12 +31,14 @@ export interface FacadeDeps {
   core: CoreClient;
   log: Logger;
   healthy: () => Promise<boolean>;
+  /** Where recorded requests go; absent: request logs are off. */
+  requestLogs?: LogBuffer<CapturedRequest> | undefined;
 }
 
 /** The public routes addressed by a payment or link id (and everything under them): PUBLIC_ROUTE_LIMIT applies. */
 export const PUBLIC_ID_ROUTES = ["/pay/:id", "/embed/:id", "/l/:id", "/v1/payment_links/:id", "/v1/checkout/:id", "/v1/payments/:id/checkout_session"];
 
-export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
+export function createApp({ config, core, log, healthy, requestLogs }: FacadeDeps): Koa {
   // Koa's proxy mode stays off: it believes any peer's X-Forwarded-For. ctx.ip is set by resolveClientIp.
   const app = new Koa({ proxy: false });
   const router = new Router();
@@ -64,6 +68,8 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   if (config.strictTransportSecurity) app.use(strictTransportSecurity(config.strictTransportSecurity));
   app.use(resolveClientIp(config.trustProxy));
   app.use(requestContext(log));
+  // Outside errorBody, so it sees the final status and the error's catalog code; absent with logs off.
+  if (requestLogs) app.use(recordRequests(requestLogs));
   app.use(errorBody);
   app.use(dashboardHost(config, log));
   app.use(router.routes());

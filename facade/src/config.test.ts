@@ -4,6 +4,31 @@ import { loadConfig } from "./config.ts";
 const base = { PAYTAMI_FACADE_TOKEN: "facade-token-0123456789abcdefghijk" };
 
 describe("facade config", () => {
+  it("records requests when NATS_URL is set, with the default batch, flush, buffer and body cap; REQUEST_LOGS=off turns it off", () => {
+    expect(loadConfig(base).requestLogs).toBeNull();
+    expect(loadConfig({ ...base, NATS_URL: "nats://127.0.0.1:4222" }).requestLogs).toEqual({
+      subject: "paytami.request_logs",
+      batchSize: 500,
+      flushMs: 250,
+      maxEntries: 10_000,
+      bodyCapBytes: 8_192,
+    });
+    expect(loadConfig({ ...base, NATS_URL: "nats://x:4222", REQUEST_LOGS: "off" }).requestLogs).toBeNull();
+    expect(
+      loadConfig({
+        ...base,
+        NATS_URL: "nats://x:4222",
+        REQUEST_LOG_SUBJECT: "a.b",
+        REQUEST_LOG_BATCH: "10",
+        REQUEST_LOG_FLUSH: "1s",
+        REQUEST_LOG_BUFFER: "100",
+        REQUEST_LOG_BODY_CAP: "512",
+      }).requestLogs,
+    ).toEqual({ subject: "a.b", batchSize: 10, flushMs: 1_000, maxEntries: 100, bodyCapBytes: 512 });
+    expect(() => loadConfig({ ...base, REQUEST_LOGS: "maybe" })).toThrow(/REQUEST_LOGS must be on or off/);
+    expect(() => loadConfig({ ...base, NATS_URL: "nats://x:4222", REQUEST_LOG_BUFFER: "0" })).toThrow(/REQUEST_LOG_BUFFER/);
+  });
+
   it("ignores X-Forwarded-For unless TRUST_PROXY names proxies; limits public id routes to 300/ip per 60s", () => {
     const config = loadConfig(base);
     expect(config.trustProxy).toEqual({ kind: "none" });

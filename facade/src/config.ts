@@ -1,6 +1,7 @@
 import path from "node:path";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
-import { parseWindowLimit, serviceTokenEnv } from "../../proto/runtime/env.ts";
+import { REQUEST_LOG_SUBJECT } from "../../proto/request-log.ts";
+import { isDuration, parseDuration, parseWindowLimit, serviceTokenEnv } from "../../proto/runtime/env.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 
 export interface FacadeConfig {
@@ -26,6 +27,42 @@ export interface FacadeConfig {
   coreHttpUrl: string;
   /** The merchant dashboard's host (routes/dashboard.ts). */
   dashboard: DashboardHostConfig;
+  /** NATS_URL: where request logs go (request-logs/publisher.ts); unset: none are recorded. */
+  natsUrl: string | undefined;
+  /** REQUEST_LOGS and its policies; null: off (REQUEST_LOGS=off, or no NATS_URL). */
+  requestLogs: RequestLogsConfig | null;
+  /** METRICS_PORT: the facade's counters (metrics.ts) on this loopback port; null: not served. */
+  metricsPort: number | null;
+}
+
+/** The request-log recorder's policies (facade/README.md "Request logs"). */
+export interface RequestLogsConfig {
+  /** REQUEST_LOG_SUBJECT: the NATS subject, the same on the cores. */
+  subject: string;
+  /** REQUEST_LOG_BATCH: records per NATS message at most (a full batch is sent at once). */
+  batchSize: number;
+  /** REQUEST_LOG_FLUSH: the longest a record waits in the buffer. */
+  flushMs: number;
+  /** REQUEST_LOG_BUFFER: records held at most; past it new ones are dropped and counted. */
+  maxEntries: number;
+  /** REQUEST_LOG_BODY_CAP: bytes kept of each body (after redaction). */
+  bodyCapBytes: number;
+}
+
+function requestLogsEnv(source: NodeJS.ProcessEnv): RequestLogsConfig | null {
+  const switchText = (source.REQUEST_LOGS || "on").trim();
+  if (switchText !== "on" && switchText !== "off") throw new Error(`REQUEST_LOGS must be on or off, got "${switchText}"`);
+  if (switchText === "off" || !source.NATS_URL) return null;
+  const flush = source.REQUEST_LOG_FLUSH || "250ms";
+  const flushMs = isDuration(flush) ? parseDuration(flush) : 0;
+  if (flushMs <= 0) throw new Error(`REQUEST_LOG_FLUSH must be a duration such as 250ms or 1s, got "${flush}"`);
+  return {
+    subject: source.REQUEST_LOG_SUBJECT || REQUEST_LOG_SUBJECT,
+    batchSize: positiveIntEnv(source, "REQUEST_LOG_BATCH", 500),
+    flushMs,
+    maxEntries: positiveIntEnv(source, "REQUEST_LOG_BUFFER", 10_000),
+    bodyCapBytes: positiveIntEnv(source, "REQUEST_LOG_BODY_CAP", 8 * 1024),
+  };
 }
 
 /** The core's HTTP port on the host of its gRPC address (where `npm start` and the harness run both). */
@@ -108,5 +145,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
       secureCookie: https,
       publicOrigin: new URL(publicBaseUrl).origin,
     },
+    natsUrl: source.NATS_URL || undefined,
+    requestLogs: requestLogsEnv(source),
+    metricsPort: source.METRICS_PORT ? positiveIntEnv(source, "METRICS_PORT", 0) : null,
   };
 }

@@ -8,6 +8,20 @@ import { CoreClient } from "../../proto/core-client.ts";
 import { requestListener } from "../../proto/request-listener.ts";
 import { coreHealthy } from "./core-health.ts";
 import { startTracing } from "../../proto/runtime/tracing.ts";
+import { registry } from "./metrics.ts";
+import { RequestLogPublisher } from "./request-logs/publisher.ts";
+
+/** The counters of metrics.ts on loopback only: operational detail is not for the public port. */
+function serveMetrics(port: number) {
+  return createServer((_req, res) => {
+    void registry.metrics().then((text) => {
+      res.setHeader("Content-Type", registry.contentType);
+      res.end(text);
+    });
+  })
+    .on("error", (err) => log.error({ err, port }, "metrics port unavailable; counters not served"))
+    .listen(port, "127.0.0.1");
+}
 
 const log = createLogger("facade");
 // First: the app's middleware and the core client see whether tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT).
@@ -28,7 +42,12 @@ const { config, core } = (() => {
     process.exit(1);
   }
 })();
-const app = createApp({ config, core, log, healthy: coreHealthy(core) });
+// Request logs: off the request path, through NATS to the core (request-logs/).
+const requestLogs = config.requestLogs && config.natsUrl ? new RequestLogPublisher(config.requestLogs, config.natsUrl, log) : undefined;
+if (!requestLogs)
+  log.info({ request_logs: "off" }, config.natsUrl ? "REQUEST_LOGS=off: no request is recorded" : "NATS_URL is not set: no request is recorded");
+const app = createApp({ config, core, log, healthy: coreHealthy(core), requestLogs: requestLogs?.buffer });
+const metrics = config.metricsPort === null ? undefined : serveMetrics(config.metricsPort);
 const server = createServer(requestListener(log, app.callback()));
 server.keepAliveTimeout = 65_000;
 
@@ -54,6 +73,8 @@ function shutdown(signal: string): void {
   // Stop accepting, finish what is in flight, then close idle keep-alive sockets.
   server.close(() => {
     core.close();
+    metrics?.close();
+    void requestLogs?.close();
     log.info("stopped");
     void (tracing?.shutdown() ?? Promise.resolve()).finally(() => process.exit(0));
   });

@@ -26,7 +26,9 @@
 // BENCH_KEEP_LOGS=1 (keep the processes' logs), BENCH_CREATE_ONLY=1 (creation against the baseline only). Then `ledger verify` over 1 000 000 ledger lines against
 // one sequential scan of them (ledger-verify.ts; BENCH_LEDGER=0 skips it, BENCH_LEDGER_LINES, BENCH_LEDGER_REPS),
 // the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it), and creation with tracing
-// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS).
+// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), and creation with
+// request logs on against off and against NATS unreachable (request-logs-bench.ts; BENCH_REQUEST_LOGS=0
+// skips it, BENCH_REQUEST_LOG_ROUNDS).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -46,6 +48,7 @@ import { benchPaymentPage } from "./payment-page.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 import { benchTracing } from "./tracing-bench.ts";
+import { benchRequestLogs } from "./request-logs-bench.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
@@ -763,6 +766,8 @@ async function main(): Promise<void> {
     if (process.env.BENCH_WEBHOOKS !== "0") lines.push(await webhookBench(), "");
     // Creation with tracing on (a local OTLP collector) against off, two stacks of its own (BENCH_TRACING=0 skips it).
     if (process.env.BENCH_TRACING !== "0") lines.push(...(await benchTracing()));
+    // Creation with request logs on against off and against an unreachable NATS, three stacks of its own (BENCH_REQUEST_LOGS=0 skips it).
+    if (process.env.BENCH_REQUEST_LOGS !== "0") lines.push(...(await benchRequestLogs()));
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const report = lines.join("\n");
     process.stdout.write(report + "\n");

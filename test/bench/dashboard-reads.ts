@@ -9,6 +9,7 @@
 //      /dashboard/export/payments.csv: rows/s (target ≥ 50 000) and the core's RSS growth over the
 //      export, VmRSS sampled every 20 ms (target < 50 MB).
 // BENCH_DASHBOARD=0 skips it; BENCH_DASHBOARD_SECONDS (6) per list run, BENCH_DASHBOARD_PAIRS (2).
+import { isMain, runAlone, say } from "./run-alone.ts";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import { seedUser, signedIn } from "../support/dashboard.ts";
@@ -202,35 +203,16 @@ export async function benchDashboardReads(s: Stack, reader: Merchant, say: (msg:
   ];
 }
 
-// Standalone: `node test/bench/dashboard-reads.ts` (its own PostgreSQL and NATS unless DATABASE_URL
-// and NATS_URL are set; builds dist/ first unless PAYTAMI_TEST_SKIP_BUILD=1), for trying small sizes
+// Standalone: `node test/bench/dashboard-reads.ts` (run-alone.ts), for trying small sizes
 // (BENCH_DASHBOARD_PAYMENTS=100000 BENCH_DASHBOARD_EXPORT_ROWS=20000) before the whole bench.
-if (import.meta.main) {
-  const os = await import("node:os");
-  const path = await import("node:path");
-  const { buildServices } = await import("../../core/src/devstack/services.ts");
-  const { startStack } = await import("../support/stack.ts");
-  const say = (msg: string) => process.stderr.write(`bench  | ${msg}\n`);
-  if (process.env.PAYTAMI_TEST_SKIP_BUILD !== "1") buildServices();
-  let stopInfra = async () => undefined as void;
-  if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
-    const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-"));
-    fs.chmodSync(home, 0o755);
-    const infra = await provisionInfra(home);
-    process.env.DATABASE_URL = infra.databaseUrl;
-    process.env.NATS_URL = infra.natsUrl;
-    stopInfra = async () => {
-      await infra.stop();
-      fs.rmSync(home, { recursive: true, force: true });
-    };
-  }
-  const stack = await startStack({ logLevel: "warn", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
-  try {
-    const reader = await stack.admin.createMerchant({ name: "Bench Reader" });
-    process.stdout.write(`${(await benchDashboardReads(stack, reader, say)).join("\n")}\n`);
-  } finally {
-    await stack.stop();
-    await stopInfra();
-  }
+if (isMain(import.meta)) {
+  await runAlone(async () => {
+    const { startStack } = await import("../support/stack.ts");
+    const stack = await startStack({ logLevel: "warn", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
+    try {
+      return await benchDashboardReads(stack, await stack.admin.createMerchant({ name: "Bench Reader" }), say);
+    } finally {
+      await stack.stop();
+    }
+  });
 }

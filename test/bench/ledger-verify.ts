@@ -5,9 +5,7 @@
 // `verifyLedger` (in this process, on the core's domain code), BENCH_LEDGER_REPS (5) times each
 // after a warm-up of each; medians and their ratio (target ≤ 3×).
 // Standalone: `node test/bench/ledger-verify.ts` (DATABASE_URL, or a PostgreSQL of its own).
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { isMain, runAlone, say } from "./run-alone.ts";
 import pg from "pg";
 import { loadConfig } from "../../core/src/config.ts";
 import { migrate, openOrm } from "../../core/src/db/orm.ts";
@@ -88,24 +86,5 @@ export async function benchLedgerVerify(say: (msg: string) => void): Promise<str
   }
 }
 
-// `node test/bench/ledger-verify.ts`: this part alone.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const say = (msg: string) => process.stderr.write(`bench  | ${msg}\n`);
-  let stop = async () => undefined as void;
-  if (!process.env.DATABASE_URL) {
-    const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-ledger-"));
-    fs.chmodSync(home, 0o755);
-    const infra = await provisionInfra(home);
-    process.env.DATABASE_URL = infra.databaseUrl;
-    stop = async () => {
-      await infra.stop();
-      fs.rmSync(home, { recursive: true, force: true });
-    };
-  }
-  try {
-    process.stdout.write(`${(await benchLedgerVerify(say)).join("\n")}\n`);
-  } finally {
-    await stop();
-  }
-}
+// `node test/bench/ledger-verify.ts`: this part alone (PostgreSQL only).
+if (isMain(import.meta)) await runAlone(() => benchLedgerVerify(say), { build: false, nats: false });

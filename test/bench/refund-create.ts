@@ -7,10 +7,9 @@
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REFUND_ROUNDS (default 3).
 // Alone: `node test/bench/refund-create.ts` (provisions its own PostgreSQL + NATS like bench.ts).
 
+import { isMain, runAlone, say } from "./run-alone.ts";
 import { randomUUID } from "node:crypto";
-import * as fs from "node:fs";
 import * as os from "node:os";
-import * as path from "node:path";
 import autocannon from "autocannon";
 import type { Stack } from "../support/stack.ts";
 
@@ -171,25 +170,16 @@ async function refundCount(s: Stack, merchantId: string): Promise<number> {
 }
 
 // Alone: this section only, on a stack of its own.
-if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
-  const say = (msg: string) => process.stderr.write(`bench  | ${msg}\n`);
-  const { buildServices } = await import("../../core/src/devstack/services.ts");
-  const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
-  const { startStack } = await import("../support/stack.ts");
-  buildServices();
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-refunds-"));
-  fs.chmodSync(home, 0o755);
-  const infra = await provisionInfra(home);
-  process.env.DATABASE_URL = infra.databaseUrl;
-  process.env.NATS_URL = infra.natsUrl;
-  // As bench.ts: no settlement under the runs.
-  const stack = await startStack({ logLevel: process.env.BENCH_LOG_LEVEL ?? "info", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
-  try {
-    const lines = await benchRefundCreate(stack, Number(process.env.BENCH_SECONDS ?? 10), say);
-    process.stdout.write(`Command: \`node test/bench/refund-create.ts\` (${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"})\n\n${lines.join("\n")}\n`);
-  } finally {
-    await stack.stop();
-    await infra.stop();
-    fs.rmSync(home, { recursive: true, force: true });
-  }
+if (isMain(import.meta)) {
+  await runAlone(async () => {
+    const { startStack } = await import("../support/stack.ts");
+    // As bench.ts: no settlement under the runs.
+    const stack = await startStack({ logLevel: process.env.BENCH_LOG_LEVEL ?? "info", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
+    try {
+      const lines = await benchRefundCreate(stack, Number(process.env.BENCH_SECONDS ?? 10), say);
+      return `Command: \`node test/bench/refund-create.ts\` (${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"})\n\n${lines.join("\n")}`;
+    } finally {
+      await stack.stop();
+    }
+  });
 }

@@ -389,6 +389,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
     // The suite's files share one NATS and its event stream: each stack's dispatchers share a durable
     // consumer of their own (events of other stacks are unknown to this stack's core and only acked).
     DISPATCHER_CONSUMER: `dispatcher_${db.name}`,
+    // Likewise each stack's request logs: its facades publish, and its cores take, on a subject of its own.
+    REQUEST_LOG_SUBJECT: `paytami.request_logs.${db.name}`,
   };
   // Each process holds its own credential and certificate; the core knows every process's token.
   const credentials: Record<ProcessName, Record<string, string>> = {

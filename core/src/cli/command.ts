@@ -23,6 +23,7 @@ export const DESCRIPTIONS = {
   ledger: "the double-entry ledger",
   balances: "merchant balances (pending, available, in transit)",
   users: "dashboard users: invites, password resets and who has which role",
+  logs: "merchants' API request logs (what the facades recorded, redacted)",
 } as const;
 
 export interface CommandOutput {

@@ -77,6 +77,7 @@ export const COMMANDS: readonly TopLevelCommand[] = [
     load: async () => (await import("./balances.ts")).addBalanceCommands,
   },
   { name: "users", term: "users", description: DESCRIPTIONS.users, load: async () => (await import("./users.ts")).addUserCommands },
+  { name: "logs", term: "logs", description: DESCRIPTIONS.logs, load: async () => (await import("./logs.ts")).addLogCommands },
 ];
 
 /**

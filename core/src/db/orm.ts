@@ -5,6 +5,7 @@ import {
   ENTITIES,
   type ApiKey,
   type AuditEntry,
+  type RequestLog,
   type DashboardSession,
   type DashboardUser,
   type Membership,
@@ -51,6 +52,7 @@ export type DB = InferKyselyDB<
   | typeof DashboardSession
   | typeof UserToken
   | typeof AuditEntry
+  | typeof RequestLog
 >;
 export type Db = Kysely<DB>;
 export type { EntityManager };

@@ -1,7 +1,7 @@
 import type { CoreConfig, JobPolicy } from "../config.ts";
-import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { handleClaimed, type Tally, type WorkQueue } from "./claim.ts";
+import type { Tally, WorkQueue } from "./claim.ts";
+import { purgeClaimed } from "./purge-claimed.ts";
 
 /** Audit-log rows older than AUDIT_RETENTION (audit_log_created_idx). */
 export function expiredAuditEntries(retentionMs: number): WorkQueue<"audit_log", { seq: string }> {
@@ -18,17 +18,7 @@ export function expiredAuditEntries(retentionMs: number): WorkQueue<"audit_log",
 
 /** Deletes one claimed batch of audit rows past their retention. */
 export function purgeExpiredAuditEntries(deps: CoreDeps & { config: Pick<CoreConfig, "dashboard"> }, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
-  return handleClaimed(deps, expiredAuditEntries(deps.config.dashboard.auditRetentionMs), policy, async (tx, rows) => {
-    await db(tx)
-      .deleteFrom("audit_log")
-      .where(
-        "seq",
-        "in",
-        rows.map((row) => row.seq),
-      )
-      .execute();
-    return { value: { purged: rows.length }, events: [] };
-  });
+  return purgeClaimed(deps, expiredAuditEntries(deps.config.dashboard.auditRetentionMs), ["seq"], policy);
 }
 
 /**
@@ -42,17 +32,7 @@ export const endedSessions: WorkQueue<"dashboard_sessions", { id: string }> = {
 };
 
 export function purgeEndedSessions(deps: CoreDeps, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
-  return handleClaimed(deps, endedSessions, policy, async (tx, rows) => {
-    await db(tx)
-      .deleteFrom("dashboard_sessions")
-      .where(
-        "id",
-        "in",
-        rows.map((row) => row.id),
-      )
-      .execute();
-    return { value: { purged: rows.length }, events: [] };
-  });
+  return purgeClaimed(deps, endedSessions, ["id"], policy);
 }
 
 /** Invite and reset tokens past their lifetime (used or not): nobody can use them again. */
@@ -63,15 +43,5 @@ export const spentUserTokens: WorkQueue<"dashboard_user_tokens", { digest: strin
 };
 
 export function purgeSpentUserTokens(deps: CoreDeps, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
-  return handleClaimed(deps, spentUserTokens, policy, async (tx, rows) => {
-    await db(tx)
-      .deleteFrom("dashboard_user_tokens")
-      .where(
-        "digest",
-        "in",
-        rows.map((row) => row.digest),
-      )
-      .execute();
-    return { value: { purged: rows.length }, events: [] };
-  });
+  return purgeClaimed(deps, spentUserTokens, ["digest"], policy);
 }

@@ -1,7 +1,7 @@
 import type { CoreConfig, JobPolicy } from "../config.ts";
-import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { handleClaimed, type Tally, type WorkQueue } from "./claim.ts";
+import type { Tally, WorkQueue } from "./claim.ts";
+import { purgeClaimed } from "./purge-claimed.ts";
 
 /**
  * Published events older than EVENT_RETENTION (outbox_events_retention_idx). An unpublished row is
@@ -22,15 +22,5 @@ export function expiredEvents(retentionMs: number): WorkQueue<"outbox_events", {
 
 /** Deletes one claimed batch of events past their retention: they leave GET /v1/events and replay with it. */
 export function purgeExpiredEvents(deps: CoreDeps & { config: Pick<CoreConfig, "eventRetentionMs"> }, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
-  return handleClaimed(deps, expiredEvents(deps.config.eventRetentionMs), policy, async (tx, rows) => {
-    await db(tx)
-      .deleteFrom("outbox_events")
-      .where(
-        "seq",
-        "in",
-        rows.map((row) => row.seq),
-      )
-      .execute();
-    return { value: { purged: rows.length }, events: [] };
-  });
+  return purgeClaimed(deps, expiredEvents(deps.config.eventRetentionMs), ["seq"], policy);
 }

@@ -1,6 +1,6 @@
-import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { handleClaimed, type ClaimPolicy, type Tally, type WorkQueue } from "./claim.ts";
+import type { ClaimPolicy, Tally, WorkQueue } from "./claim.ts";
+import { purgeClaimed } from "./purge-claimed.ts";
 
 /** Idempotency keys past their IDEMPOTENCY_TTL (idempotency_keys_expiry_idx). */
 export const expiredIdempotencyKeys: WorkQueue<"idempotency_keys", { scope: string; key: string }> = {
@@ -15,17 +15,5 @@ export const expiredIdempotencyKeys: WorkQueue<"idempotency_keys", { scope: stri
  * once that request commits.
  */
 export function purgeExpiredIdempotencyKeys(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
-  return handleClaimed(deps, expiredIdempotencyKeys, policy, async (tx, keys) => {
-    await db(tx)
-      .deleteFrom("idempotency_keys")
-      .where((eb) =>
-        eb(
-          eb.refTuple("scope", "key"),
-          "in",
-          keys.map((k) => eb.tuple(k.scope, k.key)),
-        ),
-      )
-      .execute();
-    return { value: { purged: keys.length }, events: [] };
-  });
+  return purgeClaimed(deps, expiredIdempotencyKeys, ["scope", "key"], policy);
 }

@@ -1,6 +1,6 @@
-import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { handleClaimed, type ClaimPolicy, type Tally, type WorkQueue } from "./claim.ts";
+import type { ClaimPolicy, Tally, WorkQueue } from "./claim.ts";
+import { purgeClaimed } from "./purge-claimed.ts";
 
 /** Rate-limit counters (LINK_RATE_LIMIT, CARD_SUBMIT_LIMIT, DASHBOARD_LOGIN_LIMIT) of windows that have ended (link_rate_limits_window_idx). */
 export function pastRateLimitWindows(windowMs: number): WorkQueue<"link_rate_limits", { bucket: string; window_start: Date }> {
@@ -23,17 +23,5 @@ export function pastRateLimitWindows(windowMs: number): WorkQueue<"link_rate_lim
 export function purgePastRateLimitWindows(deps: CoreDeps, policy: ClaimPolicy): Promise<Tally> {
   const { linkRateLimit, cardSubmitLimit, dashboard } = deps.config;
   const windowMs = Math.max(linkRateLimit?.windowMs ?? 0, cardSubmitLimit?.windowMs ?? 0, dashboard.loginLimit?.windowMs ?? 0);
-  return handleClaimed(deps, pastRateLimitWindows(windowMs), policy, async (tx, rows) => {
-    await db(tx)
-      .deleteFrom("link_rate_limits")
-      .where((eb) =>
-        eb(
-          eb.refTuple("bucket", "window_start"),
-          "in",
-          rows.map((r) => eb.tuple(r.bucket, r.window_start)),
-        ),
-      )
-      .execute();
-    return { value: { purged: rows.length }, events: [] };
-  });
+  return purgeClaimed(deps, pastRateLimitWindows(windowMs), ["bucket", "window_start"], policy);
 }

@@ -108,6 +108,10 @@ const DECLARED: Record<string, string> = {
   get_payment_detail: "read: operator, session [viewer]",
   list_link_payments: "read: operator, session [viewer]",
   export_payments: "read: operator, session [viewer]",
+  // Request logs
+  list_request_logs: "read: operator, session [developer]",
+  get_request_log: "read: operator, session [developer]",
+  tail_request_logs: "read: operator",
 };
 
 describe("the operations", () => {

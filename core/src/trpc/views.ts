@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { dashboard } from "../operations/dashboard.ts";
 import { noInput } from "../operations/index.ts";
+import { requestLogs } from "../operations/request-logs.ts";
+import { REQUEST_LOG_FILTERS } from "./dashboard/request-logs.ts";
 import { router } from "./init.ts";
 import { PAGE, PAYMENT_FILTERS, pageQuery, paymentListQuery } from "./inputs.ts";
 import { ACTING_FOR, actingFor, asIs, query } from "./operation-procedure.ts";
@@ -16,6 +18,22 @@ export const viewsRouter = router({
     z.strictObject({ ...ACTING_FOR, id: z.string(), ...PAGE }),
     actingFor,
     (input) => ({ ...pageQuery(input), id: input.id }),
+    asIs,
+  ),
+  requestLogs: query(
+    requestLogs.list,
+    z.strictObject({ ...ACTING_FOR, ...REQUEST_LOG_FILTERS, ...PAGE }),
+    actingFor,
+    ({ merchant_id: _m, mode: _o, ...rest }) => rest,
+    asIs,
+  ),
+  requestLog: query(requestLogs.get, z.strictObject({ ...ACTING_FOR, id: z.string() }), actingFor, (input) => input.id, asIs),
+  // `paytami logs tail`: what was written after `after` (absent: only the cursor to start from).
+  tailRequestLogs: query(
+    requestLogs.tail,
+    z.strictObject({ ...ACTING_FOR, after: z.string().max(20).optional(), status_class: REQUEST_LOG_FILTERS.status_class, limit: z.number().int().optional() }),
+    actingFor,
+    ({ merchant_id: _m, mode: _o, ...rest }) => rest,
     asIs,
   ),
 });

@@ -33,4 +33,6 @@ export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/api-keys", page: lazy(() => import("./pages/ApiKeys.tsx")), nav: { key: "apiKeys", least: "developer" } },
   { path: "/team", page: lazy(() => import("./pages/Team.tsx")), nav: { key: "team", least: "viewer" } },
   { path: "/security", page: lazy(() => import("./pages/Security.tsx")), nav: { key: "security", least: "viewer" } },
+  { path: "/request-logs", page: lazy(() => import("./pages/RequestLogs.tsx")), nav: { key: "requestLogs", least: "developer" } },
+  { path: "/request-logs/:id", page: lazy(() => import("./pages/RequestLogDetail.tsx")) },
 ];

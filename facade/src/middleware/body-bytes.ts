@@ -19,5 +19,8 @@ export async function readBodyBytes(ctx: Context, limitBytes: number): Promise<B
     if (size > limitBytes) throw tooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size);
+  const body = Buffer.concat(chunks, size);
+  // For the request-log recorder (request-logs/recorder.ts), which redacts it after the response.
+  (ctx.state as { requestBody?: Buffer }).requestBody = body;
+  return body;
 }

@@ -19,6 +19,7 @@ import { Payment } from "./payment.ts";
 import { WebhookAttempt } from "./webhook-attempt.ts";
 import { WebhookDelivery } from "./webhook-delivery.ts";
 import { WebhookEndpoint } from "./webhook-endpoint.ts";
+import { RequestLog } from "./request-log.ts";
 
 export {
   ApiKey,
@@ -42,6 +43,7 @@ export {
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
+  RequestLog,
 };
 export const ENTITIES = [
   Merchant,
@@ -65,4 +67,5 @@ export const ENTITIES = [
   DashboardSession,
   UserToken,
   AuditEntry,
+  RequestLog,
 ];

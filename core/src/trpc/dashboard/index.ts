@@ -6,6 +6,7 @@ import { homeRouter } from "./home.ts";
 import { linkReads } from "./link-reads.ts";
 import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
 import { paymentReads } from "./payment-reads.ts";
+import { requestLogsRouter } from "./request-logs.ts";
 import { securityRouter, teamRouter } from "./team.ts";
 
 /**
@@ -24,4 +25,5 @@ export const dashboardRouter = router({
   payouts: router({ ...payoutReads, ...payoutActions }),
   bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
   apiKeys: apiKeysRouter,
+  requestLogs: router(requestLogsRouter),
 });

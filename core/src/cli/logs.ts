@@ -1,0 +1,73 @@
+// `paytami logs tail --merchant M [--status 4xx] [--mode test|live]`: a merchant's API requests as
+// the facades record them, one line per request, until interrupted. It polls the core's operator
+// tRPC (views.tailRequestLogs) rather than subscribing to NATS: it sees exactly what the dashboard
+// shows (key ids, not digests; only requests of known keys) and needs no NATS credentials.
+import { setTimeout as sleep } from "node:timers/promises";
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { Option, type Command } from "commander";
+import { CoreError } from "../../../proto/core-error.ts";
+import { isErrorCode } from "../../../proto/error-catalog.ts";
+import type { AppRouter } from "../trpc/router.ts";
+import { DESCRIPTIONS, type CommandContext } from "./command.ts";
+
+const POLL_MS = 500;
+const PAGE = 100;
+
+interface TailedLog {
+  id: string;
+  created_at: string;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  latency_ms: number;
+  request_id: string;
+  api_key_id: string;
+  replayed: boolean;
+}
+
+const line = (log: TailedLog) =>
+  `${log.created_at}  ${log.status}${log.code ? ` ${log.code}` : ""}  ${log.method} ${log.path}  ${log.latency_ms} ms  ${log.request_id}  ${log.api_key_id}${log.replayed ? "  replayed" : ""}`;
+
+/** A refused tRPC call as the CLI reports every failure: its catalog code. */
+function asCoreError(error: unknown): unknown {
+  if (!(error instanceof TRPCClientError)) return error;
+  const code = (error.data as { paytami_code?: unknown } | undefined)?.paytami_code;
+  return new CoreError(isErrorCode(code) ? code : "processor_unavailable", error.message, isErrorCode(code));
+}
+
+export function addLogCommands(program: Command, context: CommandContext): void {
+  const logs = program.command("logs").description(DESCRIPTIONS.logs);
+  logs
+    .command("tail")
+    .description("print a merchant's new API requests as they are recorded, one line each, until Ctrl-C (with --json one JSON object per line)")
+    .requiredOption("--merchant <merchant-id>", "the merchant (mer_…)")
+    .addOption(new Option("--status <class>", "only requests answered with this status class").choices(["2xx", "4xx", "5xx"]))
+    .addOption(new Option("--mode <mode>", "the requests' mode").choices(["test", "live"]).default("test"))
+    .action(async (options: { merchant: string; status?: "2xx" | "4xx" | "5xx"; mode: "test" | "live" }) => {
+      const { coreHttp } = await import("./connect.ts");
+      const { url, token } = coreHttp();
+      const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${url}/trpc`, headers: token ? { authorization: `Bearer ${token}` } : {} })] });
+      const acting = { merchant_id: options.merchant, mode: options.mode };
+      const tail = (after?: string) =>
+        trpc.views.tailRequestLogs.query({ ...acting, after, status_class: options.status, limit: PAGE }).catch((error: unknown) => {
+          throw asCoreError(error);
+        });
+      let cursor = (await tail()).cursor;
+      context.print({
+        json: { tailing: true, merchant_id: options.merchant, mode: options.mode, status: options.status ?? null },
+        text: `Tailing ${options.mode} request logs of ${options.merchant}${options.status ? ` (${options.status})` : ""} (Ctrl-C to stop)`,
+      });
+      let stopped = false;
+      const stop = () => (stopped = true);
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      while (!stopped) {
+        const found = await tail(cursor);
+        for (const log of found.data) context.print({ json: { ...log }, text: line(log) });
+        cursor = found.cursor;
+        // A full page: there is more right away.
+        if (found.data.length < PAGE) await sleep(POLL_MS);
+      }
+    });
+}

@@ -1,0 +1,204 @@
+// The merchants' request logs (issue 17 item 4): written in batches from what the facades record,
+// read by the dashboard (list with filters, one log) and by `paytami logs tail`.
+import { sql } from "kysely";
+import type { RequestLogRecord } from "../../../proto/request-log.ts";
+import type { Mode } from "../config.ts";
+import { db, type Db } from "../db/orm.ts";
+import type { MerchantCaller } from "./caller.ts";
+import type { CoreDeps } from "./deps.ts";
+import { fail } from "./errors.ts";
+import { keysetPage, parseLimit, type Page } from "./keyset-page.ts";
+import type { Tx } from "./unit-of-work.ts";
+
+/**
+ * Inserts a batch with one statement: the records travel as one JSON parameter, and the join on
+ * api_keys.digest turns each key digest into the key's id, merchant and mode. A record whose digest
+ * matches no key (a key that never existed, or one of another deployment) is dropped: there is no
+ * merchant to show it to. Returns how many rows were written.
+ */
+export async function recordRequestLogs(database: Db, records: readonly RequestLogRecord[]): Promise<number> {
+  if (records.length === 0) return 0;
+  const written = await sql<{ seq: string }>`
+    insert into request_logs (merchant_id, mode, api_key_id, created_at, method, path, status, code, latency_ms, request_id,
+                              idempotency_key, replayed, client_ip, request_body, response_body)
+    select k.merchant_id, k.mode, k.id, r.at, r.method, r.path, r.status, r.code, r.latency_ms, r.request_id,
+           r.idempotency_key, r.replayed, r.client_ip, r.request_body, r.response_body
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(at timestamptz, key_digest text, method text, path text, status smallint,
+         code text, latency_ms int, request_id text, idempotency_key text, replayed boolean, client_ip text, request_body text, response_body text)
+    join api_keys k on k.digest = r.key_digest`.execute(database);
+  return Number(written.numAffectedRows ?? 0n);
+}
+
+export interface RequestLogItem {
+  id: string;
+  created_at: string;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  latency_ms: number;
+  request_id: string;
+  api_key_id: string;
+  idempotency_key: string | null;
+  replayed: boolean;
+  client_ip: string | null;
+}
+
+export interface RequestLogDetail extends RequestLogItem {
+  mode: Mode;
+  /** Redacted JSON text as the facade stored it (capped: then no longer JSON), or null. */
+  request_body: string | null;
+  response_body: string | null;
+}
+
+export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+export interface RequestLogQuery {
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+  status_class?: string | undefined;
+  path?: string | undefined;
+  api_key_id?: string | undefined;
+  request_id?: string | undefined;
+}
+
+const LIST_COLUMNS = [
+  "seq",
+  "created_at",
+  "method",
+  "path",
+  "status",
+  "code",
+  "latency_ms",
+  "request_id",
+  "api_key_id",
+  "idempotency_key",
+  "replayed",
+  "client_ip",
+] as const;
+
+type ListRow = {
+  seq: string;
+  created_at: Date;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  latency_ms: number;
+  request_id: string;
+  api_key_id: string;
+  idempotency_key: string | null;
+  replayed: boolean;
+  client_ip: string | null;
+};
+
+const toItem = (row: ListRow): RequestLogItem => ({
+  id: String(row.seq),
+  created_at: row.created_at.toISOString(),
+  method: row.method,
+  path: row.path,
+  status: row.status,
+  code: row.code,
+  latency_ms: row.latency_ms,
+  request_id: row.request_id,
+  api_key_id: row.api_key_id,
+  idempotency_key: row.idempotency_key,
+  replayed: row.replayed,
+  client_ip: row.client_ip,
+});
+
+const isLogId = (id: string) => /^[1-9]\d{0,17}$/.test(id);
+
+function statusRange(statusClass: string | undefined): [number, number] | undefined {
+  if (statusClass === undefined || statusClass === "") return undefined;
+  if (!(STATUS_CLASSES as readonly string[]).includes(statusClass)) fail("validation_error", `status_class must be one of ${STATUS_CLASSES.join(", ")}.`);
+  const hundreds = Number(statusClass[0]) * 100;
+  return [hundreds, hundreds + 99];
+}
+
+/** A filter value: absent or blank is no filter; anything else at most `max` characters. */
+function filterText(name: string, value: string | undefined, max: number): string | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (value.length > max) fail("validation_error", `${name} must be at most ${max} characters.`);
+  return value.trim();
+}
+
+/** The caller's merchant and mode's logs, newest first, keyset pages on (created_at, seq), with the dashboard's filters. */
+export async function listRequestLogs(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: RequestLogQuery): Promise<Page<RequestLogItem>> {
+  const limit = parseLimit(query.limit);
+  const range = statusRange(query.status_class);
+  const path = filterText("path", query.path, 2048);
+  const apiKeyId = filterText("api_key_id", query.api_key_id, 64);
+  const requestId = filterText("request_id", query.request_id, 128);
+  const own = db(tx).selectFrom("request_logs").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+  return keysetPage(limit, query.starting_after, {
+    noun: "request logs",
+    findCursor: async (id) => (isLogId(id) ? own.select(["created_at", "seq"]).where("seq", "=", id).executeTakeFirst() : undefined),
+    fetch: async (after, take) => {
+      let rows = own.select([...LIST_COLUMNS]);
+      if (range) rows = rows.where("status", ">=", range[0]).where("status", "<=", range[1]);
+      if (path !== undefined) rows = rows.where("path", "=", path);
+      if (apiKeyId !== undefined) rows = rows.where("api_key_id", "=", apiKeyId);
+      if (requestId !== undefined) rows = rows.where("request_id", "=", requestId);
+      if (after) rows = rows.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
+      return await rows.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
+    },
+    view: toItem,
+  });
+}
+
+/** One of the caller's logs with its (redacted) bodies. */
+export async function getRequestLog(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, id: string): Promise<RequestLogDetail> {
+  const row = isLogId(id)
+    ? await db(tx)
+        .selectFrom("request_logs")
+        .select([...LIST_COLUMNS, "mode", "request_body", "response_body"])
+        .where("seq", "=", id)
+        .where("merchant_id", "=", caller.merchantId)
+        .where("mode", "=", caller.mode)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) return fail("validation_error", `Unknown request log ${id}.`);
+  return { ...toItem(row), mode: row.mode as Mode, request_body: row.request_body, response_body: row.response_body };
+}
+
+export interface RequestLogTail {
+  data: RequestLogItem[];
+  /** Where the next poll continues (`after`): the last row's id, or the newest id there was. */
+  cursor: string;
+}
+
+/** How far back a tail looks: a record is written seconds after its request at most, unless NATS held it. */
+const TAIL_WINDOW_MS = 10 * 60_000;
+
+/**
+ * `paytami logs tail`: the logs written after `after` (a row id; absent: none, only the cursor of
+ * the newest row), oldest first, at most `limit`, with the list's status-class filter.
+ */
+export async function tailRequestLogs(
+  deps: CoreDeps,
+  tx: Tx,
+  caller: MerchantCaller,
+  query: { after?: string | undefined; status_class?: string | undefined; limit?: number | undefined },
+): Promise<RequestLogTail> {
+  const limit = parseLimit(query.limit);
+  const range = statusRange(query.status_class);
+  const own = db(tx).selectFrom("request_logs").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+  if (query.after === undefined) {
+    // No start: the newest id of the whole table, so whatever is written next comes after it.
+    const newest = await db(tx)
+      .selectFrom("request_logs")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .executeTakeFirst();
+    return { data: [], cursor: String(newest?.seq ?? "0") };
+  }
+  if (!/^\d{1,18}$/.test(query.after)) fail("validation_error", "after must be a request log id.");
+  let rows = own
+    .select([...LIST_COLUMNS])
+    .where("created_at", ">", new Date(deps.now().getTime() - TAIL_WINDOW_MS))
+    .where("seq", ">", query.after);
+  if (range) rows = rows.where("status", ">=", range[0]).where("status", "<=", range[1]);
+  const found = (await rows.orderBy("seq", "asc").limit(limit).execute()) as ListRow[];
+  return { data: found.map(toItem), cursor: found.at(-1)?.seq ?? query.after };
+}

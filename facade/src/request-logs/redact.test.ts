@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { REDACTED, redactText, redactValue, storedBody, TOO_DEEP } from "./redact.ts";
+
+const CARD = "4242424242424242";
+const API_KEY = "sk_test_" + "a1B2".repeat(8);
+const WHSEC = "whsec_" + "Zx9-_".repeat(8);
+
+describe("redactValue", () => {
+  it("replaces card fields at any depth, in objects and arrays", () => {
+    const body = {
+      amount: "1000",
+      card: { number: CARD, cvc: "123", exp_month: 12, exp_year: 2030 },
+      sources: [{ payment_method: { card_number: CARD, CVV: "999", expiry: "12/30" } }],
+      nested: { deeper: { even: [{ Number: CARD, "exp-month": "01" }] } },
+    };
+    expect(redactValue(body)).toEqual({
+      amount: "1000",
+      card: { number: REDACTED, cvc: REDACTED, exp_month: REDACTED, exp_year: REDACTED },
+      sources: [{ payment_method: { card_number: REDACTED, CVV: REDACTED, expiry: REDACTED } }],
+      nested: { deeper: { even: [{ Number: REDACTED, "exp-month": REDACTED }] } },
+    });
+  });
+
+  it("replaces secrets by field name: an endpoint's secret, API keys, Authorization, passwords", () => {
+    expect(
+      redactValue({ id: "we_1", secret: WHSEC, previous_secret: "x", api_key: "y", Authorization: "Bearer z", password: "p", url: "https://a.example" }),
+    ).toEqual({
+      id: "we_1",
+      secret: REDACTED,
+      previous_secret: REDACTED,
+      api_key: REDACTED,
+      Authorization: REDACTED,
+      password: REDACTED,
+      url: "https://a.example",
+    });
+  });
+
+  it("replaces card numbers, keys and secrets inside any string, keeping the rest", () => {
+    const out = JSON.stringify(
+      redactValue({
+        description: `card ${CARD.replace(/(\d{4})/g, "$1 ").trim()} please`,
+        metadata: { note: `use ${API_KEY} or Bearer ${API_KEY}`, hook: `secret=${WHSEC}` },
+        [`key ${CARD}`]: "as a field name",
+      }),
+    );
+    for (const secret of [CARD, API_KEY, WHSEC, "4242 4242 4242 4242"]) expect(out).not.toContain(secret);
+    expect(out).toContain("please");
+  });
+
+  it("replaces what is nested deeper than 32 levels whole, and drops what is not JSON", () => {
+    const deepText = `${"[".repeat(20_000)}{"cvc":"123"}${"]".repeat(20_000)}`;
+    const text = JSON.stringify(redactValue(JSON.parse(deepText)));
+    expect(text).toContain(TOO_DEEP);
+    expect(text).not.toContain("123");
+    expect(storedBody(Buffer.from(deepText), 1_000)).toContain(TOO_DEEP);
+    expect(storedBody(new (class Stream {})(), 100)).toBeNull();
+  });
+
+  it("keeps digit runs that are not card numbers (ids, amounts, failing Luhn)", () => {
+    expect(redactText("amount 1000000 ref 4242424242424241 at 2026-11-25")).toBe("amount 1000000 ref 4242424242424241 at 2026-11-25");
+  });
+});
+
+describe("storedBody", () => {
+  it("is null for no body, redacted JSON text for JSON bytes or objects", () => {
+    expect(storedBody(undefined, 100)).toBeNull();
+    expect(storedBody(Buffer.alloc(0), 100)).toBeNull();
+    expect(storedBody(Buffer.from(JSON.stringify({ card: { cvc: "123" } })), 100)).toBe(`{"card":{"cvc":"${REDACTED}"}}`);
+    expect(storedBody({ secret: WHSEC }, 100)).toBe(`{"secret":"${REDACTED}"}`);
+  });
+
+  it("redacts text that is not JSON by shape", () => {
+    expect(storedBody(Buffer.from(`number=${CARD}&cvc=1`), 100)).toBe(`number=${REDACTED}&cvc=1`);
+  });
+
+  it("caps the stored text and says how much was cut", () => {
+    const text = storedBody({ description: "x".repeat(500) }, 50)!;
+    expect(text.startsWith('{"description":"xxx')).toBe(true);
+    expect(text).toMatch(/…\[truncated \d+ bytes\]$/);
+    expect(Buffer.byteLength(text.replace(/…\[truncated \d+ bytes\]$/, ""))).toBeLessThanOrEqual(50);
+  });
+});

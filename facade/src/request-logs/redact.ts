@@ -1,0 +1,109 @@
+import { luhnValid } from "../../../proto/card-checks.ts";
+
+// What a stored request log may never hold (issue 17): card data (number, CVC, expiry) and secrets
+// (API keys, webhook signing secrets, passwords, the Authorization header). Removed by field name
+// anywhere in a body, however deep, and by shape inside any string (a card number typed into a
+// description, a key pasted into metadata), since a merchant may put either anywhere.
+
+/** Field names (compared lower-cased, without `_` and `-`) whose value is replaced whatever it is. */
+const SECRET_FIELDS = new Set([
+  "number",
+  "cardnumber",
+  "pan",
+  "cvc",
+  "cvv",
+  "cvc2",
+  "cvv2",
+  "securitycode",
+  "expmonth",
+  "expyear",
+  "expiry",
+  "expiration",
+  "exp",
+  "secret",
+  "secrets",
+  "previoussecret",
+  "webhooksecret",
+  "signingsecret",
+  "apikey",
+  "authorization",
+  "password",
+  "token",
+]);
+
+export const REDACTED = "[redacted]";
+
+const fieldName = (key: string) => key.toLowerCase().replace(/[_-]/g, "");
+
+// Runs of 12–19 digits, possibly grouped by spaces or dashes as people type card numbers.
+const DIGIT_RUN = /\d(?:[ -]?\d){11,18}/g;
+const API_KEY = /\b[sr]k_(?:test|live)_[0-9A-Za-z]+/g;
+const WEBHOOK_SECRET = /\bwhsec_[0-9A-Za-z_-]+/g;
+const BEARER = /\bBearer\s+\S+/gi;
+
+/** A string with every card-number-shaped (Luhn-valid) digit run and every key or secret replaced. */
+export function redactText(text: string): string {
+  // Most strings hold none of these: a substring test each is cheaper than running the patterns.
+  let out = text;
+  if (out.includes("k_test_") || out.includes("k_live_")) out = out.replace(API_KEY, REDACTED);
+  if (out.includes("whsec_")) out = out.replace(WEBHOOK_SECRET, REDACTED);
+  if (/bearer/i.test(out)) out = out.replace(BEARER, `Bearer ${REDACTED}`);
+  if (/\d{4}/.test(out)) out = out.replace(DIGIT_RUN, (run) => (luhnValid(run.replace(/[ -]/g, "")) ? REDACTED : run));
+  return out;
+}
+
+/** Nesting kept at most; what is deeper is replaced whole (a hostile body must not exhaust the stack). */
+const MAX_DEPTH = 32;
+export const TOO_DEEP = "[too deep]";
+
+const isPlainObject = (value: object) => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A deep copy of a parsed JSON value with the secret fields' values and secret-shaped strings
+ * replaced. Only JSON's own kinds are copied: anything else (a stream a route answered with) is dropped.
+ */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return redactText(value);
+  if (value === null || typeof value !== "object") return typeof value === "number" || typeof value === "boolean" || value === null ? value : undefined;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((inner) => redactValue(inner, depth + 1));
+  if (!isPlainObject(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[redactText(key)] = SECRET_FIELDS.has(fieldName(key)) ? REDACTED : redactValue(inner, depth + 1);
+  return out;
+}
+
+/**
+ * The JSON text to store for a body: redacted, then capped at `capBytes` (a capped body is no longer
+ * JSON: it ends with a marker saying how much was cut). Text that is not JSON is kept only as its
+ * redacted form, capped the same way.
+ */
+export function storedBody(body: unknown, capBytes: number): string | null {
+  if (body === undefined || body === null) return null;
+  let text: string;
+  if (typeof body === "string" || Buffer.isBuffer(body)) {
+    const raw = typeof body === "string" ? body : body.toString("utf8");
+    if (raw === "") return null;
+    try {
+      text = JSON.stringify(redactValue(JSON.parse(raw)));
+    } catch {
+      text = redactText(raw);
+    }
+  } else if (typeof body === "object") {
+    const copy = redactValue(body);
+    if (copy === undefined) return null;
+    text = JSON.stringify(copy);
+  } else {
+    return null;
+  }
+  if (Buffer.byteLength(text) <= capBytes) return text;
+  // Cut on a character boundary; a cut cannot make a secret reappear, it was replaced before.
+  const cut = Buffer.from(text)
+    .subarray(0, capBytes)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  return `${cut}…[truncated ${Buffer.byteLength(text) - Buffer.byteLength(cut)} bytes]`;
+}

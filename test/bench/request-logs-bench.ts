@@ -1,0 +1,100 @@
+// The request-log part of `npm run bench` (issue 17, "Performance"): POST /v1/payments at
+// concurrency 32 on a stack recording every request (facade → NATS → core) against an identical
+// stack with REQUEST_LOGS=off, and a third whose nats-server is stopped (the facade records and drops),
+// run alternately off, on, down, off, on, down… in the same run. Targets: on ≥ 0.97× off in
+// requests/s and on ≤ 1.1× off in p99 (medians of the rounds' ratios); down should match off. The
+// rows the "on" stack wrote per request are reported, so a run that logged nothing cannot pass.
+//
+// Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REQUEST_LOG_ROUNDS (default 3);
+// BENCH_REQUEST_LOGS=0 skips it. Alone: `node test/bench/request-logs-bench.ts` (run-alone.ts).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import { privateNats } from "../support/private-nats.ts";
+import { startStack, type Stack } from "../support/stack.ts";
+import { createRun, median, type Run } from "./create-run.ts";
+import { isMain, runAlone, say } from "./run-alone.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_REQUEST_LOG_ROUNDS ?? 3);
+const CONCURRENCY = 32;
+const THROUGHPUT_TARGET = 0.97;
+const P99_TARGET = 1.1;
+
+const VARIANTS = ["off", "on", "down"] as const;
+type Variant = (typeof VARIANTS)[number];
+
+async function logRows(stack: Stack): Promise<number> {
+  return Number((await stack.sql<{ n: string }>("select count(*)::text as n from request_logs"))[0]!.n);
+}
+
+/** Runs the comparison and returns its report lines (markdown). */
+export async function benchRequestLogs(): Promise<string[]> {
+  const logLevel = process.env.BENCH_LOG_LEVEL ?? "info";
+  // "down" has a nats-server of its own, stopped once its processes are up (the core's health needs NATS to start).
+  const downNats = await privateNats();
+  const stacks: Partial<Record<Variant, Stack>> = {};
+  try {
+    stacks.off = await startStack({ logLevel, env: { REQUEST_LOGS: "off" } });
+    stacks.on = await startStack({ logLevel });
+    stacks.down = await startStack({ logLevel, env: { NATS_URL: downNats.url } });
+    await downNats.stop();
+    return await compare(stacks as Record<Variant, Stack>);
+  } finally {
+    for (const v of VARIANTS) {
+      await stacks[v]?.stop().catch(() => undefined);
+      if (stacks[v]) fs.rmSync(stacks[v].logDir, { recursive: true, force: true });
+    }
+    await downNats.dispose();
+  }
+}
+
+/** The alternating rounds on the three stacks, and their report. */
+async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
+  const keys = {} as Record<Variant, string>;
+  for (const v of VARIANTS) keys[v] = (await stacks[v].admin.createMerchant({ name: `Bench request logs ${v}` })).testApiKey;
+  say(`request logs: warm-up (${Math.min(3, SECONDS)} s each)`);
+  for (const v of VARIANTS) await createRun(stacks[v], keys[v], CONCURRENCY, Math.min(3, SECONDS));
+  const rounds: Array<Record<Variant, Run> & { loggedPerRequest: number; load: number }> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const runs = {} as Record<Variant, Run>;
+    let loggedPerRequest = 0;
+    for (const v of VARIANTS) {
+      const before = v === "on" ? await logRows(stacks.on) : 0;
+      runs[v] = await createRun(stacks[v], keys[v], CONCURRENCY, SECONDS);
+      if (v === "on") {
+        // What the last batches still carry arrives within a flush (250 ms).
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        loggedPerRequest = ((await logRows(stacks.on)) - before) / Math.max(1, runs.on.ok);
+      }
+      if (runs[v].bad > 0) throw new Error(`request-log bench: ${runs[v].bad} failed requests (${v})`);
+    }
+    const load = os.loadavg()[0]!;
+    rounds.push({ ...runs, loggedPerRequest, load });
+    say(
+      `request logs round ${round}: off ${runs.off.rps.toFixed(0)} req/s, on ${runs.on.rps.toFixed(0)} (${(runs.on.rps / runs.off.rps).toFixed(2)}×), down ${runs.down.rps.toFixed(0)} (${(runs.down.rps / runs.off.rps).toFixed(2)}×), ${loggedPerRequest.toFixed(2)} rows per request, load ${load.toFixed(2)}`,
+    );
+  }
+  const ratio = median(rounds.map((r) => r.on.rps / r.off.rps));
+  const p99Ratio = median(rounds.map((r) => r.on.p99 / r.off.p99));
+  const downRatio = median(rounds.map((r) => r.down.rps / r.off.rps));
+  const downP99 = median(rounds.map((r) => r.down.p99 / r.off.p99));
+  const lines = [
+    `#### Request logs on vs off (POST /v1/payments, concurrency ${CONCURRENCY}, ${ROUNDS} alternating rounds of ${SECONDS} s; test/bench/request-logs-bench.ts)`,
+    "",
+    "| Round | off req/s | on req/s | down req/s | on/off | down/off | off p99 ms | on p99 ms | down p99 ms | rows logged per request | load (1 min) |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rounds.map(
+      (r, i) =>
+        `| ${i + 1} | ${r.off.rps.toFixed(0)} | ${r.on.rps.toFixed(0)} | ${r.down.rps.toFixed(0)} | ${(r.on.rps / r.off.rps).toFixed(2)}× | ${(r.down.rps / r.off.rps).toFixed(2)}× | ${r.off.p99} | ${r.on.p99} | ${r.down.p99} | ${r.loggedPerRequest.toFixed(2)} | ${r.load.toFixed(2)} |`,
+    ),
+    "",
+    `Logging on / off (medians): throughput ${ratio.toFixed(2)}× (target ≥ ${THROUGHPUT_TARGET}×: ${ratio >= THROUGHPUT_TARGET ? "met" : "NOT met"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ ${P99_TARGET}×: ${p99Ratio <= P99_TARGET ? "met" : "NOT met"}). NATS unreachable / off: throughput ${downRatio.toFixed(2)}×, p99 ${downP99.toFixed(2)}×. ${os.cpus().length} CPUs.`,
+    "",
+  ];
+  if (rounds.some((r) => r.loggedPerRequest < 0.99))
+    lines.push("Warning: fewer rows than requests were logged with logging on: the comparison is not of full logging.", "");
+  return lines;
+}
+
+// Run alone.
+if (isMain(import.meta)) await runAlone(benchRequestLogs);
