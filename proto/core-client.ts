@@ -70,6 +70,15 @@ export interface CoreClientOptions {
   timeoutMs: number;
 }
 
+/** The channel's tuning (see the constructor). */
+export const CHANNEL_OPTIONS = {
+  "grpc.enable_channelz": 0,
+  "grpc.keepalive_time_ms": 30_000,
+  "grpc.keepalive_timeout_ms": 10_000,
+  "grpc-node.flow_control_window": 1 << 20,
+  "grpc.enable_retries": 0,
+} as const;
+
 /** gRPC metadata values must be printable ASCII; anything else cannot be a valid key anyway. */
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
@@ -90,11 +99,14 @@ export class CoreClient {
 
   constructor(options: CoreClientOptions) {
     this.#options = options;
-    // One channel (one HTTP/2 connection) carries every service; connects on the first call.
+    // One channel (one long-lived HTTP/2 connection, streams multiplexed on it) carries every service;
+    // connects on the first call. Channelz off: it books every call's start and end in per-channel and
+    // per-subchannel counters and traces nobody reads (a few % of the facade's hot path in the profile).
+    // A connection-level flow-control window of 1 MiB spares the WINDOW_UPDATE round trips of small
+    // answers arriving 30 at a time; keepalive pings find a dead core within 40 s rather than a TCP timeout.
     const serverName = options.tls?.serverName;
     this.#channel = new Client(options.address, channelCredentials(options.tls ?? null), {
-      "grpc.keepalive_time_ms": 30_000,
-      "grpc.enable_retries": 0,
+      ...CHANNEL_OPTIONS,
       ...(serverName ? { "grpc.ssl_target_name_override": serverName, "grpc.default_authority": serverName } : {}),
     });
     this.payments = this.#unaryCalls(PaymentServiceService);

@@ -20,7 +20,8 @@ describe("POST /v1/payments", () => {
     const res = await s.http.createPayment(m.testApiKey, validBody({ amount: "12345" }));
     const after = Date.now();
     expect(res.status, res.text).toBe(201);
-    expect(res.header("content-type")).toMatch(/^application\/json/);
+    // The body is the core-rendered bytes written through: still labelled JSON in UTF-8, not octet-stream.
+    expect(res.header("content-type")).toBe("application/json; charset=utf-8");
     const p = res.json;
     expectPaymentShape(p, { publicBaseUrl: s.publicBaseUrl });
     expect(p).toMatchObject({
@@ -48,7 +49,7 @@ describe("POST /v1/payments", () => {
     expect(res.status, res.text).toBe(201);
     const got = await s.http.getPayment(m.testApiKey, res.json.id);
     expect(got.status, got.text).toBe(200);
-    expect(got.header("content-type")).toMatch(/^application\/json/);
+    expect(got.header("content-type")).toBe("application/json; charset=utf-8");
     expectPaymentShape(got.json, { publicBaseUrl: s.publicBaseUrl, withDescription: true });
     expect(got.json).toEqual(res.json);
     // Same key order and bytes as the creation response.

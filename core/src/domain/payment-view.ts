@@ -45,3 +45,23 @@ export function toPaymentView(config: Pick<CoreConfig, "publicBaseUrl">, row: Pa
     created_at: row.created_at.toISOString(),
   };
 }
+
+/**
+ * The public Payment object's JSON as the API answers it (UTF-8, no spaces, keys in contract order
+ * whatever order `view` was built in): rendered once here so the facade writes the bytes through.
+ * Deterministic, so a replay of the same stored payment is byte-identical.
+ */
+export function paymentJsonBytes(view: PaymentView): Buffer {
+  const ordered: PaymentView = {
+    id: view.id,
+    status: view.status,
+    currency: view.currency,
+    amount: view.amount,
+    service_fee: view.service_fee,
+    net_amount: view.net_amount,
+    ...(view.description !== undefined ? { description: view.description } : {}),
+    checkout_url: view.checkout_url,
+    created_at: view.created_at,
+  };
+  return Buffer.from(JSON.stringify(ordered));
+}

@@ -3,7 +3,7 @@ import { Payment } from "../../../proto/gen/paytami/v1/payment.ts";
 import { paymentJson } from "../../../proto/payment-json.ts";
 import { PAYMENT_STATUSES } from "../domain/payment-states.ts";
 import { toPaymentMessage } from "./payment-service.ts";
-import type { PaymentView } from "../domain/payment-view.ts";
+import { paymentJsonBytes, type PaymentView } from "../domain/payment-view.ts";
 
 // Idempotent replays are compared byte for byte: the domain view, through the gRPC message and the
 // wire, must come out of paymentJson as the very same JSON text.
@@ -49,5 +49,20 @@ describe("Payment: domain view → gRPC message → public JSON", () => {
   test("an empty description is kept (it is not the same as none)", () => {
     const v = view({ description: "" });
     expect(throughTheWire(v)).toBe(JSON.stringify(v));
+  });
+});
+
+// The facade writes CreatePayment's and GetPayment's `json` bytes through as the response body: they
+// must be the very bytes the facade would have rendered from the message, whatever order the view's keys are in.
+describe("Payment: the core-rendered JSON bytes", () => {
+  test.each(PAYMENT_STATUSES)("equal the message's public JSON for status %s", (status) => {
+    expect(paymentJsonBytes(view({ status })).toString("utf8")).toBe(throughTheWire(view({ status })));
+  });
+
+  test("keys in contract order even when the view was built in another order; no description stays absent", () => {
+    const { description: _omit, ...rest } = view();
+    const shuffled = Object.fromEntries(Object.entries(rest).reverse()) as unknown as PaymentView;
+    expect(paymentJsonBytes(shuffled).toString("utf8")).toBe(throughTheWire(rest));
+    expect(paymentJsonBytes(view({ description: "" })).toString("utf8")).toBe(throughTheWire(view({ description: "" })));
   });
 });

@@ -12,7 +12,7 @@ import type { CoreDeps } from "../domain/deps.ts";
 import type { IdempotentResult } from "../domain/idempotency.ts";
 import { payments } from "../operations/payments.ts";
 import type { PaymentPage } from "../domain/payments.ts";
-import type { PaymentView } from "../domain/payment-view.ts";
+import { paymentJsonBytes, type PaymentView } from "../domain/payment-view.ts";
 import { apiKey } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
 import { byId, idempotentCommand } from "./requests.ts";
@@ -28,6 +28,9 @@ export function toPaymentMessage(view: PaymentView): Payment {
 
 /** A payment made, cancelled or replayed, as CreatePayment, CancelPayment and PayLink answer it. */
 export const paymentAnswer = ({ value, replayed }: IdempotentResult<PaymentView>) => ({ payment: toPaymentMessage(value), replayed });
+/** CreatePayment's and GetPayment's answer also carries the JSON bytes the facade writes through. */
+const createdAnswer = (result: IdempotentResult<PaymentView>) => ({ ...paymentAnswer(result), json: paymentJsonBytes(result.value) });
+const paymentWithJson = (view: PaymentView) => ({ payment: toPaymentMessage(view), json: paymentJsonBytes(view) });
 const merchantOf = (caller: MerchantCaller) => ({ merchant_id: caller.merchantId, mode: modeCodec.fromWire(caller.mode) });
 const listQuery = (request: ListPaymentsRequest) => ({
   limit: request.limit,
@@ -42,8 +45,8 @@ export function paymentService(deps: CoreDeps): PaymentServiceServer {
   return serviceOf(deps, PaymentServiceService, {
     authenticate: call(payments.authenticate, apiKey, noInput, merchantOf),
     // The request's fields are the public body's; the key's owner is resolved inside the creation statement (one round trip).
-    createPayment: call(payments.create, apiKey, idempotentCommand, paymentAnswer),
-    getPayment: call(payments.get, apiKey, byId, (view) => ({ payment: toPaymentMessage(view) })),
+    createPayment: call(payments.create, apiKey, idempotentCommand, createdAnswer),
+    getPayment: call(payments.get, apiKey, byId, paymentWithJson),
     listPayments: call(payments.list, apiKey, listQuery, paymentPage),
     cancelPayment: call(payments.cancel, apiKey, cancelCommand, paymentAnswer),
   });

@@ -42,7 +42,8 @@ const SERVICES = [
 ];
 
 export async function startGrpcServer(deps: CoreDeps): Promise<GrpcServer> {
-  const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
+  // Channelz off, as on the clients (proto/core-client.ts): per-call bookkeeping nobody reads.
+  const server = new Server({ "grpc.max_receive_message_length": 1 << 20, "grpc.enable_channelz": 0 });
   server.addService(PaymentServiceService, paymentService(deps));
   server.addService(CheckoutServiceService, checkoutService(deps));
   server.addService(AdminServiceService, adminService(deps));

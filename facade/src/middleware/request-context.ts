@@ -10,6 +10,22 @@ export interface FacadeState {
   readonly log: Logger;
 }
 
+/** One per request, in place of Koa's empty `ctx.state`: a fixed shape, and the child logger made on first use. */
+class RequestState implements FacadeState {
+  #child: Logger | undefined;
+  /** Set by a route whose path carries a secret: what the access log shows instead of the path. */
+  logPath: string | undefined;
+  readonly requestId: string;
+  readonly #base: Logger;
+  constructor(requestId: string, base: Logger) {
+    this.requestId = requestId;
+    this.#base = base;
+  }
+  get log(): Logger {
+    return (this.#child ??= this.#base.child({ request_id: this.requestId }));
+  }
+}
+
 /**
  * Request id (the client's, when sane) on every response and every log line, plus an access log.
  * A route whose path carries a secret sets `ctx.state.logPath` to what the log may show instead.
@@ -18,9 +34,8 @@ export function requestContext(base: Logger) {
   return async (ctx: Context, next: Next) => {
     const given = ctx.get("Request-Id");
     const requestId = SANE_REQUEST_ID.test(given) ? given : randomUUID();
-    let child: Logger | undefined;
-    (ctx.state as { requestId: string }).requestId = requestId;
-    Object.defineProperty(ctx.state, "log", { get: () => (child ??= base.child({ request_id: requestId })) });
+    const state = new RequestState(requestId, base);
+    ctx.state = state;
     ctx.set("Request-Id", requestId);
     ctx.set("X-Content-Type-Options", "nosniff");
     const started = performance.now();
@@ -31,7 +46,7 @@ export function requestContext(base: Logger) {
         {
           request_id: requestId,
           method: ctx.method,
-          path: (ctx.state as { logPath?: string }).logPath ?? ctx.path,
+          path: state.logPath ?? ctx.path,
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
         },

@@ -26,7 +26,7 @@ export interface IdempotentPost<Req, Res extends { replayed: boolean }> {
   /** The core request for an unreadable body: the key, what else the route knows, and why. */
   malformed(malformedRequest: string, idempotencyKey: string, ctx: RouterContext): Req;
   create(request: Req, meta: CallMeta): Promise<Res>;
-  /** The public object the core's answer holds. */
+  /** The public object the core's answer holds, or its JSON bytes as the core rendered them (written through as they are). */
   json(answer: Res): unknown;
   /** Headers besides Idempotent-Replayed. */
   headers?: Readonly<Record<string, string>>;
@@ -56,6 +56,9 @@ export function idempotentPost<Req, Res extends { replayed: boolean }>(
     ctx.status = 201;
     for (const [name, value] of headers) ctx.set(name, value);
     if (answer.replayed) ctx.set("Idempotent-Replayed", "true");
-    ctx.body = post.json(answer);
+    const body = post.json(answer);
+    // Koa would label bytes application/octet-stream; these are the object's JSON.
+    if (Buffer.isBuffer(body)) ctx.type = "application/json";
+    ctx.body = body;
   });
 }

@@ -1,18 +1,27 @@
 import type { Router } from "@koa/router";
 import type { CoreClient } from "../../../proto/core-client.ts";
-import { paymentJson } from "../../../proto/payment-json.ts";
+import type { Payment } from "../../../proto/gen/paytami/v1/payment.ts";
+import { paymentJson, type PaymentJson } from "../../../proto/payment-json.ts";
 import { createPaymentRequest, listPaymentsRequest } from "../request-shapes.ts";
 import { callMeta } from "./call-meta.ts";
 import { idempotentPost, keyAndReason, readOr } from "./idempotent-post.ts";
 import { route } from "../openapi/operation.ts";
 import { cancelPayment, createPayment, getPayment, listPayments } from "../openapi/operations/payments.ts";
 
+/**
+ * The Payment's JSON as the core rendered it (CreatePayment/GetPayment `json`), written through without a
+ * decode and re-encode; rebuilt from the message when a core that predates the field answers.
+ */
+function jsonOf(answer: { payment?: Payment | undefined; json: Buffer }): Buffer | PaymentJson {
+  return answer.json.length > 0 ? answer.json : paymentJson(answer.payment!);
+}
+
 export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: number): void {
   idempotentPost(router, createPayment, bodyLimitBytes, {
     read: createPaymentRequest,
     malformed: keyAndReason,
     create: (request, meta) => core.payments.createPayment(request, meta),
-    json: (answer) => paymentJson(answer.payment!),
+    json: (answer) => jsonOf(answer),
   });
 
   route(router, listPayments, async (ctx) => {
@@ -36,7 +45,9 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   });
 
   route(router, getPayment, async (ctx) => {
-    const { payment } = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
-    ctx.body = paymentJson(payment!);
+    const answer = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
+    const body = jsonOf(answer);
+    if (Buffer.isBuffer(body)) ctx.type = "application/json";
+    ctx.body = body;
   });
 }

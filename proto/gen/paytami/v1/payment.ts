@@ -104,6 +104,12 @@ export interface CreatePaymentResponse {
    * created the payment and this response repeats its original body.
    */
   replayed: boolean;
+  /**
+   * The public Payment object (spec 2.1) as UTF-8 JSON bytes, rendered once by
+   * the core, keys in contract order: the facade answers with them as they are
+   * (no decode and re-encode). Same object as `payment`.
+   */
+  json: Buffer;
 }
 
 export interface GetPaymentRequest {
@@ -111,7 +117,11 @@ export interface GetPaymentRequest {
 }
 
 export interface GetPaymentResponse {
-  payment?: Payment | undefined;
+  payment?:
+    | Payment
+    | undefined;
+  /** As CreatePaymentResponse.json. */
+  json: Buffer;
 }
 
 export interface ListPaymentsRequest {
@@ -583,7 +593,7 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
 };
 
 function createBaseCreatePaymentResponse(): CreatePaymentResponse {
-  return { payment: undefined, replayed: false };
+  return { payment: undefined, replayed: false, json: Buffer.alloc(0) };
 }
 
 export const CreatePaymentResponse: MessageFns<CreatePaymentResponse> = {
@@ -593,6 +603,9 @@ export const CreatePaymentResponse: MessageFns<CreatePaymentResponse> = {
     }
     if (message.replayed !== false) {
       writer.uint32(16).bool(message.replayed);
+    }
+    if (message.json.length !== 0) {
+      writer.uint32(26).bytes(message.json);
     }
     return writer;
   },
@@ -624,6 +637,14 @@ export const CreatePaymentResponse: MessageFns<CreatePaymentResponse> = {
             }
 
             message.replayed = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.json = Buffer.from(reader.bytes());
             continue;
           }
         }
@@ -686,13 +707,16 @@ export const GetPaymentRequest: MessageFns<GetPaymentRequest> = {
 };
 
 function createBaseGetPaymentResponse(): GetPaymentResponse {
-  return { payment: undefined };
+  return { payment: undefined, json: Buffer.alloc(0) };
 }
 
 export const GetPaymentResponse: MessageFns<GetPaymentResponse> = {
   encode(message: GetPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.payment !== undefined) {
       Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.json.length !== 0) {
+      writer.uint32(18).bytes(message.json);
     }
     return writer;
   },
@@ -716,6 +740,14 @@ export const GetPaymentResponse: MessageFns<GetPaymentResponse> = {
             }
 
             message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.json = Buffer.from(reader.bytes());
             continue;
           }
         }
