@@ -35,7 +35,7 @@ export const RequestLog = defineEntity({
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
     },
     // The request-id filter (a support question starts from the Request-Id header).
-    { name: "request_logs_request_id_idx", columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "request_id" }] },
+    { name: "request_logs_request_id_idx", properties: ["merchant_id", "mode", "request_id"] },
     // The retention purge takes the oldest rows.
     { name: "request_logs_created_idx", properties: "created_at" },
   ],
