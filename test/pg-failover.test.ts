@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useStack, validBody, verifyStackLedger } from "./support/expect.ts";
 import { newIdemKey, type Res } from "./support/http.ts";
-import { startReplicatedPostgres, type ReplicatedPostgres } from "./support/pg-replicated.ts";
+import { startReplicatedPostgres, type ReplicatedPostgres } from "../core/src/devstack/pg-replicated.ts";
 import type { Merchant, StackOptions } from "./support/stack.ts";
 
 const CLIENTS = 32;
