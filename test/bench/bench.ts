@@ -26,7 +26,8 @@
 // BENCH_KEEP_LOGS=1 (keep the processes' logs), BENCH_CREATE_ONLY=1 (creation against the baseline only). Then `ledger verify` over 1 000 000 ledger lines against
 // one sequential scan of them (ledger-verify.ts; BENCH_LEDGER=0 skips it, BENCH_LEDGER_LINES, BENCH_LEDGER_REPS),
 // the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it), and creation with tracing
-// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS).
+// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), and the cluster shape
+// through HAProxy against the single stack (cluster-bench.ts; BENCH_CLUSTER=0 skips it, BENCH_CLUSTER_ROUNDS).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -38,6 +39,7 @@ import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchCluster } from "./cluster-bench.ts";
 import { benchDashboardReads } from "./dashboard-reads.ts";
 import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
@@ -763,6 +765,8 @@ async function main(): Promise<void> {
     if (process.env.BENCH_WEBHOOKS !== "0") lines.push(await webhookBench(), "");
     // Creation with tracing on (a local OTLP collector) against off, two stacks of its own (BENCH_TRACING=0 skips it).
     if (process.env.BENCH_TRACING !== "0") lines.push(...(await benchTracing()));
+    // POST /v1/payments through HAProxy on `npm run cluster` against the single stack (BENCH_CLUSTER=0 skips it).
+    if (process.env.BENCH_CLUSTER !== "0") lines.push(...(await benchCluster()));
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const report = lines.join("\n");
     process.stdout.write(report + "\n");

@@ -206,31 +206,15 @@ export async function benchDashboardReads(s: Stack, reader: Merchant, say: (msg:
 // and NATS_URL are set; builds dist/ first unless PAYTAMI_TEST_SKIP_BUILD=1), for trying small sizes
 // (BENCH_DASHBOARD_PAYMENTS=100000 BENCH_DASHBOARD_EXPORT_ROWS=20000) before the whole bench.
 if (import.meta.main) {
-  const os = await import("node:os");
-  const path = await import("node:path");
-  const { buildServices } = await import("../../core/src/devstack/services.ts");
+  const { runAlone, benchSay } = await import("./run-alone.ts");
   const { startStack } = await import("../support/stack.ts");
-  const say = (msg: string) => process.stderr.write(`bench  | ${msg}\n`);
-  if (process.env.PAYTAMI_TEST_SKIP_BUILD !== "1") buildServices();
-  let stopInfra = async () => undefined as void;
-  if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
-    const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-"));
-    fs.chmodSync(home, 0o755);
-    const infra = await provisionInfra(home);
-    process.env.DATABASE_URL = infra.databaseUrl;
-    process.env.NATS_URL = infra.natsUrl;
-    stopInfra = async () => {
-      await infra.stop();
-      fs.rmSync(home, { recursive: true, force: true });
-    };
-  }
-  const stack = await startStack({ logLevel: "warn", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
-  try {
-    const reader = await stack.admin.createMerchant({ name: "Bench Reader" });
-    process.stdout.write(`${(await benchDashboardReads(stack, reader, say)).join("\n")}\n`);
-  } finally {
-    await stack.stop();
-    await stopInfra();
-  }
+  runAlone(async () => {
+    const stack = await startStack({ logLevel: "warn", env: { SETTLEMENT_DELAYS: "3650d,3650d,3650d" } });
+    try {
+      const reader = await stack.admin.createMerchant({ name: "Bench Reader" });
+      return await benchDashboardReads(stack, reader, benchSay);
+    } finally {
+      await stack.stop();
+    }
+  });
 }

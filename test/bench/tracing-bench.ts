@@ -8,15 +8,12 @@
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_TRACING_ROUNDS (default 3);
 // BENCH_TRACING=0 skips it. Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
-import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import autocannon from "autocannon";
-import { buildServices } from "../../core/src/devstack/services.ts";
+import { createRun, median, type CreateRun } from "./create-run.ts";
+import { runAlone } from "./run-alone.ts";
 import { OtlpCollector } from "../support/otlp-collector.ts";
-import { startStack, type Stack } from "../support/stack.ts";
+import { startStack } from "../support/stack.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 3);
@@ -26,53 +23,6 @@ const TARGET = 0.9;
 function say(msg: string): void {
   process.stderr.write(`bench  | ${msg}\n`);
 }
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  bad: number;
-}
-
-async function createRun(stack: Stack, apiKey: string, seconds: number): Promise<Run> {
-  const body = JSON.stringify({
-    amount: "10000",
-    currency: "GTQ",
-    method_type: "card",
-    success_url: "https://shop.example.com/thanks",
-    cancel_url: "https://shop.example.com/cart",
-  });
-  const result = await autocannon({
-    url: `${stack.baseUrl}/v1/payments`,
-    connections: CONCURRENCY,
-    duration: seconds,
-    method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    body,
-    requests: [
-      {
-        setupRequest: (r: any) => {
-          r.headers = { ...r.headers, "idempotency-key": randomUUID() };
-          return r;
-        },
-      },
-    ],
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ok: result["2xx"],
-    bad: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** Runs the comparison and returns its report lines (markdown). */
 export async function benchTracing(): Promise<string[]> {
@@ -90,13 +40,13 @@ export async function benchTracing(): Promise<string[]> {
       on: (await on.admin.createMerchant({ name: "Bench tracing on" })).testApiKey,
     };
     say(`tracing: warm-up (${Math.min(3, SECONDS)} s each)`);
-    await createRun(off, keys.off, Math.min(3, SECONDS));
-    await createRun(on, keys.on, Math.min(3, SECONDS));
-    const runs: Array<{ off: Run; on: Run; spansPerRequest: number }> = [];
+    await createRun(off.baseUrl, keys.off, Math.min(3, SECONDS));
+    await createRun(on.baseUrl, keys.on, Math.min(3, SECONDS));
+    const runs: Array<{ off: CreateRun; on: CreateRun; spansPerRequest: number }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const a = await createRun(off, keys.off, SECONDS);
+      const a = await createRun(off.baseUrl, keys.off, SECONDS);
       const spansBefore = collector.spanCount;
-      const b = await createRun(on, keys.on, SECONDS);
+      const b = await createRun(on.baseUrl, keys.on, SECONDS);
       // Spans of this run still in the exporters' queues arrive within a schedule delay (1 s).
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const spansPerRequest = (collector.spanCount - spansBefore) / Math.max(1, b.ok);
@@ -133,36 +83,4 @@ export async function benchTracing(): Promise<string[]> {
 }
 
 // Run alone.
-if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
-  const main = async () => {
-    if (process.env.PAYTAMI_TEST_SKIP_BUILD !== "1") {
-      say("building dist/");
-      buildServices();
-    }
-    let stopInfra = async () => undefined as void;
-    if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
-      const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
-      const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-"));
-      fs.chmodSync(home, 0o755);
-      const infra = await provisionInfra(home);
-      process.env.DATABASE_URL = infra.databaseUrl;
-      process.env.NATS_URL = infra.natsUrl;
-      stopInfra = async () => {
-        await infra.stop();
-        fs.rmSync(home, { recursive: true, force: true });
-      };
-    }
-    try {
-      process.stdout.write(`${(await benchTracing()).join("\n")}\n`);
-    } finally {
-      await stopInfra();
-    }
-  };
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      process.stderr.write(`bench  | failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) runAlone(benchTracing);

@@ -19,11 +19,9 @@
 // Every setting is the product's default (WEBHOOK_TIMEOUT 15 s, OUTBOX_RELAY_INTERVAL 250 ms, …)
 // unless BENCH_WEBHOOK_ENV adds some ("KEY=value,KEY=value").
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import { runAlone } from "./run-alone.ts";
 import { modeCodec } from "../../proto/enums.ts";
-import { buildServices } from "../../core/src/devstack/services.ts";
 import { loadConfig } from "../../core/src/config.ts";
 import { openOrm } from "../../core/src/db/orm.ts";
 import type { CoreDeps } from "../../core/src/domain/deps.ts";
@@ -255,36 +253,4 @@ export async function webhookBench(): Promise<string> {
 }
 
 // Run alone.
-if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
-  const main = async () => {
-    if (process.env.PAYTAMI_TEST_SKIP_BUILD !== "1") {
-      say("building dist/");
-      buildServices();
-    }
-    let stopInfra = async () => undefined as void;
-    if (!process.env.DATABASE_URL || !process.env.NATS_URL) {
-      const { provisionInfra } = await import("../../core/src/devstack/infra.ts");
-      const home = fs.mkdtempSync(path.join(os.tmpdir(), "paytami-bench-"));
-      fs.chmodSync(home, 0o755);
-      const infra = await provisionInfra(home);
-      process.env.DATABASE_URL = infra.databaseUrl;
-      process.env.NATS_URL = infra.natsUrl;
-      stopInfra = async () => {
-        await infra.stop();
-        fs.rmSync(home, { recursive: true, force: true });
-      };
-    }
-    try {
-      process.stdout.write(`${await webhookBench()}\n`);
-    } finally {
-      await stopInfra();
-    }
-  };
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      process.stderr.write(`bench  | failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) runAlone(webhookBench);

@@ -103,8 +103,8 @@ export async function startCluster(life: Lifecycle, options: ClusterOptions): Pr
     NATS_STREAM_REPLICAS: "3",
     // A lost primary is noticed (and its replacement found) within two seconds.
     DB_CONNECT_TIMEOUT: process.env.DB_CONNECT_TIMEOUT || "2s",
-    // The cores share max_connections = 200 with the tools people point at the database.
-    DB_POOL_SIZE: process.env.DB_POOL_SIZE || "10",
+    // Two cores × 20 stay well below max_connections = 200, leaving room for the tools people point at it.
+    DB_POOL_SIZE: process.env.DB_POOL_SIZE || "20",
     TRUST_PROXY: "127.0.0.1",
   };
 
