@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { EVENT_STREAM } from "../proto/event-stream.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { startNatsCluster, type NatsCluster } from "./support/nats-cluster.ts";
+import { startNatsCluster, type NatsCluster } from "../core/src/devstack/nats-cluster.ts";
 import type { StackOptions } from "./support/stack.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 

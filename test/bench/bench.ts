@@ -29,6 +29,8 @@
 // on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), and creation with
 // request logs on against off and against NATS unreachable (request-logs-bench.ts; BENCH_REQUEST_LOGS=0
 // skips it, BENCH_REQUEST_LOG_ROUNDS).
+// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), and the cluster shape
+// through HAProxy against the single stack (cluster-bench.ts; BENCH_CLUSTER=0 skips it, BENCH_CLUSTER_ROUNDS).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -40,6 +42,7 @@ import autocannon from "autocannon";
 import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
+import { benchCluster } from "./cluster-bench.ts";
 import { benchDashboardReads } from "./dashboard-reads.ts";
 import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
@@ -783,6 +786,8 @@ async function main(): Promise<void> {
     if (process.env.BENCH_TRACING !== "0") lines.push(...(await benchTracing()));
     // Creation with request logs on against off and against an unreachable NATS, three stacks of its own (BENCH_REQUEST_LOGS=0 skips it).
     if (process.env.BENCH_REQUEST_LOGS !== "0") lines.push(...(await benchRequestLogs()));
+    // POST /v1/payments through HAProxy on `npm run cluster` against the single stack (BENCH_CLUSTER=0 skips it).
+    if (process.env.BENCH_CLUSTER !== "0") lines.push(...(await benchCluster()));
     lines.push(`Total bench time: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const report = lines.join("\n");
     process.stdout.write(report + "\n");

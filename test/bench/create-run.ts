@@ -1,10 +1,10 @@
-// One closed-loop run of POST /v1/payments (autocannon, a fresh Idempotency-Key per request), as the
-// bench parts that compare a setting on against off (tracing-bench.ts, request-logs-bench.ts) run it.
+// One measured run of POST /v1/payments (a fresh Idempotency-Key per request) at a given
+// concurrency, shared by the comparisons that alternate two shapes in the same bench run
+// (tracing-bench.ts, cluster-bench.ts).
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
-import type { Stack } from "../support/stack.ts";
 
-export interface Run {
+export interface CreateRun {
   rps: number;
   p50: number;
   p99: number;
@@ -12,7 +12,7 @@ export interface Run {
   bad: number;
 }
 
-export async function createRun(stack: Stack, apiKey: string, concurrency: number, seconds: number): Promise<Run> {
+export async function createRun(baseUrl: string, apiKey: string, seconds: number, connections = 32): Promise<CreateRun> {
   const body = JSON.stringify({
     amount: "10000",
     currency: "GTQ",
@@ -21,8 +21,8 @@ export async function createRun(stack: Stack, apiKey: string, concurrency: numbe
     cancel_url: "https://shop.example.com/cart",
   });
   const result = await autocannon({
-    url: `${stack.baseUrl}/v1/payments`,
-    connections: concurrency,
+    url: `${baseUrl}/v1/payments`,
+    connections,
     duration: seconds,
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
@@ -45,7 +45,7 @@ export async function createRun(stack: Stack, apiKey: string, concurrency: numbe
   };
 }
 
-export const median = (values: number[]): number => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import { privateNats } from "../support/private-nats.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-import { createRun, median, type Run } from "./create-run.ts";
+import { createRun, median, type CreateRun } from "./create-run.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -53,14 +53,14 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
   const keys = {} as Record<Variant, string>;
   for (const v of VARIANTS) keys[v] = (await stacks[v].admin.createMerchant({ name: `Bench request logs ${v}` })).testApiKey;
   say(`request logs: warm-up (${Math.min(3, SECONDS)} s each)`);
-  for (const v of VARIANTS) await createRun(stacks[v], keys[v], CONCURRENCY, Math.min(3, SECONDS));
-  const rounds: Array<Record<Variant, Run> & { loggedPerRequest: number; load: number }> = [];
+  for (const v of VARIANTS) await createRun(stacks[v].baseUrl, keys[v], Math.min(3, SECONDS), CONCURRENCY);
+  const rounds: Array<Record<Variant, CreateRun> & { loggedPerRequest: number; load: number }> = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const runs = {} as Record<Variant, Run>;
+    const runs = {} as Record<Variant, CreateRun>;
     let loggedPerRequest = 0;
     for (const v of VARIANTS) {
       const before = v === "on" ? await logRows(stacks.on) : 0;
-      runs[v] = await createRun(stacks[v], keys[v], CONCURRENCY, SECONDS);
+      runs[v] = await createRun(stacks[v].baseUrl, keys[v], SECONDS, CONCURRENCY);
       if (v === "on") {
         // What the last batches still carry arrives within a flush (250 ms).
         await new Promise((resolve) => setTimeout(resolve, 1_000));

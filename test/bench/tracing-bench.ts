@@ -8,7 +8,7 @@
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_TRACING_ROUNDS (default 3);
 // BENCH_TRACING=0 skips it. Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
-import { createRun, median, type Run } from "./create-run.ts";
+import { createRun, median, type CreateRun } from "./create-run.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 import * as fs from "node:fs";
 import { OtlpCollector } from "../support/otlp-collector.ts";
@@ -35,13 +35,13 @@ export async function benchTracing(): Promise<string[]> {
       on: (await on.admin.createMerchant({ name: "Bench tracing on" })).testApiKey,
     };
     say(`tracing: warm-up (${Math.min(3, SECONDS)} s each)`);
-    await createRun(off, keys.off, CONCURRENCY, Math.min(3, SECONDS));
-    await createRun(on, keys.on, CONCURRENCY, Math.min(3, SECONDS));
-    const runs: Array<{ off: Run; on: Run; spansPerRequest: number }> = [];
+    await createRun(off.baseUrl, keys.off, Math.min(3, SECONDS), CONCURRENCY);
+    await createRun(on.baseUrl, keys.on, Math.min(3, SECONDS), CONCURRENCY);
+    const runs: Array<{ off: CreateRun; on: CreateRun; spansPerRequest: number }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const a = await createRun(off, keys.off, CONCURRENCY, SECONDS);
+      const a = await createRun(off.baseUrl, keys.off, SECONDS, CONCURRENCY);
       const spansBefore = collector.spanCount;
-      const b = await createRun(on, keys.on, CONCURRENCY, SECONDS);
+      const b = await createRun(on.baseUrl, keys.on, SECONDS, CONCURRENCY);
       // Spans of this run still in the exporters' queues arrive within a schedule delay (1 s).
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const spansPerRequest = (collector.spanCount - spansBefore) / Math.max(1, b.ok);

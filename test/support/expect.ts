@@ -164,7 +164,7 @@ const HOSTED_PAGE = /^https?:\/\/[^/]+\/(pay|embed)\//;
  * `ledger verify` over a stack's database, whatever its processes' state (a test may have stopped
  * the core): the domain operation itself, on a connection of its own.
  */
-export async function verifyStackLedger(stack: Stack): Promise<LedgerVerification> {
+export async function verifyStackLedger(stack: Pick<Stack, "databaseUrl">): Promise<LedgerVerification> {
   const orm = await openOrm({ databaseUrl: stack.databaseUrl, poolSize: 2 });
   try {
     return await verifyLedger({ orm } as CoreDeps, orm.em.fork(), OPERATOR);

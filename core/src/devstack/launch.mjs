@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..", "..");
-const entries = { start: "start.ts", test: "test.ts" };
+const entries = { start: "start.ts", test: "test.ts", cluster: "cluster.ts" };
 
 const [command, ...args] = process.argv.slice(2);
 const entry = entries[command];

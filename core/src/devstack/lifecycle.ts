@@ -1,7 +1,7 @@
 // Start-up and shut-down bookkeeping for the dev-stack entry points: everything started registers
 // how to stop it, and a signal (or a child dying) at any moment unwinds exactly what exists, in
 // reverse order.
-import { say, warn } from "./report.ts";
+import { describeError, say, warn } from "./report.ts";
 
 export class Interrupted extends Error {
   override name = "Interrupted";
@@ -71,4 +71,21 @@ export class Lifecycle {
       }
     }
   }
+}
+
+/** An entry point's whole life: `run` until a signal or a failure, then every cleanup; the exit code. */
+export async function runUntilStopped(run: (life: Lifecycle) => Promise<void>): Promise<number> {
+  const life = new Lifecycle();
+  process.on("uncaughtException", (error) => life.requestStop({ kind: "failure", message: describeError(error) }));
+  try {
+    await run(life);
+  } catch (error) {
+    if (!(error instanceof Interrupted)) life.requestStop({ kind: "failure", message: describeError(error) });
+  }
+  const reason = life.reason!;
+  if (reason.kind === "failure") say(`${reason.message}; stopping`);
+  else say(`${reason.signal} received, stopping`);
+  await life.cleanup();
+  say("stopped");
+  return reason.kind === "failure" ? 1 : 0;
 }
