@@ -4,6 +4,7 @@
 // only, signed so Stripe's own library verifies it with the old and the new secret after a rotation.
 import Stripe from "stripe";
 import { beforeAll, describe, expect, test } from "vitest";
+import { Paytami, PaytamiError } from "../facade/sdk/src/index.ts";
 import { expectError, useStack } from "./support/expect.ts";
 import { newIdemKey, type Res } from "./support/http.ts";
 import type { Merchant } from "./support/stack.ts";
@@ -217,5 +218,23 @@ describe("rotation and a test event", () => {
       await target.stop();
       await bystander.stop();
     }
+  });
+});
+
+describe("the SDK", () => {
+  test("paytami.webhookEndpoints creates, lists, updates, rotates and deletes; not found is a PaytamiError 404", async () => {
+    const merchant = await stack().admin.createMerchant({ name: "Tienda SDK Endpoints" });
+    const paytami = new Paytami(merchant.testApiKey, { baseUrl: stack().baseUrl });
+    const made = await paytami.webhookEndpoints.create({ url: URL, enabled_events: ["refund.succeeded"] });
+    expect(made.secret).toMatch(SECRET_RE);
+    const listed = await paytami.webhookEndpoints.list({ limit: 10 });
+    expect(listed.data.map((e) => e.id)).toEqual([made.id]);
+    expect(await paytami.webhookEndpoints.update(made.id, { enabled: false })).toMatchObject({ enabled: false });
+    const rotated = await paytami.webhookEndpoints.rotateSecret(made.id);
+    expect(rotated.secret).not.toBe(made.secret);
+    expect(await paytami.webhookEndpoints.del(made.id)).toEqual({ id: made.id, deleted: true });
+    const error = await paytami.webhookEndpoints.retrieve(made.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaytamiError);
+    expect(error).toMatchObject({ status: 404, code: "validation_error" });
   });
 });
