@@ -16,6 +16,7 @@ import { runOperation } from "./operation.ts";
 import { enqueueEvents } from "./outbox.ts";
 import { inTransaction } from "./unit-of-work.ts";
 import { recordAttempts, recordDeliveries } from "./webhook-deliveries.ts";
+import { listRecentEvents } from "./webhook-delivery-log.ts";
 import { createEndpoint, updateEndpoint } from "./webhook-endpoints.ts";
 
 let database: MigratedDatabase | undefined;
@@ -208,6 +209,14 @@ describe("an endpoint's delivery log", () => {
 
     const events = await listEvents(deps, deps.orm.em.fork(), owner, { limit: 100 });
     expect(events.data.map((e) => e.id)).not.toContain(sent.event_id);
+    // `paytami listen` forwards the account's events, a real one made since, and never a test event.
+    const since = new Date(clock.getTime() - 60_000).toISOString();
+    const real = await deliveredEvent(owner);
+    const listened = (await listRecentEvents(deps, deps.orm.em.fork(), OPERATOR, { merchantId: owner.merchantId, mode: "test", since })).events.map(
+      (e) => e.id,
+    );
+    expect(listened).toContain(real);
+    expect(listened).not.toContain(sent.event_id);
 
     await expect(runOperation(deps, endpointDeliveries.sendTestEvent, owner, { endpointId: target, type: "payment.nope" })).rejects.toMatchObject({
       code: "validation_error",

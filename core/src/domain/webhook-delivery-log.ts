@@ -215,6 +215,8 @@ export async function listRecentEvents(
     .select(["id", "type", "created_at", "envelope"])
     .where("merchant_id", "=", query.merchantId)
     .where("mode", "=", query.mode)
+    // A test event goes to its one endpoint only, never to a listener.
+    .where("endpoint_id", "is", null)
     .where("created_at", ">=", since)
     .orderBy("created_at")
     .orderBy("seq")
