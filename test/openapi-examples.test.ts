@@ -16,6 +16,7 @@ const stack = useStack();
 const EXAMPLES_FILE = fileURLToPath(new URL("../facade/src/openapi/examples.ts", import.meta.url));
 /** The origin the examples show in place of the stack's loopback address. */
 const SHOWN_ORIGIN = "https://api.paytami.com";
+const SAMPLE_SECRET = `whsec_${"0123456789abcdefghijklmnopqrstuvwxyzABCDEFG"}`;
 
 let m: Merchant;
 const recorded: RecordedExamples = {};
@@ -26,7 +27,9 @@ beforeAll(async () => {
 
 /** Keeps `res` as the example `name` of `operationId` at its status (the stack's origin replaced). */
 function keep(operationId: string, res: Res, name = "ok"): any {
-  const body = JSON.parse(res.text.replaceAll(stack().http.baseUrl, SHOWN_ORIGIN)) as unknown;
+  // A webhook secret is shown as a fixed sample, not the test stack's (secrets are never committed, even throw-away ones).
+  const text = res.text.replaceAll(stack().http.baseUrl, SHOWN_ORIGIN).replace(/whsec_[A-Za-z0-9_-]{43}/g, SAMPLE_SECRET);
+  const body = JSON.parse(text) as unknown;
   ((recorded[operationId] ??= {})[String(res.status)] ??= {})[name] = body;
   return res.json;
 }
@@ -38,7 +41,7 @@ const key = () => m.testApiKey;
 function masked(value: unknown): unknown {
   if (typeof value === "string") {
     return value
-      .replace(/\b(pay|link|refund|evt|chb|payout|ba)_[0-9a-f]{24}\b/g, "$1_…")
+      .replace(/\b(pay|link|refund|evt|chb|payout|ba|we)_[0-9a-f]{24}\b/g, "$1_…")
       .replace(/token=[^&#"]+/g, "token=…")
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>")
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>");
@@ -155,6 +158,36 @@ describe("the document's examples are real answers", () => {
     keep("listChargebacks", await http().get("/v1/chargebacks?limit=1", { key: key() }));
     keep("getChargeback", await http().get(`/v1/chargebacks/${chargeback!.id}`, { key: key() }));
     keep("getChargeback", await http().get("/v1/chargebacks/chb_0123456789abcdef01234567", { key: key() }), "validation_error");
+  });
+
+  test("webhook endpoints, each answer kept", async () => {
+    const endpoint = keep(
+      "createWebhookEndpoint",
+      await http().post("/v1/webhook_endpoints", {
+        key: key(),
+        idem: newIdemKey(),
+        body: { url: "http://127.0.0.1:9/hooks", enabled_events: ["payment.succeeded"] },
+      }),
+    );
+    keep(
+      "createWebhookEndpoint",
+      await http().post("/v1/webhook_endpoints", {
+        key: key(),
+        idem: newIdemKey(),
+        body: { url: "http://127.0.0.1:9/hooks", enabled_events: ["payment.paid"] },
+      }),
+      "validation_error",
+    );
+    keep("listWebhookEndpoints", await http().get("/v1/webhook_endpoints?limit=1", { key: key() }));
+    keep("getWebhookEndpoint", await http().get(`/v1/webhook_endpoints/${endpoint.id}`, { key: key() }));
+    keep("getWebhookEndpoint", await http().get("/v1/webhook_endpoints/we_0123456789abcdef01234567", { key: key() }), "validation_error");
+    keep("updateWebhookEndpoint", await http().post(`/v1/webhook_endpoints/${endpoint.id}`, { key: key(), body: { enabled: false } }));
+    keep("updateWebhookEndpoint", await http().post(`/v1/webhook_endpoints/${endpoint.id}`, { key: key(), body: { enabled: "no" } }), "validation_error");
+    await http().post(`/v1/webhook_endpoints/${endpoint.id}`, { key: key(), body: { enabled: true } });
+    keep("rotateWebhookEndpointSecret", await http().post(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { key: key() }));
+    keep("sendWebhookTestEvent", await http().post(`/v1/webhook_endpoints/${endpoint.id}/test_event`, { key: key(), body: { type: "payment.succeeded" } }));
+    keep("deleteWebhookEndpoint", await http().request("DELETE", `/v1/webhook_endpoints/${endpoint.id}`, { key: key() }));
+    keep("deleteWebhookEndpoint", await http().request("DELETE", `/v1/webhook_endpoints/${endpoint.id}`, { key: key() }), "validation_error");
   });
 
   test("the committed examples are these answers", async () => {

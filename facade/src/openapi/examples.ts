@@ -380,4 +380,97 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
     "200": { ok: { id: "chb_72192b4714760934a8963a57", payment_id: "pay_0a72940b0afb4e2dd88b6e6f", amount: "5000", currency: "GTQ", status: "opened" } },
     "404": { validation_error: { error: { code: "validation_error", message: "No chargeback chb_0123456789abcdef01234567." } } },
   },
+  createWebhookEndpoint: {
+    "201": {
+      ok: {
+        id: "we_34d1d67063a63d4a5b4cfb88",
+        url: "http://127.0.0.1:9/hooks",
+        enabled_events: ["payment.succeeded"],
+        enabled: true,
+        disabled_reason: null,
+        previous_secret_expires_at: null,
+        created_at: "2026-11-25T22:04:44.096Z",
+        updated_at: "2026-11-25T22:04:44.096Z",
+        secret: "whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG",
+      },
+    },
+    "400": {
+      validation_error: {
+        error: {
+          code: "validation_error",
+          message:
+            'Unknown event type "payment.paid" in enabled_events; expected one of payment.succeeded, payment.failed, payment.canceled, refund.succeeded, chargeback.opened, chargeback.won, payout.completed, payout.failed.',
+        },
+      },
+    },
+  },
+  listWebhookEndpoints: {
+    "200": {
+      ok: {
+        data: [
+          {
+            id: "we_34d1d67063a63d4a5b4cfb88",
+            url: "http://127.0.0.1:9/hooks",
+            enabled_events: ["payment.succeeded"],
+            enabled: true,
+            disabled_reason: null,
+            previous_secret_expires_at: null,
+            created_at: "2026-11-25T22:04:44.096Z",
+            updated_at: "2026-11-25T22:04:44.096Z",
+          },
+        ],
+        has_more: false,
+      },
+    },
+  },
+  getWebhookEndpoint: {
+    "200": {
+      ok: {
+        id: "we_34d1d67063a63d4a5b4cfb88",
+        url: "http://127.0.0.1:9/hooks",
+        enabled_events: ["payment.succeeded"],
+        enabled: true,
+        disabled_reason: null,
+        previous_secret_expires_at: null,
+        created_at: "2026-11-25T22:04:44.096Z",
+        updated_at: "2026-11-25T22:04:44.096Z",
+      },
+    },
+    "404": { validation_error: { error: { code: "validation_error", message: "No such webhook endpoint: we_0123456789abcdef01234567." } } },
+  },
+  updateWebhookEndpoint: {
+    "200": {
+      ok: {
+        id: "we_34d1d67063a63d4a5b4cfb88",
+        url: "http://127.0.0.1:9/hooks",
+        enabled_events: ["payment.succeeded"],
+        enabled: false,
+        disabled_reason: "disabled by the merchant",
+        previous_secret_expires_at: null,
+        created_at: "2026-11-25T22:04:44.096Z",
+        updated_at: "2026-11-25T22:04:44.390Z",
+      },
+    },
+    "400": { validation_error: { error: { code: "validation_error", message: "enabled must be true or false." } } },
+  },
+  rotateWebhookEndpointSecret: {
+    "200": {
+      ok: {
+        id: "we_34d1d67063a63d4a5b4cfb88",
+        url: "http://127.0.0.1:9/hooks",
+        enabled_events: ["payment.succeeded"],
+        enabled: true,
+        disabled_reason: null,
+        previous_secret_expires_at: "2026-11-26T22:04:44.609Z",
+        created_at: "2026-11-25T22:04:44.096Z",
+        updated_at: "2026-11-25T22:04:44.609Z",
+        secret: "whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG",
+      },
+    },
+  },
+  sendWebhookTestEvent: { "200": { ok: { event_id: "evt_b030d3c37dbe997880534526", type: "payment.succeeded", endpoint_id: "we_34d1d67063a63d4a5b4cfb88" } } },
+  deleteWebhookEndpoint: {
+    "200": { ok: { id: "we_34d1d67063a63d4a5b4cfb88", deleted: true } },
+    "404": { validation_error: { error: { code: "validation_error", message: "No such webhook endpoint: we_34d1d67063a63d4a5b4cfb88." } } },
+  },
 };

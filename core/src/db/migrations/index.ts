@@ -16,6 +16,7 @@ import { Migration20261125175356_dashboard_payment_indexes } from "./20261125175
 import { Migration20261125185428_outbox_traceparent } from "./20261125185428-outbox-traceparent.ts";
 import { Migration20261125210935_request_logs } from "./20261125210935-request-logs.ts";
 import { Migration20261125211325_api_key_last_used } from "./20261125211325-api-key-last-used.ts";
+import { Migration20261125212349_test_event_endpoint } from "./20261125212349-test-event-endpoint.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Migration20261125185428_outbox_traceparent,
   Migration20261125210935_request_logs,
   Migration20261125211325_api_key_last_used,
+  Migration20261125212349_test_event_endpoint,
 ];
