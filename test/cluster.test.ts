@@ -194,9 +194,27 @@ describe("npm run cluster", () => {
         );
         // The issue's target (lag under 1 s again within 15 s of the kill) is a speed and is measured,
         // not asserted: on this shared 2-core machine the backlog took up to ~24 s to drain (the
-        // recovery time is in the log above). What must hold is that it does come back: deliveries
-        // after the last slow one, all under the bound.
-        expect(lagged.filter((l) => l.at > lastSlow).length).toBeGreaterThan(0);
+        // recovery time is in the log above). What must hold is that it does come back. The load
+        // ends while the backlog may still drain, so fresh events probe the recovered pipeline: each
+        // delivered to both endpoints under the bound.
+        const probes: string[] = [];
+        for (let n = 0; n < 10; n++) {
+          await core.webhooks.triggerEvent({ merchant_id: merchant.merchant_id, mode: modeCodec.fromWire("test"), type: "payment.canceled" });
+          await sleep(100);
+        }
+        const probeRows = await query<{ id: string }>("SELECT id FROM outbox_events WHERE merchant_id = $1", [merchant.merchant_id]);
+        for (const r of probeRows) if (!expected.has(r.id)) probes.push(r.id);
+        expect(probes).toHaveLength(10);
+        await receiver.waitFor(
+          (requests) => requests.filter((r) => probes.includes(r.eventId!)).length >= probes.length * endpoints.length,
+          30_000,
+          "the probes",
+        );
+        const probeLags = receiver.requests
+          .filter((r) => probes.includes(r.eventId!))
+          .map((r) => r.at - Date.parse((JSON.parse(r.body.toString()) as { created_at: string }).created_at));
+        console.log(`[cluster] probe lags after recovery: ${probeLags.join(", ")} ms`);
+        for (const lag of probeLags) expect(lag).toBeLessThan(bound);
       } finally {
         await receiver.stop();
       }

@@ -4,7 +4,8 @@ import { eventually } from "./eventually.ts";
 /**
  * Every row of every table, as text (outbox rows without the relay's bookkeeping columns, which
  * move on their own, and API keys without last_used_at, which any earlier use of a key may still be
- * writing): equal snapshots mean no call changed anything.
+ * writing; without request_logs, the facade's record of the requests themselves, which arrives in
+ * batches after the answers): equal snapshots mean no call changed anything.
  */
 export async function databaseSnapshot(s: Stack): Promise<Record<string, string>> {
   await eventually(
@@ -17,6 +18,7 @@ export async function databaseSnapshot(s: Stack): Promise<Record<string, string>
   );
   const out: Record<string, string> = {};
   for (const { name } of tables) {
+    if (name === "request_logs") continue;
     const rows =
       name === "outbox_events"
         ? "(select id, type, envelope::text from outbox_events)"
