@@ -15,6 +15,7 @@ import { links } from "./links.ts";
 import { payments } from "./payments.ts";
 import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
+import { webhookSecrets } from "./webhook-secrets.ts";
 import { webhooks } from "./webhooks.ts";
 
 const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
@@ -24,6 +25,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   links,
   refunds,
   webhooks,
+  webhookSecrets,
   deliveries,
   payouts,
   ledger,

@@ -50,6 +50,7 @@ const DECLARED: Record<string, string> = {
   update_endpoint: "transaction: operator, session [developer]",
   rotate_endpoint_secret: "transaction: operator, session [developer]",
   delete_endpoint: "transaction: operator, session [developer]",
+  reveal_endpoint_secret: "transaction: session [developer]",
   list_events: "read: merchant, session [viewer]",
   get_event: "read: merchant, session [viewer]",
   trigger_event: "steps: operator",

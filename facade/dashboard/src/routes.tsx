@@ -30,6 +30,10 @@ export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/links/new", page: lazy(() => import("./pages/LinkCreate.tsx")) },
   { path: "/links/:id", page: lazy(() => import("./pages/LinkDetail.tsx")) },
   { path: "/balances", page: lazy(() => import("./pages/Balances.tsx")), nav: { key: "balances", least: "viewer" } },
+  { path: "/webhooks", page: lazy(() => import("./pages/Webhooks.tsx")), nav: { key: "webhooks", least: "developer" } },
+  { path: "/webhooks/:id", page: lazy(() => import("./pages/WebhookDetail.tsx")) },
+  { path: "/events", page: lazy(() => import("./pages/Events.tsx")), nav: { key: "events", least: "developer" } },
+  { path: "/events/:id", page: lazy(() => import("./pages/EventDetail.tsx")) },
   { path: "/team", page: lazy(() => import("./pages/Team.tsx")), nav: { key: "team", least: "viewer" } },
   { path: "/security", page: lazy(() => import("./pages/Security.tsx")), nav: { key: "security", least: "viewer" } },
 ];

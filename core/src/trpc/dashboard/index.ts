@@ -1,11 +1,13 @@
 import { router } from "../init.ts";
 import { bankAccountActions, linkActions, paymentActions, payoutActions } from "./actions.ts";
 import { authRouter } from "./auth.ts";
+import { eventsRouter } from "./events.ts";
 import { homeRouter } from "./home.ts";
 import { linkReads } from "./link-reads.ts";
 import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
 import { paymentReads } from "./payment-reads.ts";
 import { securityRouter, teamRouter } from "./team.ts";
+import { webhooksRouter } from "./webhooks.ts";
 
 /**
  * appRouter.dashboard: what the facade forwards from the dashboard app (its credential on every
@@ -22,4 +24,6 @@ export const dashboardRouter = router({
   balances: router({ ...balanceReads }),
   payouts: router({ ...payoutReads, ...payoutActions }),
   bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
+  webhooks: router(webhooksRouter),
+  events: router(eventsRouter),
 });

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { deliveries } from "../../operations/deliveries.ts";
+import { noInput } from "../../operations/index.ts";
+import { webhookSecrets } from "../../operations/webhook-secrets.ts";
+import { webhooks } from "../../operations/webhooks.ts";
+import { asIs, NO_INPUT, sessionMutation, sessionQuery } from "../operation-procedure.ts";
+
+/**
+ * dashboard.webhooks.*: the session's merchant-and-mode's endpoints (developers and up) and their
+ * delivery log (viewers read it; developers replay). The same operations the operator's CLI and the
+ * merchant REST API run; the input never names a merchant or a mode. Endpoint secrets leave only in
+ * create, rotate and `revealSecret` — a mutation, so a reveal is CSRF-checked and audited.
+ */
+const anEndpoint = z.strictObject({ id: z.string() });
+
+export const webhooksRouter = {
+  list: sessionQuery(webhooks.listEndpoints, NO_INPUT, noInput, (data) => ({ data })),
+  // enabled_events: event types of the catalog (proto/event-catalog.ts); empty = every type.
+  create: sessionMutation(
+    webhooks.createEndpoint,
+    z.strictObject({ url: z.string(), enabled_events: z.array(z.string()) }),
+    (input) => ({ url: input.url, enabledEvents: input.enabled_events }),
+    asIs,
+  ),
+  update: sessionMutation(
+    webhooks.updateEndpoint,
+    z.strictObject({ id: z.string(), enabled_events: z.array(z.string()).optional(), enabled: z.boolean().optional() }),
+    (input) => ({ id: input.id, enabledEvents: input.enabled_events, enabled: input.enabled }),
+    asIs,
+  ),
+  rotateSecret: sessionMutation(webhooks.rotateSecret, anEndpoint, (input) => input.id, asIs),
+  revealSecret: sessionMutation(webhookSecrets.reveal, anEndpoint, (input) => input.id, asIs),
+  delete: sessionMutation(webhooks.deleteEndpoint, anEndpoint, (input) => input.id, asIs),
+  // An endpoint's deliveries, newest first; `status: "failed"` for the failed ones.
+  deliveries: sessionQuery(
+    deliveries.list,
+    z.strictObject({ endpoint_id: z.string(), status: z.string().optional(), limit: z.number().int().optional() }),
+    (input) => ({ endpointId: input.endpoint_id, status: input.status, limit: input.limit }),
+    (data) => ({ data }),
+  ),
+  // One delivery with every attempt (time, status, latency, response excerpt), oldest first.
+  delivery: sessionQuery(deliveries.get, z.strictObject({ id: z.string() }), (input) => input.id, asIs),
+  replay: sessionMutation(deliveries.replay, z.strictObject({ id: z.string() }), (input) => input.id, asIs),
+  // Every failed delivery of the endpoint created at or after `since` (ISO 8601); their ids.
+  replayFailed: sessionMutation(
+    deliveries.replayFailed,
+    z.strictObject({ endpoint_id: z.string(), since: z.string() }),
+    (input) => ({ endpointId: input.endpoint_id, since: input.since }),
+    (ids) => ({ replayed: ids }),
+  ),
+};
