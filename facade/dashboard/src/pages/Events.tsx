@@ -27,7 +27,7 @@ export default function Events() {
   const rows = list.data?.data ?? [];
   return (
     <Page title={m.events.title}>
-      <form className="filters" role="search" aria-label={m.events.type} onSubmit={(e) => e.preventDefault()}>
+      <form className="filters" role="search" aria-label={m.events.filters} onSubmit={(e) => e.preventDefault()}>
         <SelectField
           label={m.events.type}
           name="type"

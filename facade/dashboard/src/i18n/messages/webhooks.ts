@@ -85,6 +85,7 @@ export const webhookMessages = defineMessages({
     },
     events: {
       title: "Eventos",
+      filters: "Filtrar los eventos",
       caption: "Eventos, del más reciente al más antiguo",
       type: "Tipo de evento",
       anyType: "Todos los tipos",
@@ -183,6 +184,7 @@ export const webhookMessages = defineMessages({
     },
     events: {
       title: "Events",
+      filters: "Filter the events",
       caption: "Events, newest first",
       type: "Event type",
       anyType: "All types",
