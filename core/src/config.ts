@@ -70,6 +70,11 @@ export interface WebhookPolicy {
    * either mode must then reach a public address. The dispatcher reads the same setting.
    */
   allowLoopback: boolean;
+  /**
+   * WEBHOOK_REPLAY_FAILED_MAX: "replay every failed delivery since a time" makes at most this many
+   * due at once (the oldest first), so one click cannot flood an endpoint; it says whether more remain.
+   */
+  replayFailedMax: number;
 }
 
 export interface CoreConfig {
@@ -391,6 +396,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       endpointConcurrency: Math.max(1, intEnv(source, "WEBHOOK_ENDPOINT_CONCURRENCY", 16)),
       disableAfterMs: positiveDurationEnv(source, "WEBHOOK_DISABLE_AFTER", "5d"),
       allowLoopback: webhookAllowLoopbackEnv(source),
+      replayFailedMax: Math.max(1, intEnv(source, "WEBHOOK_REPLAY_FAILED_MAX", 500)),
     },
     eventRetentionMs: positiveDurationEnv(source, "EVENT_RETENTION", "30d"),
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),

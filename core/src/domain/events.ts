@@ -19,6 +19,7 @@ async function findOwnEvent(tx: Tx, caller: MerchantCaller, id: string) {
     .where("id", "=", id)
     .where("merchant_id", "=", caller.merchantId)
     .where("mode", "=", caller.mode)
+    .where("endpoint_id", "is", null)
     .executeTakeFirst();
 }
 
@@ -56,7 +57,13 @@ export async function listEvents(_deps: CoreDeps, tx: Tx, caller: MerchantCaller
     noun: "events",
     findCursor: (id) => findOwnEvent(tx, caller, id),
     fetch: (after, take) => {
-      let q = db(tx).selectFrom("outbox_events").select("envelope").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+      // A test event (endpoint_id set) is not one of the account's: it shows only in its endpoint's deliveries.
+      let q = db(tx)
+        .selectFrom("outbox_events")
+        .select("envelope")
+        .where("merchant_id", "=", caller.merchantId)
+        .where("mode", "=", caller.mode)
+        .where("endpoint_id", "is", null);
       if (type) q = q.where("type", "=", type);
       if (after) q = q.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
       return q.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();

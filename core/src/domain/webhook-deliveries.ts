@@ -22,7 +22,8 @@ export interface RecordedDeliveries {
 
 /**
  * Records one pending delivery, due now, per enabled endpoint of each event's merchant and mode
- * that subscribes to its type and existed when the event happened. One statement; a delivery that
+ * that subscribes to its type and existed when the event happened (a test event: only the endpoint
+ * it names, whatever that one subscribes to). One statement; a delivery that
  * exists already is left alone, so a JetStream message delivered twice creates nothing new.
  */
 export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, eventIds: readonly string[]): Promise<Changes<RecordedDeliveries>> {
@@ -32,7 +33,7 @@ export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: Delivery
   // many deliveries an event gets and makes their ids, which the builder cannot write.
   const { rows } = await sql<{ created: string; known: string[] }>`
     with events as (
-      select id, type, merchant_id, mode, created_at from outbox_events where id = any(${[...eventIds]}::text[])
+      select id, type, merchant_id, mode, created_at, endpoint_id from outbox_events where id = any(${[...eventIds]}::text[])
     ), inserted as (
       insert into webhook_deliveries (id, event_id, event_type, endpoint_id, merchant_id, mode, status, attempt_count, round_attempts,
                                       next_attempt_at, created_at, updated_at)
@@ -41,7 +42,7 @@ export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: Delivery
       from events ev
       join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.mode = ev.mode and e.enabled
         and e.created_at <= ev.created_at
-        and (cardinality(e.enabled_events) = 0 or ev.type = any(e.enabled_events))
+        and (ev.endpoint_id is null and (cardinality(e.enabled_events) = 0 or ev.type = any(e.enabled_events)) or e.id = ev.endpoint_id)
       on conflict (event_id, endpoint_id) do nothing
       returning 1
     )

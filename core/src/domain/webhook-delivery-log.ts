@@ -35,7 +35,7 @@ export interface AttemptView {
   response_excerpt: string;
 }
 
-const DELIVERY_COLUMNS = [
+export const DELIVERY_COLUMNS = [
   "id",
   "event_id",
   "event_type",
@@ -51,7 +51,7 @@ const DELIVERY_COLUMNS = [
   "created_at",
 ] as const;
 
-type DeliveryRow = {
+export type DeliveryRow = {
   id: string;
   event_id: string;
   event_type: string;
@@ -67,7 +67,7 @@ type DeliveryRow = {
   created_at: Date;
 };
 
-function toView(row: DeliveryRow): DeliveryView {
+export function toView(row: DeliveryRow): DeliveryView {
   return {
     ...row,
     status: row.status as DeliveryStatus,
@@ -123,16 +123,26 @@ export async function getDelivery(_deps: CoreDeps, tx: Tx, caller: LogCaller, id
     .where("delivery_id", "=", id)
     .orderBy("seq")
     .execute();
-  // Cleaned again on the way out: rows stored before excerpts were cleaned on the way in may hold
-  // control characters a receiver sent (safeText leaves clean text as it is).
+  return { delivery: toView(delivery), attempts: attempts.map(toAttemptView) };
+}
+
+/**
+ * An attempt as shown. Cleaned again on the way out: rows stored before excerpts were cleaned on
+ * the way in may hold control characters a receiver sent (safeText leaves clean text as it is).
+ */
+export function toAttemptView(a: {
+  attempted_at: Date;
+  http_status: number | null;
+  error: string | null;
+  latency_ms: number;
+  response_excerpt: string;
+}): AttemptView {
   return {
-    delivery: toView(delivery),
-    attempts: attempts.map((a) => ({
-      ...a,
-      attempted_at: a.attempted_at.toISOString(),
-      error: a.error === null ? null : safeText(a.error),
-      response_excerpt: safeText(a.response_excerpt),
-    })),
+    attempted_at: a.attempted_at.toISOString(),
+    http_status: a.http_status,
+    error: a.error === null ? null : safeText(a.error),
+    latency_ms: a.latency_ms,
+    response_excerpt: safeText(a.response_excerpt),
   };
 }
 

@@ -10,6 +10,7 @@ import { dashboard } from "./dashboard.ts";
 import { dashboardAuth } from "./dashboard-auth.ts";
 import { dashboardSecurity, dashboardTeam } from "./dashboard-team.ts";
 import { deliveries } from "./deliveries.ts";
+import { endpointDeliveries } from "./endpoint-deliveries.ts";
 import { ledger } from "./ledger.ts";
 import { links } from "./links.ts";
 import { payments } from "./payments.ts";
@@ -27,6 +28,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   webhooks,
   webhookSecrets,
   deliveries,
+  endpointDeliveries,
   payouts,
   ledger,
   dashboard,

@@ -59,6 +59,11 @@ const DECLARED: Record<string, string> = {
   claim_due_deliveries: "steps: operator, dispatcher",
   record_attempts: "steps: operator, dispatcher",
   release_deliveries: "transaction: operator, dispatcher",
+  // One endpoint's delivery log, for its merchant (the dashboard's endpoint page, or the API key)
+  list_endpoint_deliveries: "read: merchant, session [developer]",
+  replay_endpoint_delivery: "transaction: merchant, session [developer]",
+  replay_failed_since: "transaction: merchant, session [developer]",
+  send_test_event: "transaction: merchant, session [developer]",
   list_deliveries: "read: operator, session [viewer]",
   get_delivery: "read: operator, session [viewer]",
   replay_delivery: "transaction: operator, session [developer]",

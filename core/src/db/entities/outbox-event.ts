@@ -24,6 +24,9 @@ export const OutboxEvent = defineEntity({
     // The W3C traceparent of the request that raised the event (tracing on), so its trace goes on
     // through the relay, NATS and the dispatcher; null when tracing was off.
     traceparent: p.text().nullable(),
+    // A test event (sent from an endpoint's page or POST …/test_event) goes to this one endpoint only,
+    // whatever it subscribes to; null for every real event, which goes to every subscribed endpoint.
+    endpoint_id: p.text().nullable(),
   },
   uniques: [{ name: "outbox_events_id_key", properties: "id" }],
   // The relay reads only what is still unpublished, in order.
