@@ -136,9 +136,20 @@ describe("Webhooks", () => {
     await ready(page);
     expect(await page.getByTestId("endpoint-url").innerText()).toBe(receiver.url);
 
-    // A delivered event: one attempt, answered 200, with its latency.
-    const ok = await paymentEvent();
+    // A test event of a chosen type, sent from the page: a real, signed delivery with its attempt.
+    await page.getByRole("region", { name: "Send a test event" }).getByLabel("Event type").selectOption("refund.succeeded");
+    await refusedThenMade(page, "webhooks.sendTest", () => page.getByRole("button", { name: "Send test event" }).click());
+    const sent = (await page.getByText(/^Test event evt_\w+ sent/).innerText()).split(" ")[2]!;
     await quiet(1);
+    const tested = page.locator(`[data-testid=delivery]`, { hasText: sent });
+    await poll(() => tested.getByTestId("attempt-status").allInnerTexts()).toEqual(["200"]);
+    expect(await tested.getByTestId("attempt-latency").innerText()).toMatch(/^\d+ ms$/);
+    const testBody = JSON.parse(receiver.requests.find((r) => r.eventId === sent)!.body.toString());
+    expect(testBody).toMatchObject({ id: sent, type: "refund.succeeded", test_event: true, livemode: false });
+
+    // An event made through the API: delivered, one attempt answered 200, with its latency.
+    const ok = await paymentEvent();
+    await quiet(2);
     const first = page.locator(`[data-testid=delivery]`, { hasText: ok });
     await poll(() => first.getByTestId("attempt-status").allInnerTexts()).toEqual(["200"]);
     expect(await first.getByTestId("attempt-latency").innerText()).toMatch(/^\d+ ms$/);
@@ -147,8 +158,8 @@ describe("Webhooks", () => {
     // The receiver fails: both attempts of two new events are recorded, with its answer as text.
     receiver.behaviour = () => ({ status: 500, body: HOSTILE });
     const failing = [await paymentEvent(), await paymentEvent()];
-    await quiet(3);
-    expect(await statuses(endpoint)).toEqual(["succeeded", "failed", "failed"]);
+    await quiet(4);
+    expect(await statuses(endpoint)).toEqual(["succeeded", "succeeded", "failed", "failed"]);
     await page.getByLabel("Failed only").check();
     await poll(() => page.getByTestId("delivery").count()).toBe(2);
     for (const event of failing) {
@@ -159,10 +170,14 @@ describe("Webhooks", () => {
     }
     expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
     expect(await page.locator("main img, main script").count()).toBe(0);
-    // The event-type filter: no refund event was delivered.
-    await page.getByLabel("Event type").selectOption("refund.succeeded");
+    // The event-type filter, with the failed one and without: the refund test event did not fail.
+    const typeFilter = page.getByRole("search", { name: "Filter the deliveries" }).getByLabel("Event type");
+    await typeFilter.selectOption("refund.succeeded");
     await poll(() => page.getByTestId("delivery").count()).toBe(0);
-    await page.getByLabel("Event type").selectOption("payment.succeeded");
+    await page.getByLabel("Failed only").uncheck();
+    await poll(() => page.getByTestId("delivery").count()).toBe(1);
+    await page.getByLabel("Failed only").check();
+    await typeFilter.selectOption("payment.succeeded");
     await poll(() => page.getByTestId("delivery").count()).toBe(2);
 
     // Fixed, then every failed delivery since yesterday is sent again and succeeds.
@@ -171,17 +186,18 @@ describe("Webhooks", () => {
     await page.getByLabel("Failed ones created since (day)").fill(yesterday);
     await refusedThenMade(page, "webhooks.replayFailed", () => page.getByRole("button", { name: "Replay failed deliveries" }).click());
     await page.getByText("2 deliveries scheduled to be sent again.").waitFor();
-    await quiet(3);
-    expect(await statuses(endpoint)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    await quiet(4);
+    expect(await statuses(endpoint)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
     await poll(() => page.getByTestId("delivery").count()).toBe(0);
     await page.getByLabel("Failed only").uncheck();
+    await typeFilter.selectOption("");
     for (const event of failing) {
       const delivery = page.locator(`[data-testid=delivery]`, { hasText: event });
       await poll(() => delivery.getByTestId("attempt-status").allInnerTexts()).toEqual(["500", "500", "200"]);
       await poll(() => delivery.getByText("Delivered").count()).toBe(1);
     }
     // Each event reached the receiver; the replayed ones with the same id and body as their first attempt.
-    for (const event of [ok, ...failing]) expect(receiver.requests.some((r) => r.eventId === event)).toBe(true);
+    for (const event of [sent, ok, ...failing]) expect(receiver.requests.some((r) => r.eventId === event)).toBe(true);
     for (const event of failing) expect(new Set(receiver.requests.filter((r) => r.eventId === event).map((r) => r.body.toString())).size).toBe(1);
     verifiesWith(receiver.requests, [secret]);
 
@@ -193,7 +209,7 @@ describe("Webhooks", () => {
         .getByRole("button", { name: /^Replay delivery dlv_/ })
         .click(),
     );
-    await quiet(3);
+    await quiet(4);
     await poll(() => receiver.requests.length).toBe(before + 1);
     expect(receiver.requests.at(-1)!.eventId).toBe(ok);
     verifiesWith(receiver.requests.slice(before), [secret]);
@@ -205,7 +221,7 @@ describe("Webhooks", () => {
     const { page, close } = await signedInPage(s, browser(), developer, { locale: "en-US" });
     await page.goto(url(`/webhooks/${endpoint}`));
     await ready(page);
-    await quiet(3);
+    await quiet(4);
     await refusedThenMade(page, "webhooks.revealSecret", () => page.getByRole("button", { name: "Reveal the secret" }).click());
     expect(await page.getByTestId("endpoint-secret").innerText()).toBe(secret);
     const [audit] = await s.sql("select action, object_id, mode from audit_log where merchant_id = $1 order by seq desc limit 1", [m.merchantId]);
@@ -225,14 +241,14 @@ describe("Webhooks", () => {
     // The next delivery carries one v1= per secret: each verifies with Stripe's library.
     const before = receiver.requests.length;
     await paymentEvent();
-    await quiet(4);
+    await quiet(5);
     verifiesWith(receiver.requests.slice(before), [rotated, secret]);
 
     await refusedThenMade(page, "webhooks.update", () => page.getByRole("button", { name: "Disable", exact: true }).click());
     await page.getByRole("button", { name: "Enable", exact: true }).waitFor();
     expect((await s.sql("select enabled from webhook_endpoints where id = $1", [endpoint]))[0]).toEqual({ enabled: false });
     const unsent = await paymentEvent();
-    await quiet(4);
+    await quiet(5);
     // Time for the dispatcher to have taken the event (it records deliveries within its poll interval).
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await s.sql("select id from webhook_deliveries where event_id = $1", [unsent])).toEqual([]);
@@ -259,7 +275,7 @@ describe("Webhooks", () => {
     expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
     expect(await page.locator("main img, main script").count()).toBe(0);
 
-    await quiet(4);
+    await quiet(5);
     await page.getByRole("button", { name: "Eliminar el endpoint" }).click();
     await page.getByText("¿Eliminar este endpoint?").waitFor();
     await refusedThenMade(page, "webhooks.delete", () => page.getByRole("button", { name: "Sí, eliminar" }).click());
@@ -273,7 +289,7 @@ describe("Events", () => {
   test("an event made through the API is listed (and filtered by type), its JSON shown as text, and the deliveries it made", async () => {
     const s = stack();
     const event = await paymentEvent();
-    await quiet(5);
+    await quiet(6);
     const { page, close } = await signedInPage(s, browser(), developer, { locale: "en-US" });
     await page.goto(url("/"));
     await page.getByRole("navigation").getByRole("link", { name: "Events" }).click();

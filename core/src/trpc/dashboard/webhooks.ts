@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { deliveries } from "../../operations/deliveries.ts";
+import { endpointDeliveries } from "../../operations/endpoint-deliveries.ts";
 import { noInput } from "../../operations/index.ts";
 import { webhookSecrets } from "../../operations/webhook-secrets.ts";
 import { webhooks } from "../../operations/webhooks.ts";
+import { PAGE, pageQuery } from "../inputs.ts";
 import { asIs, NO_INPUT, sessionMutation, sessionQuery } from "../operation-procedure.ts";
 
 /**
@@ -31,21 +33,35 @@ export const webhooksRouter = {
   rotateSecret: sessionMutation(webhooks.rotateSecret, anEndpoint, (input) => input.id, asIs),
   revealSecret: sessionMutation(webhookSecrets.reveal, anEndpoint, (input) => input.id, asIs),
   delete: sessionMutation(webhooks.deleteEndpoint, anEndpoint, (input) => input.id, asIs),
-  // An endpoint's deliveries, newest first; `status: "failed"` for the failed ones.
+  // An endpoint's deliveries, newest first in keyset pages, each with every attempt (time, status,
+  // latency, response excerpt); `failed` and `event_type` filter them.
   deliveries: sessionQuery(
-    deliveries.list,
-    z.strictObject({ endpoint_id: z.string(), status: z.string().optional(), limit: z.number().int().optional() }),
-    (input) => ({ endpointId: input.endpoint_id, status: input.status, limit: input.limit }),
-    (data) => ({ data }),
+    endpointDeliveries.list,
+    z.strictObject({ endpoint_id: z.string(), failed: z.boolean().optional(), event_type: z.string().optional(), ...PAGE }),
+    (input) => ({ endpointId: input.endpoint_id, failed: input.failed, eventType: input.event_type, ...pageQuery(input) }),
+    asIs,
   ),
-  // One delivery with every attempt (time, status, latency, response excerpt), oldest first.
+  // One delivery with every attempt, oldest first (the event page's deliveries, whatever endpoint).
   delivery: sessionQuery(deliveries.get, z.strictObject({ id: z.string() }), (input) => input.id, asIs),
-  replay: sessionMutation(deliveries.replay, z.strictObject({ id: z.string() }), (input) => input.id, asIs),
-  // Every failed delivery of the endpoint created at or after `since` (ISO 8601); their ids.
+  replay: sessionMutation(
+    endpointDeliveries.replay,
+    z.strictObject({ endpoint_id: z.string(), id: z.string() }),
+    (input) => ({ endpointId: input.endpoint_id, deliveryId: input.id }),
+    asIs,
+  ),
+  // The endpoint's failed deliveries created at or after `since` (ISO 8601), at most
+  // WEBHOOK_REPLAY_FAILED_MAX a call: `has_more` says to call again.
   replayFailed: sessionMutation(
-    deliveries.replayFailed,
+    endpointDeliveries.replayFailedSince,
     z.strictObject({ endpoint_id: z.string(), since: z.string() }),
     (input) => ({ endpointId: input.endpoint_id, since: input.since }),
-    (ids) => ({ replayed: ids }),
+    asIs,
+  ),
+  // A real signed event of a catalog type, marked test_event, to this endpoint only.
+  sendTest: sessionMutation(
+    endpointDeliveries.sendTestEvent,
+    z.strictObject({ endpoint_id: z.string(), type: z.string() }),
+    (input) => ({ endpointId: input.endpoint_id, type: input.type }),
+    asIs,
   ),
 };

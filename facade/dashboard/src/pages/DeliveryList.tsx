@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { DataTable } from "../components/DataTable.tsx";
+import { DataTable, useKeysetPages } from "../components/DataTable.tsx";
 import { SelectField } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { Loading } from "../components/Page.tsx";
@@ -17,24 +17,33 @@ import { useSession } from "../session.tsx";
 import { useTRPC, type RouterOutputs } from "../trpc.ts";
 import { EVENT_TYPE_OPTIONS } from "./webhook-view.ts";
 
-type Delivery = RouterOutputs["dashboard"]["webhooks"]["deliveries"]["data"][number];
+type Attempt = RouterOutputs["dashboard"]["webhooks"]["delivery"]["attempts"][number];
+/** A delivery as the endpoint's list has it (with its attempts) or as an event's list has it (without: they are fetched). */
+type Delivery = RouterOutputs["dashboard"]["events"]["deliveries"]["data"][number] & { attempts?: readonly Attempt[] };
 
 const TONES: Record<string, Tone> = { succeeded: "success", failed: "danger", pending: "warning" };
 
-/** An endpoint's deliveries, newest first, with the failed-only and event-type filters. */
+/** An endpoint's deliveries, newest first in keyset pages, each with every attempt; the failed-only and event-type filters. */
 export function DeliveryList({ endpointId }: { endpointId: string }) {
   const m = useMessages(webhookMessages);
   const shell = useMessages(shellMessages);
   const { lang } = useLang();
   const trpc = useTRPC();
+  const pages = useKeysetPages();
   const [onlyFailed, setOnlyFailed] = useState(false);
   const [type, setType] = useState("");
   const list = useQuery({
-    ...trpc.dashboard.webhooks.deliveries.queryOptions({ endpoint_id: endpointId, ...(onlyFailed ? { status: "failed" } : {}) }),
-    // Deliveries move on their own (the dispatcher's attempts): the page follows them.
+    ...trpc.dashboard.webhooks.deliveries.queryOptions({
+      endpoint_id: endpointId,
+      starting_after: pages.cursor,
+      ...(onlyFailed ? { failed: true } : {}),
+      ...(type ? { event_type: type } : {}),
+    }),
+    // Deliveries move on their own (the dispatchers' attempts): the page follows them.
     refetchInterval: 2_000,
   });
-  const rows = (list.data?.data ?? []).filter((d) => type === "" || d.event_type === type);
+  const rows = list.data?.data ?? [];
+  const paging = pages.paging(list.data?.has_more ?? false, rows.at(-1)?.id);
   return (
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">{m.deliveries.title}</h2>
@@ -42,19 +51,41 @@ export function DeliveryList({ endpointId }: { endpointId: string }) {
         <fieldset className="choices">
           <legend>{m.deliveries.status}</legend>
           <label>
-            <input type="checkbox" name="only_failed" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.target.checked)} /> {m.deliveries.onlyFailed}
+            <input
+              type="checkbox"
+              name="only_failed"
+              checked={onlyFailed}
+              onChange={(e) => {
+                setOnlyFailed(e.target.checked);
+                pages.reset();
+              }}
+            />{" "}
+            {m.deliveries.onlyFailed}
           </label>
         </fieldset>
         <SelectField
           label={m.deliveries.eventType}
           name="event_type"
           value={type}
-          onChange={(e) => setType(e.target.value)}
+          onChange={(e) => {
+            setType(e.target.value);
+            pages.reset();
+          }}
           options={[{ value: "", label: m.deliveries.anyType }, ...EVENT_TYPE_OPTIONS.map((t) => ({ value: t, label: t }))]}
         />
       </form>
       {list.isError && <Notice tone="danger">{errorText(list.error, shell, lang)}</Notice>}
       {list.isPending ? <Loading /> : <Deliveries rows={rows} />}
+      {(paging.hasMore || paging.hasPrevious) && (
+        <nav className="pager" aria-label={shell.table.pageLabel}>
+          <button type="button" className="button button-secondary" onClick={paging.previous} disabled={!paging.hasPrevious}>
+            {shell.table.previous}
+          </button>
+          <button type="button" className="button button-secondary" onClick={paging.next} disabled={!paging.hasMore}>
+            {shell.table.next}
+          </button>
+        </nav>
+      )}
     </section>
   );
 }
@@ -106,27 +137,30 @@ export function Deliveries({ rows, showEndpoint = false }: { rows: readonly Deli
               <dd>{format.dateTime(d.created_at)}</dd>
             </div>
           </dl>
-          <Attempts id={d.id} count={d.attempt_count} />
-          {atLeast(me.role, "developer") && <Replay id={d.id} />}
+          {d.attempts ? <Attempts id={d.id} attempts={d.attempts} /> : <FetchedAttempts id={d.id} count={d.attempt_count} />}
+          {atLeast(me.role, "developer") && <Replay endpointId={d.endpoint_id} id={d.id} />}
         </li>
       ))}
     </ul>
   );
 }
 
-/** One delivery's attempts, oldest first; the response excerpt is the receiver's text, shown as text only. */
-function Attempts({ id, count }: { id: string; count: number }) {
-  const m = useMessages(webhookMessages);
-  const format = useFormat();
+/** A delivery's attempts when the list did not bring them (an event's deliveries): asked again when the count moves. */
+function FetchedAttempts({ id, count }: { id: string; count: number }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.dashboard.webhooks.delivery.queryOptions({ id }));
-  const attempts = detail.data?.attempts ?? [];
   const { refetch } = detail;
-  // A new attempt (the list's count moved) asks for the attempts again.
   useEffect(() => {
     void refetch();
   }, [count, refetch]);
-  if (count === 0) return <p className="muted">{m.deliveries.noAttempts}</p>;
+  return <Attempts id={id} attempts={detail.data?.attempts ?? []} />;
+}
+
+/** One delivery's attempts, oldest first; the response excerpt is the receiver's text, shown as text only. */
+function Attempts({ id, attempts }: { id: string; attempts: readonly Attempt[] }) {
+  const m = useMessages(webhookMessages);
+  const format = useFormat();
+  if (attempts.length === 0) return <p className="muted">{m.deliveries.noAttempts}</p>;
   return (
     <DataTable
       caption={m.deliveries.attemptsCaption(id)}
@@ -155,7 +189,7 @@ function Attempts({ id, count }: { id: string; count: number }) {
   );
 }
 
-function Replay({ id }: { id: string }) {
+function Replay({ endpointId, id }: { endpointId: string; id: string }) {
   const m = useMessages(webhookMessages);
   const shell = useMessages(shellMessages);
   const { lang } = useLang();
@@ -163,7 +197,10 @@ function Replay({ id }: { id: string }) {
   const client = useQueryClient();
   const replay = useMutation(
     trpc.dashboard.webhooks.replay.mutationOptions({
-      onSuccess: () => client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.deliveries.pathKey() }),
+      onSuccess: async () => {
+        await client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.deliveries.pathKey() });
+        await client.invalidateQueries({ queryKey: trpc.dashboard.events.deliveries.pathKey() });
+      },
     }),
   );
   return (
@@ -173,7 +210,7 @@ function Replay({ id }: { id: string }) {
         className="button button-secondary"
         disabled={replay.isPending}
         aria-label={m.deliveries.replayLabel(id)}
-        onClick={() => replay.mutate({ id })}
+        onClick={() => replay.mutate({ endpoint_id: endpointId, id })}
       >
         {m.deliveries.replay}
       </button>

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { CopyButton } from "../components/CopyButton.tsx";
 import { Fact, Facts } from "../components/Facts.tsx";
-import { TextField } from "../components/Field.tsx";
+import { SelectField, TextField } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { Loading, Page } from "../components/Page.tsx";
 import { StatusBadge } from "../components/StatusBadge.tsx";
@@ -17,6 +17,7 @@ import { useSession } from "../session.tsx";
 import { useTRPC, type RouterOutputs } from "../trpc.ts";
 import "../styles/pages.css";
 import { DeliveryList } from "./DeliveryList.tsx";
+import { EVENT_TYPE_OPTIONS } from "./webhook-view.ts";
 
 type Endpoint = RouterOutputs["dashboard"]["webhooks"]["list"]["data"][number];
 
@@ -86,6 +87,7 @@ function EndpointBody({ endpoint }: { endpoint: Endpoint }) {
         </div>
       </section>
       <Secret endpoint={endpoint} />
+      {endpoint.enabled && <SendTestEvent endpointId={endpoint.id} />}
       <ReplayFailed endpointId={endpoint.id} />
       <DeliveryList endpointId={endpoint.id} />
       <DeleteEndpoint id={endpoint.id} />
@@ -163,6 +165,46 @@ function Secret({ endpoint }: { endpoint: Endpoint }) {
   );
 }
 
+function SendTestEvent({ endpointId }: { endpointId: string }) {
+  const m = useMessages(webhookMessages);
+  const shell = useMessages(shellMessages);
+  const { lang } = useLang();
+  const trpc = useTRPC();
+  const client = useQueryClient();
+  const [type, setType] = useState<string>(EVENT_TYPE_OPTIONS[0]!);
+  const send = useMutation(
+    trpc.dashboard.webhooks.sendTest.mutationOptions({
+      onSuccess: () => client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.deliveries.pathKey() }),
+    }),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send.mutate({ endpoint_id: endpointId, type });
+  };
+  return (
+    <section className="panel" aria-labelledby="test-event-heading">
+      <h2 id="test-event-heading">{m.test.title}</h2>
+      <p>{m.test.intro}</p>
+      {send.isError && <Notice tone="danger">{errorText(send.error, shell, lang)}</Notice>}
+      {send.data && <Notice tone="success">{m.test.sent(send.data.event_id)}</Notice>}
+      <form onSubmit={submit}>
+        <SelectField
+          label={m.test.type}
+          name="test_event_type"
+          value={type}
+          onChange={(e) => setType(e.target.value)}
+          options={EVENT_TYPE_OPTIONS.map((t) => ({ value: t, label: t }))}
+        />
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={send.isPending}>
+            {m.test.submit}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
 function ReplayFailed({ endpointId }: { endpointId: string }) {
   const m = useMessages(webhookMessages);
   const shell = useMessages(shellMessages);
@@ -188,7 +230,9 @@ function ReplayFailed({ endpointId }: { endpointId: string }) {
     <section className="panel" aria-labelledby="replay-failed-heading">
       <h2 id="replay-failed-heading">{m.replayFailed.title}</h2>
       {replay.isError && <Notice tone="danger">{errorText(replay.error, shell, lang)}</Notice>}
-      {replay.data && <Notice tone="success">{m.replayFailed.done(replay.data.replayed.length)}</Notice>}
+      {replay.data && (
+        <Notice tone="success">{replay.data.has_more ? m.replayFailed.more(replay.data.replayed) : m.replayFailed.done(replay.data.replayed)}</Notice>
+      )}
       <form onSubmit={submit} noValidate>
         <div className="field-row">
           <TextField
