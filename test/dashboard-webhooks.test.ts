@@ -9,9 +9,9 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MerchantRole } from "../core/src/domain/caller.ts";
 import { useBrowser } from "./support/browser.ts";
-import { dashMutation, seedUser, signedIn } from "./support/dashboard.ts";
+import { dashMutation, dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { checkPage, dashboardUrl, LANGUAGES, signedInPage, VIEWPORTS } from "./support/dashboard-browser.ts";
-import { refusedThenMade as refusedThenMade_, ROLES } from "./support/dashboard-replay.ts";
+import { refusedThenMade as refusedThenMade_, ROLES, snapshotButSessions } from "./support/dashboard-replay.ts";
 import { createOk, driveToState, useStack } from "./support/expect.ts";
 import type { Merchant } from "./support/stack.ts";
 import { WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
@@ -283,6 +283,46 @@ describe("Webhooks", () => {
     expect(await s.sql("select id from webhook_endpoints where id = $1", [id])).toEqual([]);
     await close();
   }, 120_000);
+});
+
+describe("isolation", () => {
+  test("another merchant's developer, and this merchant's live mode, sending this endpoint's ids, are refused as unknown and change nothing", async () => {
+    const s = stack();
+    const other = await s.admin.createMerchant({ name: "Tienda Ajena" });
+    const foreign = await signedIn(s, await seedUser(s, other.merchantId, "developer"));
+    const live = await signedIn(s, await seedUser(s, m.merchantId, "developer"));
+    expect((await dashMutation(s, "auth.switchMode", { mode: "live" }, { session: live })).data.mode).toBe("live");
+    const [endpoint] = await s.sql<{ id: string }>("select id from webhook_endpoints where merchant_id = $1", [m.merchantId]);
+    const [delivery] = await s.sql<{ id: string; event_id: string }>("select id, event_id from webhook_deliveries where endpoint_id = $1 limit 1", [
+      endpoint!.id,
+    ]);
+    await quiet(5);
+    const before = await snapshotButSessions(s);
+    for (const [who, asker] of [
+      ["another merchant", foreign],
+      ["live mode", live],
+    ] as const) {
+      const as = { session: asker };
+      for (const [path, input] of [
+        ["webhooks.revealSecret", { id: endpoint!.id }],
+        ["webhooks.rotateSecret", { id: endpoint!.id }],
+        ["webhooks.update", { id: endpoint!.id, enabled: false }],
+        ["webhooks.delete", { id: endpoint!.id }],
+        ["webhooks.sendTest", { endpoint_id: endpoint!.id, type: "payment.succeeded" }],
+        ["webhooks.replay", { endpoint_id: endpoint!.id, id: delivery!.id }],
+        ["webhooks.replayFailed", { endpoint_id: endpoint!.id, since: "2020-01-01T00:00:00Z" }],
+      ] as const) {
+        const answer = await dashMutation(s, path, input, as);
+        expect({ who, path, code: answer.code }).toEqual({ who, path, code: "validation_error" });
+        expect(answer.message).not.toContain("whsec_");
+      }
+      expect((await dashQuery(s, "webhooks.list", undefined, as)).data.data, who).toEqual([]);
+      expect((await dashQuery(s, "webhooks.deliveries", { endpoint_id: endpoint!.id }, as)).code, who).toBe("validation_error");
+      expect((await dashQuery(s, "events.get", { id: delivery!.event_id }, as)).data, who).toBeNull();
+      expect((await dashQuery(s, "events.deliveries", { id: delivery!.event_id }, as)).data.data, who).toEqual([]);
+    }
+    expect(await snapshotButSessions(s)).toEqual(before);
+  });
 });
 
 describe("Events", () => {
