@@ -58,7 +58,7 @@ const METHODS = Object.entries(SERVICES).flatMap(([service, definition]) =>
   })),
 );
 
-/** What the facade's routes call (grep facade/src for `core.`): payments, hosted pages, links, refunds, events, balance, payouts, chargebacks. */
+/** What the facade's routes call (grep facade/src for `core.`): payments, hosted pages, links, refunds, events, webhook endpoints, balance, payouts, chargebacks. */
 const FACADE_METHODS = new Set([
   "payments.createPayment",
   "payments.getPayment",
@@ -82,6 +82,13 @@ const FACADE_METHODS = new Set([
   "refunds.listRefunds",
   "webhooks.listEvents",
   "webhooks.getEvent",
+  "webhooks.createOwnEndpoint",
+  "webhooks.listOwnEndpoints",
+  "webhooks.getOwnEndpoint",
+  "webhooks.updateOwnEndpoint",
+  "webhooks.rotateOwnEndpointSecret",
+  "webhooks.deleteOwnEndpoint",
+  "webhooks.sendTestEvent",
   "ledger.getBalances",
   "payouts.getPayout",
   "payouts.listPayouts",

@@ -16,6 +16,7 @@ import { checkoutRoutes } from "./routes/checkout.ts";
 import { dashboardExportRoutes } from "./routes/dashboard-export.ts";
 import { dashboardHost } from "./routes/dashboard.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { webhookEndpointRoutes } from "./routes/webhook-endpoints.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
@@ -51,6 +52,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   checkoutRoutes(router, core);
   pageRoutes(router, core);
   eventRoutes(router, core);
+  webhookEndpointRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkPageRoutes(router, core, config);
   refundRoutes(router, core, config.bodyLimitBytes);

@@ -35,9 +35,9 @@ export interface EndpointWithSecret {
   secret: string;
 }
 
-type EndpointRow = InferEntity<typeof WebhookEndpoint>;
+export type EndpointRow = InferEntity<typeof WebhookEndpoint>;
 
-function toEndpointView(row: EndpointRow, now: Date): EndpointView {
+export function toEndpointView(row: EndpointRow, now: Date): EndpointView {
   const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
   return {
     id: row.id,
@@ -90,10 +90,11 @@ function refusedDestination(mode: Mode, rule: DestinationRule, error: NonPublicA
   return `url must reach a public address: ${error.message}${hint}`;
 }
 
-const unknownEndpoint = (id: string) => new DomainError("validation_error", `Unknown webhook endpoint ${id}.`);
+/** Unknown, or another merchant's or mode's: they answer alike (the facade answers 404). */
+export const unknownEndpoint = (id: string) => new DomainError("validation_error", `No such webhook endpoint: ${id}.`);
 
 /** The endpoint `id`, locked for update; a merchant sees only its own in its own mode, an operator any. */
-async function lockEndpoint(tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<EndpointRow> {
+export async function lockEndpoint(tx: Tx, caller: MerchantCaller | OperatorCaller, id: string): Promise<EndpointRow> {
   if (!isId("we", id)) throw unknownEndpoint(id);
   const row = await tx.findOne(WebhookEndpoint, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!row || (caller.kind === "merchant" && (row.merchant_id !== caller.merchantId || row.mode !== caller.mode))) throw unknownEndpoint(id);
@@ -112,27 +113,37 @@ export interface CreateEndpointInput {
 export async function createEndpoint(deps: CoreDeps, tx: Tx, owner: MerchantCaller, input: CreateEndpointInput): Promise<EndpointWithSecret> {
   const enabledEvents = parseEnabledEvents(input.enabledEvents);
   const url = await checkEndpointUrl(owner.mode, input.url, deps.config.webhooks.allowLoopback);
-  return atomically(tx, async (inner): Promise<Changes<EndpointWithSecret>> => {
-    if (!(await inner.findOne(Merchant, owner.merchantId))) fail("validation_error", `Unknown merchant ${owner.merchantId}.`);
-    const now = deps.now();
-    const secret = generateWebhookSecret();
-    const row = inner.create(WebhookEndpoint, {
-      id: newId("we"),
-      merchant_id: owner.merchantId,
-      mode: owner.mode,
-      url,
-      enabled_events: enabledEvents,
-      secret,
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      enabled: true,
-      disabled_reason: null,
-      created_at: now,
-      updated_at: now,
-    });
-    await inner.flush();
-    return withoutEvents({ endpoint: toEndpointView(row, now), secret });
+  return atomically(tx, async (inner) => withoutEvents(await insertEndpoint(deps, inner, owner, url, enabledEvents)));
+}
+
+/** Inserts a checked endpoint with a new secret, in the caller's transaction. */
+export async function insertEndpoint(
+  deps: CoreDeps,
+  inner: Tx,
+  owner: MerchantCaller,
+  url: string,
+  enabledEvents: EventType[],
+  id = newId("we"),
+): Promise<EndpointWithSecret> {
+  if (!(await inner.findOne(Merchant, owner.merchantId))) fail("validation_error", `Unknown merchant ${owner.merchantId}.`);
+  const now = deps.now();
+  const secret = generateWebhookSecret();
+  const row = inner.create(WebhookEndpoint, {
+    id,
+    merchant_id: owner.merchantId,
+    mode: owner.mode,
+    url,
+    enabled_events: enabledEvents,
+    secret,
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    enabled: true,
+    disabled_reason: null,
+    created_at: now,
+    updated_at: now,
   });
+  await inner.flush();
+  return { endpoint: toEndpointView(row, now), secret };
 }
 
 /** The merchant's endpoints in one mode, newest first. */

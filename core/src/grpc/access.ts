@@ -84,6 +84,14 @@ export const ACCESS: ReadonlyMap<string, Callers> = new Map([
     listEvents: FACADE,
     getEvent: FACADE,
     triggerEvent: OPERATOR,
+    // /v1/webhook_endpoints: the merchant's API key decides.
+    createOwnEndpoint: FACADE,
+    listOwnEndpoints: FACADE,
+    getOwnEndpoint: FACADE,
+    updateOwnEndpoint: FACADE,
+    rotateOwnEndpointSecret: FACADE,
+    deleteOwnEndpoint: FACADE,
+    sendTestEvent: FACADE,
   }),
   ...grant(DeliveryServiceService, {
     recordDeliveries: DISPATCHER,

@@ -5,6 +5,8 @@ import {
   WebhookServiceService,
   type Event,
   type ListEventsRequest,
+  type ListOwnEndpointsRequest,
+  type UpdateOwnEndpointRequest,
   type UpdateEndpointRequest,
   type WebhookEndpoint,
   type WebhookServiceServer,
@@ -12,12 +14,15 @@ import {
 import type { CoreDeps } from "../domain/deps.ts";
 import type { EventPage } from "../domain/events.ts";
 import { webhooks } from "../operations/webhooks.ts";
+import { endpointDeliveries } from "../operations/endpoint-deliveries.ts";
+import type { Page } from "../domain/keyset-page.ts";
+import type { IdempotentResult } from "../domain/idempotency.ts";
 import type { EventEnvelope } from "../domain/outbox.ts";
 import type { TriggeredEvent } from "../domain/trigger-event.ts";
 import type { EndpointView, EndpointWithSecret } from "../domain/webhook-endpoints.ts";
 import { actingFor, apiKey, operator } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
-import { byId } from "./requests.ts";
+import { byId, idempotentCommand } from "./requests.ts";
 
 export function toEndpointMessage(view: EndpointView): WebhookEndpoint {
   return {
@@ -47,6 +52,15 @@ const eventsQuery = (request: ListEventsRequest) => ({
 const eventPage = (page: EventPage) => ({ data: page.data.map(toEventMessage), has_more: page.has_more });
 const fired = (event: TriggeredEvent) => ({ event_id: event.eventId, type: event.type, object_id: event.objectId });
 
+const ownPage = (request: ListOwnEndpointsRequest) => ({ limit: request.limit, starting_after: request.starting_after, malformed: request.malformed_request });
+const endpointPage = (page: Page<EndpointView>) => ({ data: page.data.map(toEndpointMessage), has_more: page.has_more });
+const created = (made: IdempotentResult<EndpointWithSecret>) => ({ ...withSecret(made.value), replayed: made.replayed });
+/** The body's fields by the public names, for the operation to validate (enabled_events keeps "absent" apart from "every type"). */
+const ownUpdate = (request: UpdateOwnEndpointRequest) => {
+  const { id, malformed_request, ...input } = request;
+  return { id, input, malformed: malformed_request };
+};
+
 export function webhookService(deps: CoreDeps): WebhookServiceServer {
   return serviceOf(deps, WebhookServiceService, {
     createEndpoint: call(webhooks.createEndpoint, owner, endpointInput, withSecret),
@@ -59,5 +73,18 @@ export function webhookService(deps: CoreDeps): WebhookServiceServer {
     // facade decides how "not found" reads (404 validation_error, like an unknown route).
     getEvent: call(webhooks.getEvent, apiKey, byId, (envelope) => ({ event: envelope && toEventMessage(envelope) })),
     triggerEvent: call(webhooks.trigger, owner, (request) => ({ type: request.type }), fired),
+    // /v1/webhook_endpoints: the merchant's API key.
+    createOwnEndpoint: call(webhooks.createOwnEndpoint, apiKey, idempotentCommand, created),
+    listOwnEndpoints: call(webhooks.listOwnEndpoints, apiKey, ownPage, endpointPage),
+    getOwnEndpoint: call(webhooks.getOwnEndpoint, apiKey, byId, theEndpoint),
+    updateOwnEndpoint: call(webhooks.updateOwnEndpoint, apiKey, ownUpdate, theEndpoint),
+    rotateOwnEndpointSecret: call(webhooks.rotateSecret, apiKey, byId, withSecret),
+    deleteOwnEndpoint: call(webhooks.deleteEndpoint, apiKey, byId, (deleted) => deleted),
+    sendTestEvent: call(
+      endpointDeliveries.sendTestEvent,
+      apiKey,
+      (request) => ({ endpointId: request.endpoint_id, type: request.type }),
+      (sent) => sent,
+    ),
   });
 }

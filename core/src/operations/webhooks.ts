@@ -3,7 +3,8 @@ import { getEvent, listEvents } from "../domain/events.ts";
 import { defineOperation } from "../domain/operation.ts";
 import { triggerEvent } from "../domain/trigger-event.ts";
 import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from "../domain/webhook-endpoints.ts";
-import { anId, noInput, pageQuery } from "./inputs.ts";
+import { createOwnEndpoint, getOwnEndpoint, listOwnEndpoints, updateOwnEndpoint } from "../domain/own-endpoints.ts";
+import { anId, idempotentCommand, noInput, pageQuery } from "./inputs.ts";
 
 /**
  * Webhook endpoints (the operator, for a merchant, or a dashboard developer for its own; an endpoint
@@ -37,7 +38,7 @@ export const webhooks = {
   }),
   rotateSecret: defineOperation({
     name: "rotate_endpoint_secret",
-    callers: ["operator", "session"],
+    callers: ["merchant", "operator", "session"],
     role: "developer",
     input: anId,
     transaction: "transaction",
@@ -45,11 +46,45 @@ export const webhooks = {
   }),
   deleteEndpoint: defineOperation({
     name: "delete_endpoint",
-    callers: ["operator", "session"],
+    callers: ["merchant", "operator", "session"],
     role: "developer",
     input: anId,
     transaction: "transaction",
     run: deleteEndpoint,
+  }),
+  // /v1/webhook_endpoints with the merchant's API key (rotate and delete above admit it too).
+  // Idempotency-Key, then the key, then the body; the URL's DNS lookup before the one short transaction.
+  createOwnEndpoint: defineOperation({
+    name: "create_webhook_endpoint",
+    callers: ["merchant"],
+    apiKey: "presented",
+    input: idempotentCommand,
+    transaction: "steps",
+    replaySafe: true,
+    run: createOwnEndpoint,
+  }),
+  listOwnEndpoints: defineOperation({
+    name: "list_webhook_endpoints",
+    callers: ["merchant", "session"],
+    role: "developer",
+    input: z.strictObject(pageQuery),
+    transaction: "read",
+    run: listOwnEndpoints,
+  }),
+  getOwnEndpoint: defineOperation({
+    name: "get_webhook_endpoint",
+    callers: ["merchant", "session"],
+    role: "developer",
+    input: anId,
+    transaction: "read",
+    run: getOwnEndpoint,
+  }),
+  updateOwnEndpoint: defineOperation({
+    name: "update_webhook_endpoint",
+    callers: ["merchant"],
+    input: z.strictObject({ id: z.string(), input: z.unknown(), malformed: z.string().optional() }),
+    transaction: "steps",
+    run: updateOwnEndpoint,
   }),
   // GET /v1/events and /v1/events/{id}.
   listEvents: defineOperation({

@@ -1,5 +1,5 @@
 import { Transport, type PaytamiOptions } from "./http.ts";
-import { BalanceResource, Chargebacks, Events, Links, Payments, Payouts, Refunds } from "./resources.ts";
+import { BalanceResource, Chargebacks, Events, Links, Payments, Payouts, Refunds, WebhookEndpoints } from "./resources.ts";
 import type { Event } from "./types.ts";
 import { constructEvent } from "./webhooks.ts";
 
@@ -18,6 +18,7 @@ export class Paytami {
   readonly balance: BalanceResource;
   readonly payouts: Payouts;
   readonly chargebacks: Chargebacks;
+  readonly webhookEndpoints: WebhookEndpoints;
   /** Webhook verification needs no key: the endpoint's secret is given per call. */
   readonly webhooks = {
     constructEvent: (rawBody: string | Uint8Array, signatureHeader: string | null | undefined, secret: string, toleranceSeconds = 300): Promise<Event> =>
@@ -33,5 +34,6 @@ export class Paytami {
     this.balance = new BalanceResource(transport);
     this.payouts = new Payouts(transport);
     this.chargebacks = new Chargebacks(transport);
+    this.webhookEndpoints = new WebhookEndpoints(transport);
   }
 }

@@ -24,7 +24,7 @@ export interface RequestOptions {
 export type Query = Record<string, string | number | undefined>;
 
 interface Call {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   query?: Query | undefined;
   body?: unknown;
@@ -65,6 +65,11 @@ export class Transport {
 
   post<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
     return this.#send<T>({ method: "POST", path, body, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() });
+  }
+
+  /** DELETE: a retry after a lost answer may find the object already gone (404). */
+  delete<T>(path: string): Promise<T> {
+    return this.#send<T>({ method: "DELETE", path });
   }
 
   async #send<T>(call: Call): Promise<T> {

@@ -20,6 +20,14 @@ import type {
   Payout,
   PublicPaymentLink,
   Refund,
+  CreateWebhookEndpointParams,
+  DeletedWebhookEndpoint,
+  ListWebhookEndpointsParams,
+  SendTestEventParams,
+  TestEventSent,
+  UpdateWebhookEndpointParams,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
 } from "./types.ts";
 
 // One method per /v1 operation, written by hand over the generated types: the path, the verb, and
@@ -131,5 +139,34 @@ export class Chargebacks extends Resource {
   /** GET /v1/chargebacks: newest first. */
   list(params: ListChargebacksParams = {}): PageRequest<Chargeback> {
     return pages<Chargeback>(this.transport, "/v1/chargebacks", { ...params });
+  }
+}
+
+export class WebhookEndpoints extends Resource {
+  /** POST /v1/webhook_endpoints: the endpoint with its `secret`, shown here and on rotation only. */
+  create(params: CreateWebhookEndpointParams, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
+    return this.transport.post<WebhookEndpointWithSecret>("/v1/webhook_endpoints", params, options);
+  }
+  retrieve(id: string): Promise<WebhookEndpoint> {
+    return this.transport.get<WebhookEndpoint>(`/v1/webhook_endpoints/${segment(id)}`);
+  }
+  /** GET /v1/webhook_endpoints: newest first. */
+  list(params: ListWebhookEndpointsParams = {}): PageRequest<WebhookEndpoint> {
+    return pages<WebhookEndpoint>(this.transport, "/v1/webhook_endpoints", { ...params });
+  }
+  /** POST /v1/webhook_endpoints/{id}: url, enabled_events and/or enabled. */
+  update(id: string, params: UpdateWebhookEndpointParams, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return this.transport.post<WebhookEndpoint>(`/v1/webhook_endpoints/${segment(id)}`, params, options);
+  }
+  del(id: string): Promise<DeletedWebhookEndpoint> {
+    return this.transport.delete<DeletedWebhookEndpoint>(`/v1/webhook_endpoints/${segment(id)}`);
+  }
+  /** POST /v1/webhook_endpoints/{id}/rotate_secret: a new secret; the previous one keeps signing for 24 h. */
+  rotateSecret(id: string, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
+    return this.transport.post<WebhookEndpointWithSecret>(`/v1/webhook_endpoints/${segment(id)}/rotate_secret`, undefined, options);
+  }
+  /** POST /v1/webhook_endpoints/{id}/test_event: a signed test event of `type` for this endpoint only. */
+  sendTestEvent(id: string, params: SendTestEventParams, options?: RequestOptions): Promise<TestEventSent> {
+    return this.transport.post<TestEventSent>(`/v1/webhook_endpoints/${segment(id)}/test_event`, params, options);
   }
 }

@@ -22,6 +22,13 @@ export type {
   Payout,
   Refund,
   Timestamp,
+  CreateWebhookEndpointRequest as CreateWebhookEndpointParams,
+  UpdateWebhookEndpointRequest as UpdateWebhookEndpointParams,
+  SendTestEventRequest as SendTestEventParams,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  DeletedWebhookEndpoint,
+  TestEventSent,
 } from "./generated/types.gen.ts";
 
 /** A list's query as the document has it, with `limit` a number (1 to 100). */
@@ -33,6 +40,7 @@ export type ListRefundsParams = ListParams<api.ListRefundsData["query"]>;
 export type ListEventsParams = ListParams<api.ListEventsData["query"]>;
 export type ListPayoutsParams = ListParams<api.ListPayoutsData["query"]>;
 export type ListChargebacksParams = ListParams<api.ListChargebacksData["query"]>;
+export type ListWebhookEndpointsParams = ListParams<api.ListWebhookEndpointsData["query"]>;
 
 /** An event's `type`: the event catalog. */
 export type EventType = api.Event["type"];

@@ -23,6 +23,7 @@ const TAGS: Record<Tag, string> = {
   Balance: "What the merchant holds, per currency.",
   Payouts: "Transfers of the available balance to the merchant's bank account.",
   Chargebacks: "Payments the customer disputed with their bank.",
+  "Webhook endpoints": "Where your events are sent, and the secret that signs them.",
   Meta: "This description.",
 };
 

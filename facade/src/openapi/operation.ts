@@ -7,7 +7,7 @@ import type { ErrorCode } from "../../../proto/error-catalog.ts";
 // other does not. Request shapes are the zod shapes the route parses with (request-shapes.ts and its
 // siblings); response shapes come from response-shapes.ts.
 
-export type Tag = "Payments" | "Checkout" | "Payment links" | "Refunds" | "Events" | "Balance" | "Payouts" | "Chargebacks" | "Meta";
+export type Tag = "Payments" | "Checkout" | "Payment links" | "Refunds" | "Events" | "Balance" | "Payouts" | "Chargebacks" | "Webhook endpoints" | "Meta";
 
 /** A catalog code the route may answer, at the catalog's status (error-map.ts) unless the route sets its own. */
 export type DeclaredError = ErrorCode | { code: ErrorCode; status: number; when: string };
@@ -28,7 +28,7 @@ export interface RedirectResponse {
 export interface ApiOperation {
   /** Stable and unique: the SDK's and generated clients' method name (camelCase verbNoun). */
   operationId: string;
-  method: "get" | "post";
+  method: "get" | "post" | "delete";
   /** The router's path (`:id` for a path parameter); the document writes it `{id}`. */
   path: `/v1/${string}`;
   tag: Tag;

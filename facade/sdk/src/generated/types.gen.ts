@@ -134,6 +134,39 @@ export type CreateRefundRequest = {
     reason?: 'requested_by_customer' | 'duplicate_charge' | 'product_not_received' | 'product_unacceptable' | 'merchant_error' | 'fraudulent' | 'other';
 };
 
+export type CreateWebhookEndpointRequest = {
+    /**
+     * Where events are POSTed: absolute http(s) without credentials, https in live mode, reaching a public address.
+     */
+    url: string;
+    /**
+     * Event types to send (spec 6.2); empty: every type.
+     */
+    enabled_events?: Array<'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed'>;
+};
+
+export type UpdateWebhookEndpointRequest = {
+    /**
+     * A new URL, checked as at creation.
+     */
+    url?: string;
+    /**
+     * Event types to send (spec 6.2); empty: every type.
+     */
+    enabled_events?: Array<'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed'>;
+    /**
+     * false stops deliveries; true starts them again.
+     */
+    enabled?: boolean;
+};
+
+export type SendTestEventRequest = {
+    /**
+     * The event type to send (spec 6.2).
+     */
+    type: 'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed';
+};
+
 /**
  * A charge (spec 2.1).
  */
@@ -443,6 +476,108 @@ export type EventPage = {
      * Whether another page follows this one.
      */
     has_more: boolean;
+};
+
+/**
+ * A webhook endpoint with its signing secret, as created or rotated.
+ */
+export type WebhookEndpointWithSecret = {
+    /**
+     * The endpoint's id.
+     */
+    id: string;
+    /**
+     * Where events are POSTed.
+     */
+    url: string;
+    /**
+     * The event types sent; empty: every type.
+     */
+    enabled_events: Array<'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed'>;
+    /**
+     * false: nothing is sent (the merchant disabled it, or it only failed for 5 days).
+     */
+    enabled: boolean;
+    /**
+     * Why it is disabled; null while enabled.
+     */
+    disabled_reason: string | null;
+    /**
+     * After a rotation: until when the previous secret still signs too; null otherwise.
+     */
+    previous_secret_expires_at: Timestamp | null;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+    /**
+     * The signing secret (whsec_…): shown only in the create and rotate answers. Keep it.
+     */
+    secret: string;
+};
+
+/**
+ * A page of WebhookEndpoint objects, newest first.
+ */
+export type WebhookEndpointPage = {
+    data: Array<WebhookEndpoint>;
+    /**
+     * Whether another page follows this one.
+     */
+    has_more: boolean;
+};
+
+/**
+ * A webhook endpoint. Its secret is never shown here.
+ */
+export type WebhookEndpoint = {
+    /**
+     * The endpoint's id.
+     */
+    id: string;
+    /**
+     * Where events are POSTed.
+     */
+    url: string;
+    /**
+     * The event types sent; empty: every type.
+     */
+    enabled_events: Array<'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed'>;
+    /**
+     * false: nothing is sent (the merchant disabled it, or it only failed for 5 days).
+     */
+    enabled: boolean;
+    /**
+     * Why it is disabled; null while enabled.
+     */
+    disabled_reason: string | null;
+    /**
+     * After a rotation: until when the previous secret still signs too; null otherwise.
+     */
+    previous_secret_expires_at: Timestamp | null;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+};
+
+export type DeletedWebhookEndpoint = {
+    /**
+     * The deleted endpoint's id.
+     */
+    id: string;
+    deleted: true;
+};
+
+/**
+ * A test event, queued for that endpoint only.
+ */
+export type TestEventSent = {
+    /**
+     * The test event's id (its Service-Event-Id).
+     */
+    event_id: string;
+    type: 'payment.succeeded' | 'payment.failed' | 'payment.canceled' | 'refund.succeeded' | 'chargeback.opened' | 'chargeback.won' | 'payout.completed' | 'payout.failed';
+    /**
+     * The endpoint it goes to.
+     */
+    endpoint_id: string;
 };
 
 /**
@@ -2116,6 +2251,700 @@ export type ListEventsResponses = {
 };
 
 export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
+
+export type ListWebhookEndpointsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1 to 100.
+         */
+        limit?: string;
+        /**
+         * The id of the last endpoint of the previous page; returns the page after it.
+         */
+        starting_after?: string;
+    };
+    url: '/v1/webhook_endpoints';
+};
+
+export type ListWebhookEndpointsErrors = {
+    /**
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     */
+    400: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type ListWebhookEndpointsError = ListWebhookEndpointsErrors[keyof ListWebhookEndpointsErrors];
+
+export type ListWebhookEndpointsResponses = {
+    /**
+     * A page of endpoints.
+     */
+    200: WebhookEndpointPage;
+};
+
+export type ListWebhookEndpointsResponse = ListWebhookEndpointsResponses[keyof ListWebhookEndpointsResponses];
+
+export type CreateWebhookEndpointData = {
+    body: CreateWebhookEndpointRequest;
+    headers: {
+        /**
+         * One key per real attempt (a v4 UUID fits); reuse it only to retry the same request. Kept 24 h.
+         */
+        'Idempotency-Key': string;
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/webhook_endpoints';
+};
+
+export type CreateWebhookEndpointErrors = {
+    /**
+     * `idempotency_key_required`: Idempotency-Key header missing or shorter than 8 characters (checked before anything else).
+     *
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     */
+    400: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_required' | 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `idempotency_key_reused`: The Idempotency-Key already created something with a different request.
+     */
+    409: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'idempotency_key_reused';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type CreateWebhookEndpointError = CreateWebhookEndpointErrors[keyof CreateWebhookEndpointErrors];
+
+export type CreateWebhookEndpointResponses = {
+    /**
+     * The endpoint with its secret, created (or replayed).
+     */
+    201: WebhookEndpointWithSecret;
+};
+
+export type CreateWebhookEndpointResponse = CreateWebhookEndpointResponses[keyof CreateWebhookEndpointResponses];
+
+export type DeleteWebhookEndpointData = {
+    body?: never;
+    headers?: {
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path: {
+        /**
+         * The endpoint's id (we_…).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}';
+};
+
+export type DeleteWebhookEndpointErrors = {
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `validation_error`: No such endpoint of the key's merchant and mode (deleted, another merchant's or mode's): the catalog has no code of its own for it, so it reads like an unknown route.
+     */
+    404: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type DeleteWebhookEndpointError = DeleteWebhookEndpointErrors[keyof DeleteWebhookEndpointErrors];
+
+export type DeleteWebhookEndpointResponses = {
+    /**
+     * It is gone.
+     */
+    200: DeletedWebhookEndpoint;
+};
+
+export type DeleteWebhookEndpointResponse = DeleteWebhookEndpointResponses[keyof DeleteWebhookEndpointResponses];
+
+export type GetWebhookEndpointData = {
+    body?: never;
+    headers?: {
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path: {
+        /**
+         * The endpoint's id (we_…).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}';
+};
+
+export type GetWebhookEndpointErrors = {
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `validation_error`: No such endpoint of the key's merchant and mode (deleted, another merchant's or mode's): the catalog has no code of its own for it, so it reads like an unknown route.
+     */
+    404: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type GetWebhookEndpointError = GetWebhookEndpointErrors[keyof GetWebhookEndpointErrors];
+
+export type GetWebhookEndpointResponses = {
+    /**
+     * The endpoint.
+     */
+    200: WebhookEndpoint;
+};
+
+export type GetWebhookEndpointResponse = GetWebhookEndpointResponses[keyof GetWebhookEndpointResponses];
+
+export type UpdateWebhookEndpointData = {
+    body: UpdateWebhookEndpointRequest;
+    headers?: {
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path: {
+        /**
+         * The endpoint's id (we_…).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}';
+};
+
+export type UpdateWebhookEndpointErrors = {
+    /**
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     */
+    400: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `validation_error`: No such endpoint of the key's merchant and mode (deleted, another merchant's or mode's): the catalog has no code of its own for it, so it reads like an unknown route.
+     */
+    404: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type UpdateWebhookEndpointError = UpdateWebhookEndpointErrors[keyof UpdateWebhookEndpointErrors];
+
+export type UpdateWebhookEndpointResponses = {
+    /**
+     * The endpoint as changed.
+     */
+    200: WebhookEndpoint;
+};
+
+export type UpdateWebhookEndpointResponse = UpdateWebhookEndpointResponses[keyof UpdateWebhookEndpointResponses];
+
+export type RotateWebhookEndpointSecretData = {
+    body?: never;
+    headers?: {
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path: {
+        /**
+         * The endpoint's id (we_…).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}/rotate_secret';
+};
+
+export type RotateWebhookEndpointSecretErrors = {
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `validation_error`: No such endpoint of the key's merchant and mode (deleted, another merchant's or mode's): the catalog has no code of its own for it, so it reads like an unknown route.
+     */
+    404: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type RotateWebhookEndpointSecretError = RotateWebhookEndpointSecretErrors[keyof RotateWebhookEndpointSecretErrors];
+
+export type RotateWebhookEndpointSecretResponses = {
+    /**
+     * The endpoint with its new secret.
+     */
+    200: WebhookEndpointWithSecret;
+};
+
+export type RotateWebhookEndpointSecretResponse = RotateWebhookEndpointSecretResponses[keyof RotateWebhookEndpointSecretResponses];
+
+export type SendWebhookTestEventData = {
+    body: SendTestEventRequest;
+    headers?: {
+        /**
+         * Your id for this request, echoed back and written in Paytami's logs; one is made up when absent or not of this form.
+         */
+        'Request-Id'?: string;
+    };
+    path: {
+        /**
+         * The endpoint's id (we_…).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}/test_event';
+};
+
+export type SendWebhookTestEventErrors = {
+    /**
+     * `validation_error`: The body, query or a header does not have the expected shape.
+     */
+    400: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `unauthorized`: API key missing, malformed, unknown, revoked or expired.
+     */
+    401: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'unauthorized';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `validation_error`: No such endpoint of the key's merchant and mode (deleted, another merchant's or mode's): the catalog has no code of its own for it, so it reads like an unknown route.
+     */
+    404: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'validation_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `internal_error`: Unexpected error on the service's side.
+     */
+    500: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'internal_error';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+    /**
+     * `processor_unavailable`: The service cannot process now (e.g. the card network or a service part is down); retry later.
+     */
+    503: Error & {
+        error: {
+            /**
+             * The catalog code (spec 7): program logic reads this.
+             */
+            code: 'processor_unavailable';
+            /**
+             * Human-readable; its wording may change.
+             */
+            message: string;
+        };
+    };
+};
+
+export type SendWebhookTestEventError = SendWebhookTestEventErrors[keyof SendWebhookTestEventErrors];
+
+export type SendWebhookTestEventResponses = {
+    /**
+     * The test event, queued.
+     */
+    200: TestEventSent;
+};
+
+export type SendWebhookTestEventResponse = SendWebhookTestEventResponses[keyof SendWebhookTestEventResponses];
 
 export type GetBalanceData = {
     body?: never;

@@ -156,6 +156,90 @@ export interface TriggerEventResponse {
   object_id: string;
 }
 
+/**
+ * The body of POST /v1/webhook_endpoints as the facade read it (JSON types and
+ * unknown fields only; the core validates the values).
+ */
+export interface CreateOwnEndpointRequest {
+  /** "" when the header was absent (idempotency_key_required). */
+  idempotency_key: string;
+  url?:
+    | string
+    | undefined;
+  /** Empty or absent means every event type. */
+  enabled_events: string[];
+  /** An unreadable body, reported after the API key (as in CreatePaymentRequest). */
+  malformed_request?: string | undefined;
+}
+
+export interface CreateOwnEndpointResponse {
+  endpoint?: WebhookEndpoint | undefined;
+  secret: string;
+  /** The answer is the first request's with this Idempotency-Key. */
+  replayed: boolean;
+}
+
+export interface ListOwnEndpointsRequest {
+  /** 1 to 100, default 25. */
+  limit?: number | undefined;
+  starting_after?: string | undefined;
+  malformed_request?: string | undefined;
+}
+
+export interface ListOwnEndpointsResponse {
+  data: WebhookEndpoint[];
+  has_more: boolean;
+}
+
+export interface GetOwnEndpointRequest {
+  id: string;
+}
+
+export interface GetOwnEndpointResponse {
+  endpoint?: WebhookEndpoint | undefined;
+}
+
+export interface UpdateOwnEndpointRequest {
+  id: string;
+  url?: string | undefined;
+  enabled_events?: EventTypes | undefined;
+  enabled?: boolean | undefined;
+  malformed_request?: string | undefined;
+}
+
+export interface UpdateOwnEndpointResponse {
+  endpoint?: WebhookEndpoint | undefined;
+}
+
+export interface RotateOwnEndpointSecretRequest {
+  id: string;
+}
+
+export interface RotateOwnEndpointSecretResponse {
+  endpoint?: WebhookEndpoint | undefined;
+  secret: string;
+}
+
+export interface DeleteOwnEndpointRequest {
+  id: string;
+}
+
+export interface DeleteOwnEndpointResponse {
+  id: string;
+  deleted: boolean;
+}
+
+export interface SendTestEventRequest {
+  endpoint_id: string;
+  type: string;
+}
+
+export interface SendTestEventResponse {
+  event_id: string;
+  type: string;
+  endpoint_id: string;
+}
+
 function createBaseWebhookEndpoint(): WebhookEndpoint {
   return {
     id: "",
@@ -1360,6 +1444,837 @@ export const TriggerEventResponse: MessageFns<TriggerEventResponse> = {
   },
 };
 
+function createBaseCreateOwnEndpointRequest(): CreateOwnEndpointRequest {
+  return { idempotency_key: "", url: undefined, enabled_events: [], malformed_request: undefined };
+}
+
+export const CreateOwnEndpointRequest: MessageFns<CreateOwnEndpointRequest> = {
+  encode(message: CreateOwnEndpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idempotency_key !== "") {
+      writer.uint32(10).string(message.idempotency_key);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(18).string(message.url);
+    }
+    for (const v of message.enabled_events) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.malformed_request !== undefined) {
+      writer.uint32(34).string(message.malformed_request);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOwnEndpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOwnEndpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.idempotency_key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.enabled_events.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.malformed_request = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCreateOwnEndpointResponse(): CreateOwnEndpointResponse {
+  return { endpoint: undefined, secret: "", replayed: false };
+}
+
+export const CreateOwnEndpointResponse: MessageFns<CreateOwnEndpointResponse> = {
+  encode(message: CreateOwnEndpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.endpoint !== undefined) {
+      WebhookEndpoint.encode(message.endpoint, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(24).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOwnEndpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOwnEndpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.endpoint = WebhookEndpoint.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListOwnEndpointsRequest(): ListOwnEndpointsRequest {
+  return { limit: undefined, starting_after: undefined, malformed_request: undefined };
+}
+
+export const ListOwnEndpointsRequest: MessageFns<ListOwnEndpointsRequest> = {
+  encode(message: ListOwnEndpointsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== undefined) {
+      writer.uint32(8).int32(message.limit);
+    }
+    if (message.starting_after !== undefined) {
+      writer.uint32(18).string(message.starting_after);
+    }
+    if (message.malformed_request !== undefined) {
+      writer.uint32(26).string(message.malformed_request);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOwnEndpointsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOwnEndpointsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.starting_after = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.malformed_request = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListOwnEndpointsResponse(): ListOwnEndpointsResponse {
+  return { data: [], has_more: false };
+}
+
+export const ListOwnEndpointsResponse: MessageFns<ListOwnEndpointsResponse> = {
+  encode(message: ListOwnEndpointsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      WebhookEndpoint.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOwnEndpointsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOwnEndpointsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(WebhookEndpoint.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseGetOwnEndpointRequest(): GetOwnEndpointRequest {
+  return { id: "" };
+}
+
+export const GetOwnEndpointRequest: MessageFns<GetOwnEndpointRequest> = {
+  encode(message: GetOwnEndpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOwnEndpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOwnEndpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseGetOwnEndpointResponse(): GetOwnEndpointResponse {
+  return { endpoint: undefined };
+}
+
+export const GetOwnEndpointResponse: MessageFns<GetOwnEndpointResponse> = {
+  encode(message: GetOwnEndpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.endpoint !== undefined) {
+      WebhookEndpoint.encode(message.endpoint, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOwnEndpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOwnEndpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.endpoint = WebhookEndpoint.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseUpdateOwnEndpointRequest(): UpdateOwnEndpointRequest {
+  return { id: "", url: undefined, enabled_events: undefined, enabled: undefined, malformed_request: undefined };
+}
+
+export const UpdateOwnEndpointRequest: MessageFns<UpdateOwnEndpointRequest> = {
+  encode(message: UpdateOwnEndpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.enabled_events !== undefined) {
+      EventTypes.encode(message.enabled_events, writer.uint32(26).fork()).join();
+    }
+    if (message.enabled !== undefined) {
+      writer.uint32(32).bool(message.enabled);
+    }
+    if (message.malformed_request !== undefined) {
+      writer.uint32(42).string(message.malformed_request);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOwnEndpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOwnEndpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.enabled_events = EventTypes.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.malformed_request = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseUpdateOwnEndpointResponse(): UpdateOwnEndpointResponse {
+  return { endpoint: undefined };
+}
+
+export const UpdateOwnEndpointResponse: MessageFns<UpdateOwnEndpointResponse> = {
+  encode(message: UpdateOwnEndpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.endpoint !== undefined) {
+      WebhookEndpoint.encode(message.endpoint, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOwnEndpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOwnEndpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.endpoint = WebhookEndpoint.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRotateOwnEndpointSecretRequest(): RotateOwnEndpointSecretRequest {
+  return { id: "" };
+}
+
+export const RotateOwnEndpointSecretRequest: MessageFns<RotateOwnEndpointSecretRequest> = {
+  encode(message: RotateOwnEndpointSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateOwnEndpointSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateOwnEndpointSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRotateOwnEndpointSecretResponse(): RotateOwnEndpointSecretResponse {
+  return { endpoint: undefined, secret: "" };
+}
+
+export const RotateOwnEndpointSecretResponse: MessageFns<RotateOwnEndpointSecretResponse> = {
+  encode(message: RotateOwnEndpointSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.endpoint !== undefined) {
+      WebhookEndpoint.encode(message.endpoint, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateOwnEndpointSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateOwnEndpointSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.endpoint = WebhookEndpoint.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDeleteOwnEndpointRequest(): DeleteOwnEndpointRequest {
+  return { id: "" };
+}
+
+export const DeleteOwnEndpointRequest: MessageFns<DeleteOwnEndpointRequest> = {
+  encode(message: DeleteOwnEndpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnEndpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnEndpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDeleteOwnEndpointResponse(): DeleteOwnEndpointResponse {
+  return { id: "", deleted: false };
+}
+
+export const DeleteOwnEndpointResponse: MessageFns<DeleteOwnEndpointResponse> = {
+  encode(message: DeleteOwnEndpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.deleted !== false) {
+      writer.uint32(16).bool(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnEndpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnEndpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSendTestEventRequest(): SendTestEventRequest {
+  return { endpoint_id: "", type: "" };
+}
+
+export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
+  encode(message: SendTestEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.endpoint_id !== "") {
+      writer.uint32(10).string(message.endpoint_id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.endpoint_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSendTestEventResponse(): SendTestEventResponse {
+  return { event_id: "", type: "", endpoint_id: "" };
+}
+
+export const SendTestEventResponse: MessageFns<SendTestEventResponse> = {
+  encode(message: SendTestEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.endpoint_id !== "") {
+      writer.uint32(26).string(message.endpoint_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.endpoint_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * WebhookService manages webhook endpoints and reads the event store.
  *
@@ -1469,6 +2384,98 @@ export const WebhookServiceService = {
       Buffer.from(TriggerEventResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): TriggerEventResponse => TriggerEventResponse.decode(value),
   },
+  /**
+   * The merchant's own endpoints, for the merchant whose API key is in
+   * `authorization: Bearer sk_...` metadata (/v1/webhook_endpoints): its
+   * merchant and mode are the key's. Another merchant's or mode's endpoint
+   * answers validation_error "No such webhook endpoint" (the facade: 404).
+   * The secret travels only in the create and rotate responses.
+   */
+  createOwnEndpoint: {
+    path: "/paytami.v1.WebhookService/CreateOwnEndpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateOwnEndpointRequest): Buffer =>
+      Buffer.from(CreateOwnEndpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateOwnEndpointRequest => CreateOwnEndpointRequest.decode(value),
+    responseSerialize: (value: CreateOwnEndpointResponse): Buffer =>
+      Buffer.from(CreateOwnEndpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateOwnEndpointResponse => CreateOwnEndpointResponse.decode(value),
+  },
+  listOwnEndpoints: {
+    path: "/paytami.v1.WebhookService/ListOwnEndpoints" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOwnEndpointsRequest): Buffer =>
+      Buffer.from(ListOwnEndpointsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOwnEndpointsRequest => ListOwnEndpointsRequest.decode(value),
+    responseSerialize: (value: ListOwnEndpointsResponse): Buffer =>
+      Buffer.from(ListOwnEndpointsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOwnEndpointsResponse => ListOwnEndpointsResponse.decode(value),
+  },
+  getOwnEndpoint: {
+    path: "/paytami.v1.WebhookService/GetOwnEndpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOwnEndpointRequest): Buffer =>
+      Buffer.from(GetOwnEndpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOwnEndpointRequest => GetOwnEndpointRequest.decode(value),
+    responseSerialize: (value: GetOwnEndpointResponse): Buffer =>
+      Buffer.from(GetOwnEndpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOwnEndpointResponse => GetOwnEndpointResponse.decode(value),
+  },
+  /**
+   * UpdateOwnEndpoint changes the url (checked as at creation), the
+   * subscribed events and/or the enabled flag.
+   */
+  updateOwnEndpoint: {
+    path: "/paytami.v1.WebhookService/UpdateOwnEndpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateOwnEndpointRequest): Buffer =>
+      Buffer.from(UpdateOwnEndpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateOwnEndpointRequest => UpdateOwnEndpointRequest.decode(value),
+    responseSerialize: (value: UpdateOwnEndpointResponse): Buffer =>
+      Buffer.from(UpdateOwnEndpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateOwnEndpointResponse => UpdateOwnEndpointResponse.decode(value),
+  },
+  rotateOwnEndpointSecret: {
+    path: "/paytami.v1.WebhookService/RotateOwnEndpointSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateOwnEndpointSecretRequest): Buffer =>
+      Buffer.from(RotateOwnEndpointSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateOwnEndpointSecretRequest => RotateOwnEndpointSecretRequest.decode(value),
+    responseSerialize: (value: RotateOwnEndpointSecretResponse): Buffer =>
+      Buffer.from(RotateOwnEndpointSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateOwnEndpointSecretResponse =>
+      RotateOwnEndpointSecretResponse.decode(value),
+  },
+  deleteOwnEndpoint: {
+    path: "/paytami.v1.WebhookService/DeleteOwnEndpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOwnEndpointRequest): Buffer =>
+      Buffer.from(DeleteOwnEndpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOwnEndpointRequest => DeleteOwnEndpointRequest.decode(value),
+    responseSerialize: (value: DeleteOwnEndpointResponse): Buffer =>
+      Buffer.from(DeleteOwnEndpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteOwnEndpointResponse => DeleteOwnEndpointResponse.decode(value),
+  },
+  /**
+   * SendTestEvent writes a test event of `type` for that one endpoint: relayed,
+   * signed and delivered like any event (core/README.md).
+   */
+  sendTestEvent: {
+    path: "/paytami.v1.WebhookService/SendTestEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendTestEventRequest): Buffer => Buffer.from(SendTestEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendTestEventRequest => SendTestEventRequest.decode(value),
+    responseSerialize: (value: SendTestEventResponse): Buffer =>
+      Buffer.from(SendTestEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendTestEventResponse => SendTestEventResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookServiceServer extends UntypedServiceImplementation {
@@ -1497,6 +2504,28 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
    * other (`paytami trigger`).
    */
   triggerEvent: handleUnaryCall<TriggerEventRequest, TriggerEventResponse>;
+  /**
+   * The merchant's own endpoints, for the merchant whose API key is in
+   * `authorization: Bearer sk_...` metadata (/v1/webhook_endpoints): its
+   * merchant and mode are the key's. Another merchant's or mode's endpoint
+   * answers validation_error "No such webhook endpoint" (the facade: 404).
+   * The secret travels only in the create and rotate responses.
+   */
+  createOwnEndpoint: handleUnaryCall<CreateOwnEndpointRequest, CreateOwnEndpointResponse>;
+  listOwnEndpoints: handleUnaryCall<ListOwnEndpointsRequest, ListOwnEndpointsResponse>;
+  getOwnEndpoint: handleUnaryCall<GetOwnEndpointRequest, GetOwnEndpointResponse>;
+  /**
+   * UpdateOwnEndpoint changes the url (checked as at creation), the
+   * subscribed events and/or the enabled flag.
+   */
+  updateOwnEndpoint: handleUnaryCall<UpdateOwnEndpointRequest, UpdateOwnEndpointResponse>;
+  rotateOwnEndpointSecret: handleUnaryCall<RotateOwnEndpointSecretRequest, RotateOwnEndpointSecretResponse>;
+  deleteOwnEndpoint: handleUnaryCall<DeleteOwnEndpointRequest, DeleteOwnEndpointResponse>;
+  /**
+   * SendTestEvent writes a test event of `type` for that one endpoint: relayed,
+   * signed and delivered like any event (core/README.md).
+   */
+  sendTestEvent: handleUnaryCall<SendTestEventRequest, SendTestEventResponse>;
 }
 
 export interface WebhookServiceClient extends Client {
@@ -1636,6 +2665,126 @@ export interface WebhookServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TriggerEventResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The merchant's own endpoints, for the merchant whose API key is in
+   * `authorization: Bearer sk_...` metadata (/v1/webhook_endpoints): its
+   * merchant and mode are the key's. Another merchant's or mode's endpoint
+   * answers validation_error "No such webhook endpoint" (the facade: 404).
+   * The secret travels only in the create and rotate responses.
+   */
+  createOwnEndpoint(
+    request: CreateOwnEndpointRequest,
+    callback: (error: ServiceError | null, response: CreateOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  createOwnEndpoint(
+    request: CreateOwnEndpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  createOwnEndpoint(
+    request: CreateOwnEndpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  listOwnEndpoints(
+    request: ListOwnEndpointsRequest,
+    callback: (error: ServiceError | null, response: ListOwnEndpointsResponse) => void,
+  ): ClientUnaryCall;
+  listOwnEndpoints(
+    request: ListOwnEndpointsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOwnEndpointsResponse) => void,
+  ): ClientUnaryCall;
+  listOwnEndpoints(
+    request: ListOwnEndpointsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOwnEndpointsResponse) => void,
+  ): ClientUnaryCall;
+  getOwnEndpoint(
+    request: GetOwnEndpointRequest,
+    callback: (error: ServiceError | null, response: GetOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  getOwnEndpoint(
+    request: GetOwnEndpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  getOwnEndpoint(
+    request: GetOwnEndpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * UpdateOwnEndpoint changes the url (checked as at creation), the
+   * subscribed events and/or the enabled flag.
+   */
+  updateOwnEndpoint(
+    request: UpdateOwnEndpointRequest,
+    callback: (error: ServiceError | null, response: UpdateOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  updateOwnEndpoint(
+    request: UpdateOwnEndpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  updateOwnEndpoint(
+    request: UpdateOwnEndpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  rotateOwnEndpointSecret(
+    request: RotateOwnEndpointSecretRequest,
+    callback: (error: ServiceError | null, response: RotateOwnEndpointSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateOwnEndpointSecret(
+    request: RotateOwnEndpointSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RotateOwnEndpointSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateOwnEndpointSecret(
+    request: RotateOwnEndpointSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RotateOwnEndpointSecretResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnEndpoint(
+    request: DeleteOwnEndpointRequest,
+    callback: (error: ServiceError | null, response: DeleteOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnEndpoint(
+    request: DeleteOwnEndpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnEndpoint(
+    request: DeleteOwnEndpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteOwnEndpointResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SendTestEvent writes a test event of `type` for that one endpoint: relayed,
+   * signed and delivered like any event (core/README.md).
+   */
+  sendTestEvent(
+    request: SendTestEventRequest,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
   ): ClientUnaryCall;
 }
 
