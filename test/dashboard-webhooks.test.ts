@@ -317,6 +317,7 @@ describe("isolation", () => {
         expect(answer.message).not.toContain("whsec_");
       }
       expect((await dashQuery(s, "webhooks.list", undefined, as)).data.data, who).toEqual([]);
+      expect((await dashQuery(s, "webhooks.get", { id: endpoint!.id }, as)).code, who).toBe("validation_error");
       expect((await dashQuery(s, "webhooks.deliveries", { endpoint_id: endpoint!.id }, as)).code, who).toBe("validation_error");
       expect((await dashQuery(s, "events.get", { id: delivery!.event_id }, as)).data, who).toBeNull();
       expect((await dashQuery(s, "events.deliveries", { id: delivery!.event_id }, as)).data.data, who).toEqual([]);

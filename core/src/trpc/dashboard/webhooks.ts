@@ -17,6 +17,8 @@ const anEndpoint = z.strictObject({ id: z.string() });
 
 export const webhooksRouter = {
   list: sessionQuery(webhooks.listEndpoints, NO_INPUT, noInput, (data) => ({ data })),
+  // One endpoint (another merchant's or mode's answers validation_error, as an unknown one).
+  get: sessionQuery(webhooks.getOwnEndpoint, anEndpoint, (input) => input.id, asIs),
   // enabled_events: event types of the catalog (proto/event-catalog.ts); empty = every type.
   create: sessionMutation(
     webhooks.createEndpoint,

@@ -19,7 +19,7 @@ import "../styles/pages.css";
 import { DeliveryList } from "./DeliveryList.tsx";
 import { EVENT_TYPE_OPTIONS } from "./webhook-view.ts";
 
-type Endpoint = RouterOutputs["dashboard"]["webhooks"]["list"]["data"][number];
+type Endpoint = RouterOutputs["dashboard"]["webhooks"]["get"];
 
 /** One endpoint: its settings, secret (reveal, rotate), deletion, test events, and its deliveries with every attempt. */
 export default function WebhookDetail() {
@@ -28,18 +28,15 @@ export default function WebhookDetail() {
   const shell = useMessages(shellMessages);
   const { lang } = useLang();
   const trpc = useTRPC();
-  const list = useQuery(trpc.dashboard.webhooks.list.queryOptions(undefined));
-  const endpoint = list.data?.data.find((e) => e.id === id);
+  const endpoint = useQuery(trpc.dashboard.webhooks.get.queryOptions({ id }));
   return (
     <Page title={m.detail.title} actions={<Link href="/webhooks">{m.detail.back}</Link>}>
-      {list.isPending ? (
+      {endpoint.isPending ? (
         <Loading />
-      ) : list.isError ? (
-        <Notice tone="danger">{errorText(list.error, shell, lang)}</Notice>
-      ) : endpoint ? (
-        <EndpointBody endpoint={endpoint} />
+      ) : endpoint.isError ? (
+        <Notice tone="danger">{errorText(endpoint.error, shell, lang)}</Notice>
       ) : (
-        <Notice tone="warning">{m.detail.notFound}</Notice>
+        <EndpointBody endpoint={endpoint.data} />
       )}
     </Page>
   );
@@ -48,7 +45,10 @@ export default function WebhookDetail() {
 function useRefreshEndpoints() {
   const trpc = useTRPC();
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.list.pathKey() });
+  return async () => {
+    await client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.list.pathKey() });
+    await client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.get.pathKey() });
+  };
 }
 
 function EndpointBody({ endpoint }: { endpoint: Endpoint }) {
@@ -261,13 +261,14 @@ function DeleteEndpoint({ id }: { id: string }) {
   const shell = useMessages(shellMessages);
   const { lang } = useLang();
   const trpc = useTRPC();
-  const refresh = useRefreshEndpoints();
+  const client = useQueryClient();
   const [, navigate] = useLocation();
   const [asking, setAsking] = useState(false);
   const remove = useMutation(
     trpc.dashboard.webhooks.delete.mutationOptions({
       onSuccess: async () => {
-        await refresh();
+        // Not the endpoint's own query: it is gone, and this page is left.
+        await client.invalidateQueries({ queryKey: trpc.dashboard.webhooks.list.pathKey() });
         navigate("/webhooks");
       },
     }),

@@ -22,7 +22,6 @@ export const webhookMessages = defineMessages({
     detail: {
       back: "Volver a los webhooks",
       title: "Endpoint de webhook",
-      notFound: "No hay un endpoint con ese id en este comercio y modo.",
       url: "URL",
       events: "Eventos",
       state: "Estado",
@@ -123,7 +122,6 @@ export const webhookMessages = defineMessages({
     detail: {
       back: "Back to webhooks",
       title: "Webhook endpoint",
-      notFound: "There is no endpoint with that id in this merchant and mode.",
       url: "URL",
       events: "Events",
       state: "State",
