@@ -244,6 +244,16 @@ describe("Webhooks", () => {
     await quiet(5);
     verifiesWith(receiver.requests.slice(before), [rotated, secret]);
 
+    // The subscription: one type, then every type again (none checked).
+    const subscription = page.getByRole("region", { name: "Events it receives" });
+    await subscription.getByLabel("payment.succeeded").check();
+    await refusedThenMade(page, "webhooks.update", () => subscription.getByRole("button", { name: "Save events" }).click());
+    await subscription.getByText("Events saved.").waitFor();
+    expect((await s.sql("select enabled_events from webhook_endpoints where id = $1", [endpoint]))[0]).toEqual({ enabled_events: ["payment.succeeded"] });
+    await subscription.getByLabel("payment.succeeded").uncheck();
+    await subscription.getByRole("button", { name: "Save events" }).click();
+    await poll(async () => (await s.sql("select enabled_events from webhook_endpoints where id = $1", [endpoint]))[0]).toEqual({ enabled_events: [] });
+
     await refusedThenMade(page, "webhooks.update", () => page.getByRole("button", { name: "Disable", exact: true }).click());
     await page.getByRole("button", { name: "Enable", exact: true }).waitFor();
     expect((await s.sql("select enabled from webhook_endpoints where id = $1", [endpoint]))[0]).toEqual({ enabled: false });

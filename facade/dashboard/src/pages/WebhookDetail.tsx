@@ -17,6 +17,7 @@ import { useSession } from "../session.tsx";
 import { useTRPC, type RouterOutputs } from "../trpc.ts";
 import "../styles/pages.css";
 import { DeliveryList } from "./DeliveryList.tsx";
+import { EventPicker } from "./EventPicker.tsx";
 import { EVENT_TYPE_OPTIONS } from "./webhook-view.ts";
 
 type Endpoint = RouterOutputs["dashboard"]["webhooks"]["get"];
@@ -86,12 +87,43 @@ function EndpointBody({ endpoint }: { endpoint: Endpoint }) {
           </button>
         </div>
       </section>
+      <EditEvents endpoint={endpoint} />
       <Secret endpoint={endpoint} />
       {endpoint.enabled && <SendTestEvent endpointId={endpoint.id} />}
       <ReplayFailed endpointId={endpoint.id} />
       <DeliveryList endpointId={endpoint.id} />
       <DeleteEndpoint id={endpoint.id} />
     </>
+  );
+}
+
+/** The endpoint's subscription: the same picker as creation (none checked = every type). */
+function EditEvents({ endpoint }: { endpoint: Endpoint }) {
+  const m = useMessages(webhookMessages);
+  const shell = useMessages(shellMessages);
+  const { lang } = useLang();
+  const trpc = useTRPC();
+  const refresh = useRefreshEndpoints();
+  const [events, setEvents] = useState<string[]>(endpoint.enabled_events);
+  const save = useMutation(trpc.dashboard.webhooks.update.mutationOptions({ onSuccess: refresh }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ id: endpoint.id, enabled_events: events });
+  };
+  return (
+    <section className="panel" aria-labelledby="endpoint-events-heading">
+      <h2 id="endpoint-events-heading">{m.detail.editEvents}</h2>
+      {save.isError && <Notice tone="danger">{errorText(save.error, shell, lang)}</Notice>}
+      {save.isSuccess && <Notice tone="success">{m.detail.eventsSaved}</Notice>}
+      <form onSubmit={submit}>
+        <EventPicker legend={m.create.events} hint={m.create.eventsHint} selected={events} onChange={setEvents} />
+        <div className="form-actions">
+          <button type="submit" className="button button-secondary" disabled={save.isPending}>
+            {m.detail.saveEvents}
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }
 
