@@ -26,6 +26,9 @@ const fixture = {} as {
   owner: { id: string };
   revokeKey: string;
   rollKey: string;
+  endpoint: string;
+  doomedEndpoint: string;
+  delivery: string;
 };
 
 /** The database but for sessions' last-seen times, which a refused request may move (its session was used). */
@@ -52,6 +55,19 @@ beforeAll(async () => {
   const settled = await createOk(s.http, a.testApiKey, { amount: "50000" });
   await driveToState(s, settled.id, "available_to_merchant");
   for (const key of ["revokeKey", "rollKey"] as const) fixture[key] = (await dashMutation(s, "apiKeys.create", {}, { session: session.developer })).data.id;
+  // Webhook endpoints (loopback is allowed in test mode here) and a failed delivery to replay (this
+  // stack has no dispatcher, so nothing sends or changes it behind the test's back).
+  const endpoint = async () =>
+    (await dashMutation(s, "webhooks.create", { url: "http://127.0.0.1:9/hooks", enabled_events: [] }, { session: session.owner })).data.endpoint.id;
+  fixture.endpoint = await endpoint();
+  fixture.doomedEndpoint = await endpoint();
+  fixture.delivery = "dlv_" + "0".repeat(23) + "1";
+  await s.sql(
+    `insert into webhook_deliveries (id, event_id, event_type, endpoint_id, merchant_id, mode, status, attempt_count, round_attempts, next_attempt_at,
+       claimed_until, last_attempt_at, last_http_status, last_error, created_at, updated_at)
+     values ($1, $2, 'payment.succeeded', $3, $4, 'test', 'failed', 2, 2, null, null, now(), 500, null, now(), now())`,
+    [fixture.delivery, "evt_" + "0".repeat(23) + "1", fixture.endpoint, a.merchantId],
+  );
 });
 
 /** Every session mutation of the dashboard, its least role, and a request that role may make. */
@@ -68,6 +84,14 @@ const MUTATIONS: Array<{ path: string; least: MerchantRole; input: () => unknown
   { path: "apiKeys.create", least: "developer", input: () => ({}) },
   { path: "apiKeys.revoke", least: "developer", input: () => ({ id: fixture.revokeKey }) },
   { path: "apiKeys.roll", least: "developer", input: () => ({ id: fixture.rollKey, expires_in_seconds: 3600 }) },
+  { path: "webhooks.create", least: "developer", input: () => ({ url: "http://127.0.0.1:9/made", enabled_events: ["payment.succeeded"] }) },
+  { path: "webhooks.update", least: "developer", input: () => ({ id: fixture.endpoint, enabled_events: ["refund.succeeded"] }) },
+  { path: "webhooks.revealSecret", least: "developer", input: () => ({ id: fixture.endpoint }) },
+  { path: "webhooks.rotateSecret", least: "developer", input: () => ({ id: fixture.endpoint }) },
+  { path: "webhooks.replay", least: "developer", input: () => ({ endpoint_id: fixture.endpoint, id: fixture.delivery }) },
+  { path: "webhooks.replayFailed", least: "developer", input: () => ({ endpoint_id: fixture.endpoint, since: "2020-01-01T00:00:00Z" }) },
+  { path: "webhooks.sendTest", least: "developer", input: () => ({ endpoint_id: fixture.endpoint, type: "payment.succeeded" }) },
+  { path: "webhooks.delete", least: "developer", input: () => ({ id: fixture.doomedEndpoint }) },
 ];
 
 describe("each session mutation, by role", () => {

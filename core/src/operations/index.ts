@@ -17,6 +17,7 @@ import { payments } from "./payments.ts";
 import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
 import { requestLogs } from "./request-logs.ts";
+import { webhookSecrets } from "./webhook-secrets.ts";
 import { webhooks } from "./webhooks.ts";
 
 const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
@@ -26,6 +27,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   links,
   refunds,
   webhooks,
+  webhookSecrets,
   deliveries,
   endpointDeliveries,
   payouts,

@@ -52,6 +52,7 @@ const DECLARED: Record<string, string> = {
   update_endpoint: "transaction: operator, session [developer]",
   rotate_endpoint_secret: "transaction: merchant, operator, session [developer]",
   delete_endpoint: "transaction: merchant, operator, session [developer]",
+  reveal_endpoint_secret: "transaction: session [developer]",
   create_webhook_endpoint: "steps: merchant (key as presented)",
   list_webhook_endpoints: "read: merchant, session [developer]",
   get_webhook_endpoint: "read: merchant, session [developer]",

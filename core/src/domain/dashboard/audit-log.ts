@@ -41,8 +41,15 @@ export function auditedObject(input: unknown, value: unknown): string | null {
     if (thing === null || typeof thing !== "object") return undefined;
     const record = thing as Record<string, unknown>;
     if (typeof record.id === "string") return record.id;
-    // An idempotent command's answer ({value, replayed}) and body ({input}).
-    return idOf(record.value) ?? idOf(record.input) ?? (typeof record.user_id === "string" ? record.user_id : undefined);
+    // An idempotent command's answer ({value, replayed}) and body ({input}); a webhook endpoint with
+    // its secret ({endpoint, secret}) and what names an endpoint ({endpointId, since}).
+    return (
+      idOf(record.value) ??
+      idOf(record.input) ??
+      idOf(record.endpoint) ??
+      (typeof record.endpointId === "string" ? record.endpointId : undefined) ??
+      (typeof record.user_id === "string" ? record.user_id : undefined)
+    );
   };
   return idOf(value) ?? idOf(input) ?? null;
 }

@@ -2,12 +2,14 @@ import { router } from "../init.ts";
 import { bankAccountActions, linkActions, paymentActions, payoutActions } from "./actions.ts";
 import { apiKeysRouter } from "./api-keys.ts";
 import { authRouter } from "./auth.ts";
+import { eventsRouter } from "./events.ts";
 import { homeRouter } from "./home.ts";
 import { linkReads } from "./link-reads.ts";
 import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
 import { paymentReads } from "./payment-reads.ts";
 import { requestLogsRouter } from "./request-logs.ts";
 import { securityRouter, teamRouter } from "./team.ts";
+import { webhooksRouter } from "./webhooks.ts";
 
 /**
  * appRouter.dashboard: what the facade forwards from the dashboard app (its credential on every
@@ -26,4 +28,6 @@ export const dashboardRouter = router({
   bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
   apiKeys: apiKeysRouter,
   requestLogs: router(requestLogsRouter),
+  webhooks: router(webhooksRouter),
+  events: router(eventsRouter),
 });
