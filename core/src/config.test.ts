@@ -265,3 +265,17 @@ describe("group commit (CREATE_BATCH)", () => {
     expect(() => loadConfig({ ...base, CREATE_BATCH_MAX: "0" })).toThrow("CREATE_BATCH_MAX");
   });
 });
+
+describe("logo policy", () => {
+  it("accepts PNG and SVG up to 256 KB and 4096 px a side by default", () => {
+    expect(loadConfig(base).logo).toEqual({ maxBytes: 262_144, maxPixels: 4096, types: ["image/png", "image/svg+xml"] });
+    expect(loadConfig({ ...base, LOGO_TYPES: "image/png", LOGO_MAX_BYTES: "1000" }).logo).toMatchObject({ maxBytes: 1000, types: ["image/png"] });
+  });
+
+  it.each([
+    [{ LOGO_TYPES: "image/gif" }, "LOGO_TYPES"],
+    [{ LOGO_MAX_BYTES: "0" }, "LOGO_MAX_BYTES"],
+  ])("refuses %o", (env, named) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(named);
+  });
+});

@@ -19,6 +19,7 @@ import {
   type Link,
   type LinkRateLimit,
   type Merchant,
+  type MerchantLogo,
   type OutboxEvent,
   type Payment,
   type WebhookAttempt,
@@ -51,6 +52,7 @@ export type DB = InferKyselyDB<
   | typeof DashboardSession
   | typeof UserToken
   | typeof AuditEntry
+  | typeof MerchantLogo
 >;
 export type Db = Kysely<DB>;
 export type { EntityManager };

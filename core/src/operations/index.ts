@@ -15,6 +15,7 @@ import { links } from "./links.ts";
 import { payments } from "./payments.ts";
 import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
+import { settings } from "./settings.ts";
 import { webhooks } from "./webhooks.ts";
 
 const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
@@ -31,6 +32,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   dashboardAuth,
   dashboardTeam,
   dashboardSecurity,
+  settings,
 ];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));

@@ -106,6 +106,11 @@ const DECLARED: Record<string, string> = {
   get_payment_detail: "read: operator, session [viewer]",
   list_link_payments: "read: operator, session [viewer]",
   export_payments: "read: operator, session [viewer]",
+  // Settings (profile, branding, logo, embed origins, time zone, language)
+  get_merchant_settings: "read: operator, session [admin]",
+  update_merchant_settings: "transaction: operator, session [admin]",
+  upload_logo: "transaction: operator, session [admin]",
+  remove_logo: "transaction: operator, session [admin]",
 };
 
 describe("the operations", () => {

@@ -5,6 +5,7 @@ import { homeRouter } from "./home.ts";
 import { linkReads } from "./link-reads.ts";
 import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
 import { paymentReads } from "./payment-reads.ts";
+import { settingsRouter } from "./settings.ts";
 import { securityRouter, teamRouter } from "./team.ts";
 
 /**
@@ -22,4 +23,5 @@ export const dashboardRouter = router({
   balances: router({ ...balanceReads }),
   payouts: router({ ...payoutReads, ...payoutActions }),
   bankAccounts: router({ ...bankAccountReads, ...bankAccountActions }),
+  settings: settingsRouter,
 });
