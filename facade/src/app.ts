@@ -16,6 +16,7 @@ import { checkoutRoutes } from "./routes/checkout.ts";
 import { dashboardExportRoutes } from "./routes/dashboard-export.ts";
 import { dashboardHost } from "./routes/dashboard.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { brandAssetRoutes } from "./routes/brand-assets.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
@@ -50,6 +51,7 @@ export function createApp({ config, core, log, healthy }: FacadeDeps): Koa {
   paymentRoutes(router, core, config.bodyLimitBytes);
   checkoutRoutes(router, core);
   pageRoutes(router, core);
+  brandAssetRoutes(router, core);
   eventRoutes(router, core);
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkPageRoutes(router, core, config);

@@ -111,6 +111,7 @@ const DECLARED: Record<string, string> = {
   update_merchant_settings: "transaction: operator, session [admin]",
   upload_logo: "transaction: operator, session [admin]",
   remove_logo: "transaction: operator, session [admin]",
+  get_logo: "read: public",
 };
 
 describe("the operations", () => {

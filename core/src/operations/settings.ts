@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../domain/operation.ts";
 import { getSettings, removeLogo, updateSettings, uploadLogo } from "../domain/settings/merchant-settings.ts";
+import { getLogo } from "../domain/settings/page-branding.ts";
 
 // A merchant's settings (profile, branding, logo, embed origins, time zone, language): the operator
 // names the merchant (`paytami merchants settings`, tRPC merchants.settings*); an admin or owner
@@ -49,4 +50,6 @@ export const settings = {
     transaction: "transaction",
     run: removeLogo,
   }),
+  // The facade serves a logo to any browser by its digest (the hosted pages show it).
+  logo: defineOperation({ name: "get_logo", callers: ["public"], input: z.string(), transaction: "read", run: getLogo }),
 };
