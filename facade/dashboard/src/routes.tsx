@@ -32,4 +32,5 @@ export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/balances", page: lazy(() => import("./pages/Balances.tsx")), nav: { key: "balances", least: "viewer" } },
   { path: "/team", page: lazy(() => import("./pages/Team.tsx")), nav: { key: "team", least: "viewer" } },
   { path: "/security", page: lazy(() => import("./pages/Security.tsx")), nav: { key: "security", least: "viewer" } },
+  { path: "/settings", page: lazy(() => import("./pages/Settings.tsx")), nav: { key: "settings", least: "admin" } },
 ];

@@ -7,7 +7,7 @@ import { fail } from "../errors.ts";
 import { MAX_MERCHANT_ORIGINS, readOrigin } from "../merchant-origins.ts";
 import { parseOrFail } from "../payment-input.ts";
 import { withoutEvents, type Changes, type Tx } from "../unit-of-work.ts";
-import { HEX_COLOR, MIN_CONTRAST, shownRatio, textOn } from "./contrast.ts";
+import { HEX_COLOR, MIN_CONTRAST, shownRatio, textOn } from "../../../../proto/contrast.ts";
 import { pngSize } from "./png.ts";
 import { sanitizeSvg } from "./svg-sanitize.ts";
 

@@ -2,7 +2,7 @@ import { db } from "../../db/orm.ts";
 import type { PublicCaller } from "../caller.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Tx } from "../unit-of-work.ts";
-import { HEX_COLOR, textOn } from "./contrast.ts";
+import { HEX_COLOR, textOn } from "../../../../proto/contrast.ts";
 import { logoPath } from "./merchant-settings.ts";
 
 /**

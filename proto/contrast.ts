@@ -2,7 +2,7 @@
 // and the text the hosted pages write on it. The pages pick white or their own dark text, whichever
 // reads better, so a colour is refused only when neither reaches 4.5:1 (AA for body text).
 
-/** The pages' text colours on a brand or accent background (facade/src/pages/stylesheet.ts uses the same dark). */
+/** The pages' text colours on a brand or accent background (facade/src/pages/stylesheet.ts uses the same dark). Shared by the core (which refuses a colour) and the dashboard (which previews it).. */
 export const LIGHT_TEXT = "#ffffff";
 export const DARK_TEXT = "#1b1f24";
 export const MIN_CONTRAST = 4.5;
