@@ -44,6 +44,8 @@ beforeAll(async () => {
   await driveToState(s, settled.id, "available_to_merchant");
 });
 
+const ROLES_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>`;
+
 /** Every session mutation of the dashboard, its least role, and a request that role may make. */
 const MUTATIONS: Array<{ path: string; least: MerchantRole; input: () => unknown }> = [
   { path: "payments.refund", least: "admin", input: () => ({ payment_id: fixture.captured, amount: "5000", reason: "requested_by_customer" }) },
@@ -55,6 +57,9 @@ const MUTATIONS: Array<{ path: string; least: MerchantRole; input: () => unknown
   { path: "team.invite", least: "admin", input: () => ({ email: "nuevo@example.com", role: "viewer" }) },
   { path: "team.changeRole", least: "admin", input: () => ({ user_id: fixture.changeTarget, role: "developer" }) },
   { path: "team.remove", least: "admin", input: () => ({ user_id: fixture.removeTarget }) },
+  { path: "settings.update", least: "admin", input: () => ({ trade_name: "Tienda Roles", brand_color: "#1d4ed8" }) },
+  { path: "settings.uploadLogo", least: "admin", input: () => ({ content_type: "image/svg+xml", data_base64: Buffer.from(ROLES_LOGO).toString("base64") }) },
+  { path: "settings.removeLogo", least: "admin", input: () => undefined },
 ];
 
 describe("each session mutation, by role", () => {

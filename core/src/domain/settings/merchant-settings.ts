@@ -37,6 +37,8 @@ export interface LogoView {
 }
 
 export interface MerchantSettings {
+  /** The merchant's id (what the audit log records a change as made on). */
+  id: string;
   merchant_id: string;
   legal_name: string;
   trade_name: string;
@@ -80,6 +82,7 @@ async function readSettings(deps: CoreDeps, tx: Tx, merchantId: string): Promise
     .where("merchant_id", "=", merchantId)
     .executeTakeFirst();
   return {
+    id: merchant.id,
     merchant_id: merchant.id,
     legal_name: merchant.name,
     trade_name: merchant.trade_name,

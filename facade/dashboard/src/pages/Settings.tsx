@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from "react";
+import { useId, useState, type ChangeEvent, type FormEvent } from "react";
 import { HEX_COLOR, MIN_CONTRAST, shownRatio, textOn, LIGHT_TEXT } from "../../../../proto/contrast.ts";
 import { SelectField, TextField } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
@@ -185,7 +185,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 function readBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+    reader.onload = () => resolve(typeof reader.result === "string" ? reader.result.replace(/^data:[^,]*,/, "") : "");
     reader.onerror = () => reject(reader.error ?? new Error("unreadable file"));
     reader.readAsDataURL(file);
   });
@@ -201,11 +201,11 @@ function LogoPanel({ settings }: { settings: Settings }) {
   const [notice, setNotice] = useState<string>();
   const upload = useMutation(trpc.dashboard.settings.uploadLogo.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.dashboard.settings.removeLogo.mutationOptions({ onSuccess: refresh }));
-  useEffect(() => setNotice(undefined), [settings.logo?.sha256]);
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     if (!file) return;
     const content_type = file.type === "image/svg+xml" || file.name.toLowerCase().endsWith(".svg") ? "image/svg+xml" : "image/png";
+    setNotice(undefined);
     upload.mutate({ content_type, data_base64: await readBase64(file) }, { onSuccess: () => setNotice(m.logoUploaded) });
     event.target.value = "";
   };
@@ -234,7 +234,7 @@ function LogoPanel({ settings }: { settings: Settings }) {
           accept="image/png,image/svg+xml"
           aria-describedby={`${fileId}-hint`}
           disabled={upload.isPending}
-          onChange={choose}
+          onChange={(event) => void choose(event)}
         />
       </div>
       {settings.logo && (
