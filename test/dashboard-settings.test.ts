@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { MerchantRole } from "../core/src/domain/caller.ts";
 import { PHONE, seriousA11yViolations, screenshot, useBrowser } from "./support/browser.ts";
-import { seedUser, signedIn } from "./support/dashboard.ts";
+import { dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { appPage, checkPage, dashboardUrl, LANGUAGES, signedInPage, VIEWPORTS } from "./support/dashboard-browser.ts";
 import { refusedThenMade as refusedThenMade_, ROLES, snapshotButSessions } from "./support/dashboard-replay.ts";
 import { createOk, useStack } from "./support/expect.ts";
@@ -149,12 +149,28 @@ describe("settings in the dashboard", () => {
     for (const { lang, locale } of LANGUAGES) {
       for (const viewport of VIEWPORTS) {
         const { page, close, csp } = await signedInPage(stack(), browser(), admin, { ...viewport.options, locale });
+        // The user's own choice in this browser wins over the merchant's default (English, set above).
+        await page.addInitScript((chosen) => localStorage.setItem("paytami.dashboard.lang", chosen), lang);
         await settingsPage(page);
+        expect(await page.locator("html").getAttribute("lang")).toBe(lang);
         await checkPage(page, `settings-${lang}-${viewport.name}`, viewport.options.viewport.width);
         expect(csp).toEqual([]);
         await close();
       }
     }
+  });
+
+  test("the dashboard starts in the merchant's default language and shows times in its zone", async () => {
+    // A Spanish browser with no choice of its own: the merchant's default (English, set above) applies.
+    const { page, close } = await signedInPage(stack(), browser(), admin, { locale: "es-GT" });
+    await settingsPage(page);
+    await poll(() => page.locator("html").getAttribute("lang")).toBe("en");
+    expect(await page.locator("main h1").innerText()).toBe("Settings");
+    expect((await dashQuery(stack(), "auth.me", undefined, { session: session.admin })).data).toMatchObject({
+      time_zone: "America/El_Salvador",
+      default_language: "en",
+    });
+    await close();
   });
 
   test("removing the logo (replayed by role) takes it off the page and the facade", async () => {

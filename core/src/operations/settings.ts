@@ -29,7 +29,7 @@ export const settings = {
       accent_color: z.string().nullable().optional(),
       embed_origins: z.array(z.string()).optional(),
       time_zone: z.string().nullable().optional(),
-      default_language: z.string().optional(),
+      default_language: z.string().nullable().optional(),
     }),
     transaction: "transaction",
     run: updateSettings,

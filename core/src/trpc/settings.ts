@@ -13,7 +13,7 @@ export const settingsUpdateFields = {
   accent_color: z.string().max(20).nullable().optional(),
   embed_origins: z.array(z.string().max(300)).max(100).optional(),
   time_zone: z.string().max(100).nullable().optional(),
-  default_language: z.string().max(10).optional(),
+  default_language: z.string().max(10).nullable().optional(),
 };
 
 export const logoFields = { content_type: z.string().max(100), data_base64: z.string() };

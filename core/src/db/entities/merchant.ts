@@ -19,6 +19,7 @@ export const Merchant = defineEntity({
     accent_color: p.text().nullable().check("accent_color ~ '^#[0-9a-f]{6}$'"),
     // The IANA zone the dashboard counts this merchant's days in; DASHBOARD_TIME_ZONE when unset.
     time_zone: p.text().nullable(),
-    default_language: p.text().default("es").check("default_language in ('es', 'en')"),
+    // The dashboard's language until a user picks one in their browser; null: the browser's language.
+    default_language: p.text().nullable().check("default_language in ('es', 'en')"),
   },
 });

@@ -14,7 +14,7 @@ import { Migration20261125175144_chargebacks_list } from "./20261125175144-charg
 import { Migration20261125175249_dashboard_users } from "./20261125175249-dashboard-users.ts";
 import { Migration20261125175356_dashboard_payment_indexes } from "./20261125175356-dashboard-payment-indexes.ts";
 import { Migration20261125185428_outbox_traceparent } from "./20261125185428-outbox-traceparent.ts";
-import { Migration20261125211759_merchant_settings } from "./20261125211759-merchant-settings.ts";
+import { Migration20261125221046_merchant_settings } from "./20261125221046-merchant-settings.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -34,5 +34,5 @@ export const MIGRATIONS = [
   Migration20261125175249_dashboard_users,
   Migration20261125175356_dashboard_payment_indexes,
   Migration20261125185428_outbox_traceparent,
-  Migration20261125211759_merchant_settings,
+  Migration20261125221046_merchant_settings,
 ];

@@ -51,7 +51,7 @@ describe("merchant settings", () => {
       embed_origins: [],
       time_zone: deps.config.dashboardViews.timeZone,
       time_zone_is_default: true,
-      default_language: "es",
+      default_language: null,
     });
   });
 

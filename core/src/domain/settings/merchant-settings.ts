@@ -49,7 +49,8 @@ export interface MerchantSettings {
   /** The merchant's own zone, or DASHBOARD_TIME_ZONE while it has none (`time_zone_is_default`). */
   time_zone: string;
   time_zone_is_default: boolean;
-  default_language: Language;
+  /** null: none chosen (the dashboard follows each browser's language). */
+  default_language: Language | null;
 }
 
 type Caller = OperatorCaller | SessionCaller;
@@ -101,7 +102,7 @@ async function readSettings(deps: CoreDeps, tx: Tx, merchantId: string): Promise
     embed_origins: merchant.embed_origins,
     time_zone: merchant.time_zone ?? deps.config.dashboardViews.timeZone,
     time_zone_is_default: merchant.time_zone === null,
-    default_language: merchant.default_language as Language,
+    default_language: merchant.default_language as Language | null,
   };
 }
 
@@ -147,7 +148,7 @@ const updateSchema = z.strictObject({
   accent_color: z.string().max(20).nullable().optional(),
   embed_origins: z.array(z.string().max(300)).max(MAX_MERCHANT_ORIGINS, `must list at most ${MAX_MERCHANT_ORIGINS} origins`).optional(),
   time_zone: z.string().max(64).nullable().optional(),
-  default_language: z.enum(LANGUAGES, { error: "must be es or en" }).optional(),
+  default_language: z.enum(LANGUAGES, { error: "must be es or en" }).nullable().optional(),
 });
 
 export interface SettingsUpdate {
@@ -157,7 +158,7 @@ export interface SettingsUpdate {
   accent_color?: string | null | undefined;
   embed_origins?: string[] | undefined;
   time_zone?: string | null | undefined;
-  default_language?: string | undefined;
+  default_language?: string | null | undefined;
 }
 
 /** Changes what is given (null clears a colour or the time zone); every field is checked before anything is written. */
@@ -171,7 +172,7 @@ export async function updateSettings(deps: CoreDeps, tx: Tx, caller: Caller, com
     accent_color?: string | null;
     embed_origins?: string[];
     time_zone?: string | null;
-    default_language?: string;
+    default_language?: string | null;
   } = {};
   if (input.trade_name !== undefined) set.trade_name = input.trade_name;
   if (input.brand_color !== undefined) set.brand_color = input.brand_color === null ? null : readBrandColor("brand_color", input.brand_color);

@@ -88,8 +88,14 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [accent, setAccent] = useState(settings.accent_color?.value ?? "");
   const [origins, setOrigins] = useState(settings.embed_origins.join("\n"));
   const [timeZone, setTimeZone] = useState(settings.time_zone_is_default ? "" : settings.time_zone);
-  const [language, setLanguage] = useState<string>(settings.default_language);
-  const update = useMutation(trpc.dashboard.settings.update.mutationOptions({ onSuccess: refresh }));
+  const [language, setLanguage] = useState<string>(settings.default_language ?? "");
+  const client = useQueryClient();
+  // The app's zone and default language come with `me`: read it again so they apply at once.
+  const update = useMutation(
+    trpc.dashboard.settings.update.mutationOptions({
+      onSuccess: () => Promise.all([refresh(), client.invalidateQueries({ queryKey: trpc.dashboard.auth.me.queryKey() })]),
+    }),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     update.mutate({
@@ -101,7 +107,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         .map((line) => line.trim())
         .filter(Boolean),
       time_zone: timeZone.trim() ? timeZone.trim() : null,
-      default_language: language,
+      default_language: language || null,
     });
   };
   return (
@@ -170,6 +176,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           value={language}
           onChange={(e) => setLanguage(e.target.value)}
           options={[
+            { value: "", label: m.browserLanguage },
             { value: "es", label: shell.languages.es },
             { value: "en", label: shell.languages.en },
           ]}

@@ -1,14 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261125211759_merchant_settings extends Migration {
+export class Migration20261125221046_merchant_settings extends Migration {
 
-  override name = 'Migration20261125211759_merchant_settings';
+  override name = 'Migration20261125221046_merchant_settings';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "merchant_logos" ("merchant_id" text not null, "content_type" text not null, "content" bytea not null, "sha256" text not null, "width" int null, "height" int null, "updated_at" timestamptz(3) not null, primary key ("merchant_id"));`);
     this.addSql(`create index "merchant_logos_sha256_idx" on "merchant_logos" ("sha256");`);
 
-    this.addSql(`alter table "merchants" add "brand_color" text null, add "accent_color" text null, add "time_zone" text null, add "default_language" text not null default 'es';`);
+    this.addSql(`alter table "merchants" add "brand_color" text null, add "accent_color" text null, add "time_zone" text null, add "default_language" text null;`);
     this.addSql(`alter table "merchants" add constraint "merchants_brand_color_check" check (brand_color ~ '^#[0-9a-f]{6}\$');`);
     this.addSql(`alter table "merchants" add constraint "merchants_accent_color_check" check (accent_color ~ '^#[0-9a-f]{6}\$');`);
     this.addSql(`alter table "merchants" add constraint "merchants_default_language_check" check (default_language in ('es', 'en'));`);
