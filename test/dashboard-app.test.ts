@@ -121,8 +121,8 @@ describe("the facade's /dashboard host", () => {
     expect(manifest.text).not.toContain('"isEntry"');
   });
 
-  test("a tRPC body over DASHBOARD_BODY_LIMIT_BYTES (64 KiB) is refused before it reaches the core", async () => {
-    const res = await facadeMutation("dashboard.auth.signIn", { email: "a@example.com", password: "x".repeat(70 * 1024) }, undefined);
+  test("a tRPC body over DASHBOARD_BODY_LIMIT_BYTES (384 KiB, room for a base64 logo) is refused before it reaches the core", async () => {
+    const res = await facadeMutation("dashboard.auth.signIn", { email: "a@example.com", password: "x".repeat(390 * 1024) }, undefined);
     expect(res.status).toBe(413);
     expect(res.json.error.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", paytami_code: "validation_error" });
     expect(stack().logText("core")).not.toContain("a@example.com");

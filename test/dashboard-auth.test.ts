@@ -32,6 +32,8 @@ describe("signing in", () => {
       merchant_id: m.merchantId,
       mode: "test",
       role: "owner",
+      time_zone: "America/Guatemala",
+      default_language: null,
     });
     const me = await dashQuery(stack(), "auth.me", undefined, { session: answer.issued });
     expect(me.data.user.email).toBe(user.email);

@@ -70,6 +70,8 @@ beforeAll(async () => {
   );
 });
 
+const ROLES_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>`;
+
 /** Every session mutation of the dashboard, its least role, and a request that role may make. */
 const MUTATIONS: Array<{ path: string; least: MerchantRole; input: () => unknown }> = [
   { path: "payments.refund", least: "admin", input: () => ({ payment_id: fixture.captured, amount: "5000", reason: "requested_by_customer" }) },
@@ -92,6 +94,9 @@ const MUTATIONS: Array<{ path: string; least: MerchantRole; input: () => unknown
   { path: "webhooks.replayFailed", least: "developer", input: () => ({ endpoint_id: fixture.endpoint, since: "2020-01-01T00:00:00Z" }) },
   { path: "webhooks.sendTest", least: "developer", input: () => ({ endpoint_id: fixture.endpoint, type: "payment.succeeded" }) },
   { path: "webhooks.delete", least: "developer", input: () => ({ id: fixture.doomedEndpoint }) },
+  { path: "settings.update", least: "admin", input: () => ({ trade_name: "Tienda Roles", brand_color: "#1d4ed8" }) },
+  { path: "settings.uploadLogo", least: "admin", input: () => ({ content_type: "image/svg+xml", data_base64: Buffer.from(ROLES_LOGO).toString("base64") }) },
+  { path: "settings.removeLogo", least: "admin", input: () => undefined },
 ];
 
 describe("each session mutation, by role", () => {

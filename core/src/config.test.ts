@@ -292,3 +292,17 @@ describe("API keys (API_KEY_ROLL_MAX, API_KEY_LAST_USED_INTERVAL)", () => {
     expect(() => loadConfig({ ...base, API_KEY_LAST_USED_INTERVAL: "often" })).toThrow("API_KEY_LAST_USED_INTERVAL");
   });
 });
+
+describe("logo policy", () => {
+  it("accepts PNG and SVG up to 256 KB and 4096 px a side by default", () => {
+    expect(loadConfig(base).logo).toEqual({ maxBytes: 262_144, maxPixels: 4096, types: ["image/png", "image/svg+xml"] });
+    expect(loadConfig({ ...base, LOGO_TYPES: "image/png", LOGO_MAX_BYTES: "1000" }).logo).toMatchObject({ maxBytes: 1000, types: ["image/png"] });
+  });
+
+  it.each([
+    [{ LOGO_TYPES: "image/gif" }, "LOGO_TYPES"],
+    [{ LOGO_MAX_BYTES: "0" }, "LOGO_MAX_BYTES"],
+  ])("refuses %o", (env, named) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(named);
+  });
+});

@@ -147,6 +147,7 @@ export interface CoreConfig {
   processorCallTimeoutMs: number;
   /** What the dashboard's read views use (core/README.md "Dashboard views"). */
   dashboardViews: DashboardViewsPolicy;
+  logo: LogoPolicy;
   /** Group commit of charge creation (core/README.md "Group commit"). */
   createBatch: CreateBatchPolicy;
 }
@@ -169,13 +170,38 @@ function createBatchEnv(source: NodeJS.ProcessEnv): CreateBatchPolicy {
 export interface DashboardViewsPolicy {
   /**
    * DASHBOARD_TIME_ZONE: the IANA zone a merchant's days are counted in (the home page's 30 days of
-   * volume) until merchants have a time zone of their own.
+   * volume) while the merchant has not chosen one in its settings.
    */
   timeZone: string;
   /** DASHBOARD_DELIVERY_ALERT_WINDOW: failed or retrying webhook deliveries this recent make the home page warn. */
   deliveryAlertWindowMs: number;
   /** DASHBOARD_EXPORT_BATCH: payments read per keyset query while a CSV export streams (memory stays about two such batches). */
   exportBatch: number;
+}
+
+export interface LogoPolicy {
+  /** LOGO_MAX_BYTES: the largest logo accepted (a PNG as uploaded, an SVG before sanitising). */
+  maxBytes: number;
+  /** LOGO_MAX_PIXELS: a PNG's width and height may each be at most this (read from its IHDR). */
+  maxPixels: number;
+  /** LOGO_TYPES: the media types accepted, comma-separated (a subset of image/png and image/svg+xml). */
+  types: ReadonlyArray<"image/png" | "image/svg+xml">;
+}
+
+const LOGO_TYPES = ["image/png", "image/svg+xml"] as const;
+
+function logoPolicyEnv(source: NodeJS.ProcessEnv): LogoPolicy {
+  const types = env(source, "LOGO_TYPES", LOGO_TYPES.join(","))
+    .split(",")
+    .map((type) => type.trim());
+  for (const type of types) {
+    if (!(LOGO_TYPES as readonly string[]).includes(type)) throw new Error(`LOGO_TYPES may list only ${LOGO_TYPES.join(", ")}, got "${type}"`);
+  }
+  return {
+    maxBytes: positiveIntEnv(source, "LOGO_MAX_BYTES", 256 * 1024),
+    maxPixels: positiveIntEnv(source, "LOGO_MAX_PIXELS", 4096),
+    types: types as LogoPolicy["types"],
+  };
 }
 
 export interface DashboardPolicy {
@@ -482,6 +508,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       deliveryAlertWindowMs: positiveDurationEnv(source, "DASHBOARD_DELIVERY_ALERT_WINDOW", "24h"),
       exportBatch: positiveIntEnv(source, "DASHBOARD_EXPORT_BATCH", 5000),
     },
+    logo: logoPolicyEnv(source),
   };
 }
 

@@ -19,6 +19,7 @@ import { dashboardExportRoutes } from "./routes/dashboard-export.ts";
 import { dashboardHost } from "./routes/dashboard.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.ts";
+import { brandAssetRoutes } from "./routes/brand-assets.ts";
 import { linkPageRoutes } from "./routes/link-pages.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
@@ -55,6 +56,7 @@ export function createApp({ config, core, log, healthy, requestLogs }: FacadeDep
   paymentRoutes(router, core, config.bodyLimitBytes);
   checkoutRoutes(router, core);
   pageRoutes(router, core);
+  brandAssetRoutes(router, core);
   eventRoutes(router, core);
   webhookEndpointRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });
   linkRoutes(router, core, { bodyLimitBytes: config.bodyLimitBytes });

@@ -76,7 +76,10 @@ function defaultCoreHttpUrl(source: NodeJS.ProcessEnv): string {
 export interface DashboardHostConfig {
   /** DASHBOARD_DIR: the built app (`vite build` of facade/dashboard), served under /dashboard. */
   dir: string;
-  /** DASHBOARD_BODY_LIMIT_BYTES: the largest tRPC request body forwarded (a batch of a few small inputs is far below). */
+  /**
+   * DASHBOARD_BODY_LIMIT_BYTES: the largest tRPC request body forwarded. 384 KiB: the largest logo
+   * (LOGO_MAX_BYTES, 256 KiB) as base64 inside JSON is about 342 KiB; every other input is far below.
+   */
   bodyLimitBytes: number;
   /** The session cookie (DESIGN §5): `__Host-` prefixed and Secure when PUBLIC_BASE_URL is https. */
   cookieName: string;
@@ -140,7 +143,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): FacadeConfi
     coreHttpUrl: (source.CORE_HTTP_URL || defaultCoreHttpUrl(source)).replace(/\/+$/, ""),
     dashboard: {
       dir: source.DASHBOARD_DIR || defaultDashboardDir(),
-      bodyLimitBytes: positiveIntEnv(source, "DASHBOARD_BODY_LIMIT_BYTES", 64 * 1024),
+      bodyLimitBytes: positiveIntEnv(source, "DASHBOARD_BODY_LIMIT_BYTES", 384 * 1024),
       cookieName: https ? "__Host-paytami_session" : "paytami_session",
       secureCookie: https,
       publicOrigin: new URL(publicBaseUrl).origin,

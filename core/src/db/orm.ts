@@ -20,6 +20,7 @@ import {
   type Link,
   type LinkRateLimit,
   type Merchant,
+  type MerchantLogo,
   type OutboxEvent,
   type Payment,
   type WebhookAttempt,
@@ -53,6 +54,7 @@ export type DB = InferKyselyDB<
   | typeof UserToken
   | typeof AuditEntry
   | typeof RequestLog
+  | typeof MerchantLogo
 >;
 export type Db = Kysely<DB>;
 export type { EntityManager };

@@ -11,6 +11,7 @@ import { signEmbedToken, verifyEmbedToken } from "./embed-token.ts";
 import { isId } from "./ids.ts";
 import { isPayable, notPayableReason, type PaymentStatus } from "./payment-states.ts";
 import { expireIfPayable } from "./payment-transitions.ts";
+import { pageBranding, type PageBranding } from "./settings/page-branding.ts";
 import { atomically, type Tx } from "./unit-of-work.ts";
 
 // The public payment id is the credential for checkout (spec 4.4/4.5): these
@@ -36,6 +37,8 @@ export interface HostedPayment {
   challenge_pending: boolean;
   /** The merchant's registered embed origins (live mode frames and posts to these only). */
   embed_origins: string[];
+  /** The merchant's colours and logo (Settings). */
+  branding: PageBranding;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
   const row = await db(tx)
     .selectFrom("payments")
     .innerJoin("merchants", "merchants.id", "payments.merchant_id")
+    .leftJoin("merchant_logos", "merchant_logos.merchant_id", "payments.merchant_id")
     .select([
       "payments.id",
       "payments.status",
@@ -66,6 +70,10 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
       "payments.bank_reference",
       "payments.challenge_pending",
       "merchants.embed_origins",
+      "merchants.brand_color",
+      "merchants.accent_color",
+      "merchant_logos.sha256 as logo_sha256",
+      "merchant_logos.content_type as logo_type",
     ])
     .where("payments.id", "=", paymentId)
     .executeTakeFirst();
@@ -101,6 +109,7 @@ export async function getHostedPayment(deps: CoreDeps, tx: Tx, _caller: PublicCa
     bank_transfer: account && row.bank_reference ? { ...account, reference: row.bank_reference } : null,
     challenge_pending: row.challenge_pending && status === "processing",
     embed_origins: row.embed_origins,
+    branding: pageBranding(row),
   };
 }
 

@@ -125,7 +125,9 @@ async function failingDeliveries(deps: CoreDeps, tx: Tx, caller: MerchantCaller)
 }
 
 export async function getHomeSummary(deps: CoreDeps, tx: Tx, caller: MerchantCaller): Promise<HomeSummary> {
-  const timeZone = deps.config.dashboardViews.timeZone;
+  // The merchant's own zone (Settings), else DASHBOARD_TIME_ZONE.
+  const own = await db(tx).selectFrom("merchants").select("time_zone").where("id", "=", caller.merchantId).executeTakeFirst();
+  const timeZone = own?.time_zone ?? deps.config.dashboardViews.timeZone;
   const { balances } = await getBalances(deps, tx, caller);
   const dates = datesEndingWith(dateIn(timeZone, deps.now()), VOLUME_DAYS);
   const rows = await volumeByDay(deps, tx, caller, timeZone, dates);

@@ -1,4 +1,5 @@
 import type { Currency } from "../config.ts";
+import { readPageBranding, type PageBranding } from "./settings/page-branding.ts";
 import { db } from "../db/orm.ts";
 import { resolveApiKey } from "./api-keys.ts";
 import type { MerchantCaller, OperatorCaller, PresentedCredential, PublicCaller } from "./caller.ts";
@@ -169,8 +170,8 @@ export async function listLinks(deps: CoreDeps, tx: Tx, caller: MerchantCaller, 
 }
 
 /** GET /v1/payment_links/{id}: 200 for any link that ever existed, whatever its state. */
-export async function getPublicLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, id: string): Promise<PublicLink> {
+export async function getPublicLink(deps: CoreDeps, tx: Tx, _caller: PublicCaller, id: string): Promise<PublicLink & { branding: PageBranding }> {
   const row = await findLink(tx, id);
   if (!row) throw unknownLink();
-  return toPublicLink(deps.config, row, deps.now());
+  return { ...toPublicLink(deps.config, row, deps.now()), branding: await readPageBranding(tx, row.merchant_id) };
 }

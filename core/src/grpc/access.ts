@@ -46,6 +46,7 @@ export const ACCESS: ReadonlyMap<string, Callers> = new Map([
     completeChallenge: FACADE,
     startBankTransfer: FACADE,
     cancelCheckout: FACADE,
+    getLogo: FACADE,
   }),
   ...grant(AdminServiceService, {
     createMerchant: OPERATOR,

@@ -11,9 +11,17 @@ import { currencyCodec, methodTypeCodec, modeCodec, paymentStatusCodec } from ".
 import type { BankTransferStarted, CardInput, CheckoutOutcome } from "../domain/checkout-attempts.ts";
 import type { CheckoutSession, HostedPayment } from "../domain/checkout.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import type { PageBranding } from "../domain/settings/page-branding.ts";
+import type { PageBranding as PageBrandingMessage } from "../../../proto/gen/paytami/v1/branding.ts";
 import { checkout } from "../operations/checkout.ts";
+import { settings } from "../operations/settings.ts";
 import { customer, customerAt } from "./caller.ts";
 import { call, serviceOf } from "./method-table.ts";
+
+/** Unset where the merchant chose nothing. */
+export function brandingMessage(branding: PageBranding): PageBrandingMessage {
+  return Object.fromEntries(Object.entries(branding).filter(([, value]) => value !== null));
+}
 
 function toHostedPaymentMessage(p: HostedPayment): GetHostedPaymentResponse {
   return {
@@ -27,6 +35,7 @@ function toHostedPaymentMessage(p: HostedPayment): GetHostedPaymentResponse {
     card_brand: p.card_brand ?? undefined,
     card_last4: p.card_last4 ?? undefined,
     bank_transfer: p.bank_transfer ?? undefined,
+    branding: brandingMessage(p.branding),
   };
 }
 
@@ -68,5 +77,11 @@ export function checkoutService(deps: CoreDeps): CheckoutServiceServer {
     completeChallenge: call(checkout.completeChallenge, customer, challengeAnswer, toOutcomeMessage),
     startBankTransfer: call(checkout.startBankTransfer, customer, byPaymentId, started),
     cancelCheckout: call(checkout.cancel, customer, byPaymentId, canceled),
+    getLogo: call(
+      settings.logo,
+      customer,
+      (request: { sha256: string }) => request.sha256,
+      (logo) => logo,
+    ),
   });
 }

@@ -9,6 +9,8 @@ import {
   type PayLinkRequest,
   type PaymentLink,
 } from "../../../proto/gen/paytami/v1/link.ts";
+import type { PageBranding } from "../domain/settings/page-branding.ts";
+import { brandingMessage } from "./checkout-service.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { IdempotentResult } from "../domain/idempotency.ts";
 import type { Page } from "../domain/keyset-page.ts";
@@ -46,8 +48,8 @@ export function toLinkMessage(view: LinkView): PaymentLink {
   };
 }
 
-function toPublicLinkMessage(link: PublicLink): GetPublicLinkResponse {
-  return { ...link, ...sharedLinkFields(link), methods: link.methods.map(methodTypeCodec.fromWire) };
+function toPublicLinkMessage(link: PublicLink & { branding: PageBranding }): GetPublicLinkResponse {
+  return { ...link, ...sharedLinkFields(link), methods: link.methods.map(methodTypeCodec.fromWire), branding: brandingMessage(link.branding) };
 }
 
 const linkAnswer = ({ value, replayed }: IdempotentResult<LinkView>) => ({ link: toLinkMessage(value), replayed });

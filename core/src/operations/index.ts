@@ -18,6 +18,7 @@ import { payouts } from "./payouts.ts";
 import { refunds } from "./refunds.ts";
 import { requestLogs } from "./request-logs.ts";
 import { webhookSecrets } from "./webhook-secrets.ts";
+import { settings } from "./settings.ts";
 import { webhooks } from "./webhooks.ts";
 
 const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
@@ -37,6 +38,7 @@ const AREAS: ReadonlyArray<Readonly<Record<string, OperationInfo>>> = [
   dashboardTeam,
   dashboardSecurity,
   requestLogs,
+  settings,
 ];
 
 export const OPERATIONS: readonly OperationInfo[] = AREAS.flatMap((area) => Object.values(area));

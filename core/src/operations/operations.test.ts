@@ -122,6 +122,12 @@ const DECLARED: Record<string, string> = {
   list_request_logs: "read: operator, session [developer]",
   get_request_log: "read: operator, session [developer]",
   tail_request_logs: "read: operator",
+  // Settings (profile, branding, logo, embed origins, time zone, language)
+  get_merchant_settings: "read: operator, session [admin]",
+  update_merchant_settings: "transaction: operator, session [admin]",
+  upload_logo: "transaction: operator, session [admin]",
+  remove_logo: "transaction: operator, session [admin]",
+  get_logo: "read: public",
 };
 
 describe("the operations", () => {

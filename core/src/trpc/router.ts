@@ -13,6 +13,7 @@ import { webhooksRouter } from "./webhooks.ts";
 import { linksRouter } from "./links.ts";
 import { bankAccountsRouter, chargebacksRouter, payoutsRouter } from "./payouts.ts";
 import { refundsRouter } from "./refunds.ts";
+import { settingsRouter } from "./settings.ts";
 import { balancesRouter, ledgerRouter } from "./ledger.ts";
 import { viewsRouter } from "./views.ts";
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   balances: balancesRouter,
   ledger: ledgerRouter,
   views: viewsRouter,
+  settings: settingsRouter,
   dashboard: dashboardRouter,
 });
 

@@ -39,4 +39,5 @@ export const SESSION_ROUTES: readonly AppRoute[] = [
   { path: "/events/:id", page: lazy(() => import("./pages/EventDetail.tsx")) },
   { path: "/request-logs", page: lazy(() => import("./pages/RequestLogs.tsx")), nav: { key: "requestLogs", least: "developer" } },
   { path: "/request-logs/:id", page: lazy(() => import("./pages/RequestLogDetail.tsx")) },
+  { path: "/settings", page: lazy(() => import("./pages/Settings.tsx")), nav: { key: "settings", least: "admin" } },
 ];

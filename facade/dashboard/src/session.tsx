@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, useContext, useEffect, type ReactNode } from "react";
 import { DEFAULT_TIME_ZONE } from "./format/time.ts";
+import { useLang } from "./i18n/i18n.tsx";
 import { httpStatusOf, useTRPC, type RouterOutputs } from "./trpc.ts";
 
 export type Me = RouterOutputs["dashboard"]["auth"]["me"];
@@ -22,7 +23,9 @@ export function useSession(): Session {
 }
 
 export function SessionProvider({ me, children }: { me: Me; children: ReactNode }) {
-  const timeZone = (me as { time_zone?: string }).time_zone ?? DEFAULT_TIME_ZONE;
+  const timeZone = me.time_zone || DEFAULT_TIME_ZONE;
+  const { adoptDefault } = useLang();
+  useEffect(() => adoptDefault(me.default_language), [adoptDefault, me.default_language]);
   return <SessionContext value={{ me, timeZone }}>{children}</SessionContext>;
 }
 

@@ -1,3 +1,5 @@
+import type { PageBrand } from "./branding.ts";
+
 /** What the link pages show, in the pages' own terms (no gRPC type reaches the rendering). */
 export interface HostedLink {
   id: string;
@@ -14,6 +16,8 @@ export interface HostedLink {
   notPayable?: LinkNotPayableReason | undefined;
   /** {PUBLIC_BASE_URL}/l/{id}: what a shared link and its QR code point at. */
   url: string;
+  /** The merchant's logo and colours. */
+  brand: PageBrand;
 }
 
 export type PayMethod = "card" | "bank_transfer";

@@ -1,3 +1,4 @@
+import type { PageBrand } from "./branding.ts";
 import { returnUrl } from "./return-url.ts";
 
 /**
@@ -27,6 +28,8 @@ export interface HostedPayment {
   challengePending: boolean;
   /** The https origins the merchant registered for its embedded checkout (live mode frames and postMessage). */
   embedOrigins: string[];
+  /** The merchant's logo and colours. */
+  brand: PageBrand;
 }
 
 export interface BankTransferDetails {

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from "preact";
+import { brandStylesheetPath, type PageBrand } from "./branding.ts";
 import { CHECKOUT_SCRIPT_PATH } from "./checkout-script.ts";
 import type { Locale } from "./locale.ts";
 import { STYLESHEET_PATH } from "./stylesheet.ts";
@@ -14,14 +15,19 @@ export function Layout({
   title,
   head,
   script = false,
+  merchant,
   children,
 }: {
   locale: Locale;
   title: string;
   head?: ComponentChildren;
   script?: boolean;
+  /** Whose page it is: its logo and colours (Settings) in a band at the top. */
+  merchant?: { name: string; brand: PageBrand } | undefined;
   children: ComponentChildren;
 }) {
+  const brandCss = merchant && brandStylesheetPath(merchant.brand);
+  const band = merchant && (merchant.brand.logoUrl || merchant.brand.accent);
   return (
     <html lang={locale}>
       <head>
@@ -30,11 +36,20 @@ export function Layout({
         <meta name="robots" content="noindex" />
         <title>{`${title} · Paytami`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {brandCss ? <link rel="stylesheet" href={brandCss} /> : null}
         {head}
         {script ? <script src={CHECKOUT_SCRIPT_PATH} defer /> : null}
       </head>
       <body>
-        <main>{children}</main>
+        <main>
+          {band ? (
+            <div class="brand-bar" data-brand-bar="">
+              {merchant.brand.logoUrl ? <img class="brand-logo" src={merchant.brand.logoUrl} alt="" /> : null}
+              <span class="brand-name">{merchant.name}</span>
+            </div>
+          ) : null}
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -16,6 +16,7 @@ const link: HostedLink = {
   amount: { min: "1000", max: "500000" },
   methods: ["card", "bank_transfer"],
   url: `https://pay.example/l/link_"><script>alert(4)</script>`,
+  brand: {},
 };
 
 function decode(html: string): string {

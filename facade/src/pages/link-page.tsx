@@ -58,7 +58,7 @@ export function LinkPage({ link, locale, form }: LinkPageProps & { form: LinkFor
     </>
   );
   return (
-    <Layout locale={locale} title={link.title} head={head}>
+    <Layout locale={locale} merchant={{ name: link.merchantName, brand: link.brand }} title={link.title} head={head}>
       <LinkHeading link={link} />
       <form method="post" action={`/l/${encodeURIComponent(link.id)}`} novalidate data-pay-form="">
         <input type="hidden" name="idempotency_key" value={form.idempotencyKey} />
@@ -118,7 +118,12 @@ export function LinkPage({ link, locale, form }: LinkPageProps & { form: LinkFor
 export function NotPayableLinkPage({ link, locale, reason }: LinkPageProps & { reason: LinkNotPayableReason }) {
   const t = LINK_TEXT[locale];
   return (
-    <Layout locale={locale} title={t.notPayableTitle} head={<PreviewTags link={link} locale={locale} />}>
+    <Layout
+      locale={locale}
+      merchant={{ name: link.merchantName, brand: link.brand }}
+      title={t.notPayableTitle}
+      head={<PreviewTags link={link} locale={locale} />}
+    >
       <LinkHeading link={link} />
       <h2>{t.notPayableTitle}</h2>
       <p data-reason={reason}>{t.notPayable[reason]}</p>
@@ -150,7 +155,7 @@ export function LinkDonePage({ link, locale, outcome, payment }: LinkPageProps &
   const [title, message] = words[outcome];
   const shown = outcome === "unknown" ? undefined : payment;
   return (
-    <Layout locale={locale} title={title}>
+    <Layout locale={locale} merchant={{ name: link.merchantName, brand: link.brand }} title={title}>
       <h1>{title}</h1>
       <p data-outcome={outcome}>{message}</p>
       <dl>

@@ -20,6 +20,7 @@ const payment: HostedPayment = {
   cancelUrl: `https://shop.example/no?x="><script>alert(6)</script>`,
   challengePending: false,
   embedOrigins: [],
+  brand: {},
 };
 /** The same payment with harmless values: hostile data must render the very same elements. */
 const plain: HostedPayment = {
@@ -95,5 +96,25 @@ describe("the embed tells its parent the outcome", () => {
       redirect_url: expect.stringContaining("payment_id="),
     });
     expect(JSON.parse(decode(/data-targets="([^"]*)"/.exec(html)![1]!))).toEqual(["https://shop.example"]);
+  });
+});
+
+describe("the merchant's branding", () => {
+  it("links the brand stylesheet and shows the logo band, with no inline style", () => {
+    const brand = {
+      brand: { background: "#1d4ed8", text: "#ffffff" },
+      accent: { background: "#ffd400", text: "#1b1f24" },
+      logoUrl: `/assets/logos/${"a".repeat(64)}.svg`,
+    };
+    const html = renderDocument(h(CheckoutPage, { payment: { ...plain, brand }, locale: "es", frame }));
+    expect(html).toContain('<link rel="stylesheet" href="/assets/brand/1d4ed8-ffffff-ffd400-1b1f24.css"/>');
+    expect(html).toContain(`<img class="brand-logo" src="/assets/logos/${"a".repeat(64)}.svg" alt/>`);
+    expect(html).not.toMatch(/style=|<style/);
+  });
+
+  it("shows no band and no brand stylesheet when the merchant chose nothing", () => {
+    const html = renderDocument(h(CheckoutPage, { payment: plain, locale: "en", frame }));
+    expect(html).not.toContain("brand-bar");
+    expect(html).not.toContain("/assets/brand/");
   });
 });

@@ -133,7 +133,7 @@ export function CardFormPage({ payment, locale, frame, form = {} }: PageProps & 
   const errors = form.errors ?? {};
   const wrong = (Object.keys(errors) as CardField[]).filter((field) => errors[field]);
   return (
-    <Layout locale={locale} title={t.title} script>
+    <Layout locale={locale} merchant={{ name: payment.merchantName, brand: payment.brand }} title={t.title} script>
       <Summary payment={payment} locale={locale} />
       {form.notice ? (
         <p class="notice" role="alert">
@@ -208,7 +208,7 @@ function ChallengePage({ payment, locale, frame }: PageProps) {
   const t = TEXT[locale];
   const action = `${frame.path}/challenge${frame.query}`;
   return (
-    <Layout locale={locale} title={t.challengeTitle} script>
+    <Layout locale={locale} merchant={{ name: payment.merchantName, brand: payment.brand }} title={t.challengeTitle} script>
       <h1>{t.challengeTitle}</h1>
       <p class="amount">{formatMoney(payment.amount, payment.currency)}</p>
       {payment.card ? <p data-card="">{cardLabel(payment.card, locale)}</p> : null}
@@ -232,7 +232,7 @@ function ChallengePage({ payment, locale, frame }: PageProps) {
 function BankTransferStartPage({ payment, locale, frame }: PageProps) {
   const t = TEXT[locale];
   return (
-    <Layout locale={locale} title={t.title} script>
+    <Layout locale={locale} merchant={{ name: payment.merchantName, brand: payment.brand }} title={t.title} script>
       <Summary payment={payment} locale={locale} />
       <p>{t.bankStartText}</p>
       <form method="post" action={`${frame.path}/bank-transfer${frame.query}`}>
@@ -265,7 +265,7 @@ function BankTransferWaitingPage({ payment, locale, frame }: PageProps) {
   const t = TEXT[locale];
   const bank = payment.bankTransfer!;
   return (
-    <Layout locale={locale} title={t.bankTitle} script>
+    <Layout locale={locale} merchant={{ name: payment.merchantName, brand: payment.brand }} title={t.bankTitle} script>
       <Summary payment={payment} locale={locale} />
       <h2>{t.bankTitle}</h2>
       <dl class="bank" data-bank-transfer="">
@@ -287,7 +287,7 @@ function BankTransferWaitingPage({ payment, locale, frame }: PageProps) {
 function ProcessingPage({ payment, locale, frame }: PageProps) {
   const t = TEXT[locale];
   return (
-    <Layout locale={locale} title={t.processingTitle} script>
+    <Layout locale={locale} merchant={{ name: payment.merchantName, brand: payment.brand }} title={t.processingTitle} script>
       <Summary payment={payment} locale={locale} />
       <Waiting frame={frame} text={t.processing} locale={locale} />
     </Layout>
@@ -331,7 +331,7 @@ export function outcomeMessage(payment: HostedPayment, reason: ResolvedReason) {
 export function ResolvedPaymentPage({ payment, locale, reason, frame = PAGE_FRAME }: Omit<PageProps, "frame"> & { frame?: PageFrame; reason: ResolvedReason }) {
   const t = TEXT[locale];
   return (
-    <Layout locale={locale} title={t.resolvedTitle} script={frame.embedded}>
+    <Layout locale={locale} merchant={{ name: payment.merchantName, brand: payment.brand }} title={t.resolvedTitle} script={frame.embedded}>
       <h1>{t.resolvedTitle}</h1>
       <p data-reason={reason}>{t.reasons[reason]}</p>
       <dl>

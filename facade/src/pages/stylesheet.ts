@@ -54,7 +54,10 @@ button.copy { font: inherit; font-size: .85rem; padding: .2rem .6rem; border-rad
 .spinner { flex: none; width: 1rem; height: 1rem; border-radius: 50%; border: 3px solid #b9c8e6; border-top-color: #2563eb; animation: spin 1s linear infinite; }
 @keyframes spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } }
-@media (max-width: 400px) { main { margin: 0; border-radius: 0; box-shadow: none; padding: 1.25rem 1rem; } .row { grid-template-columns: 1fr; } }
+.brand-bar { display: flex; align-items: center; gap: .75rem; margin: -1.5rem -1.5rem 1rem; padding: .75rem 1.5rem; border-radius: 12px 12px 0 0; background: #fff; color: #1b1f24; font-weight: 600; border-bottom: 1px solid #e3e6ea; }
+.brand-logo { display: block; max-height: 48px; max-width: 60%; width: auto; height: auto; }
+.brand-name { overflow-wrap: anywhere; }
+@media (max-width: 400px) { main { margin: 0; border-radius: 0; box-shadow: none; padding: 1.25rem 1rem; } .row { grid-template-columns: 1fr; } .brand-bar { margin: -1.25rem -1rem 1rem; padding: .75rem 1rem; border-radius: 0; } }
 [hidden] { display: none !important; }
 `;
 

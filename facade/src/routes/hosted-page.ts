@@ -1,3 +1,4 @@
+import { toPageBrand } from "../pages/branding.ts";
 import type { RouterContext } from "@koa/router";
 import type { Context } from "koa";
 import { h, type JSX } from "preact";
@@ -39,6 +40,7 @@ export function toHostedPayment(res: GetHostedPaymentResponse): HostedPayment {
       : undefined,
     challengePending: res.challenge_pending,
     embedOrigins: res.embed_origins,
+    brand: toPageBrand(res.branding),
   };
 }
 

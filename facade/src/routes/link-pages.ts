@@ -1,3 +1,4 @@
+import { toPageBrand } from "../pages/branding.ts";
 import { randomUUID } from "node:crypto";
 import type { Router, RouterContext } from "@koa/router";
 import type { Context } from "koa";
@@ -46,6 +47,7 @@ function toHostedLink(res: GetPublicLinkResponse, publicBaseUrl: string): Hosted
     methods: res.methods.map((m) => methodTypeCodec.toWire(m)),
     notPayable: res.payable || res.not_payable_reason === undefined ? undefined : linkNotPayableReasonCodec.toWire(res.not_payable_reason),
     url: `${publicBaseUrl}/l/${encodeURIComponent(res.id)}`,
+    brand: toPageBrand(res.branding),
   };
 }
 

@@ -10,8 +10,8 @@ export interface PagePolicy {
 }
 
 /**
- * Every hosted page's headers (payment page, embed, link page): never cached, scripts and styles
- * only from the facade's own hashed assets (nothing inline, nothing from elsewhere), nothing leaked
+ * Every hosted page's headers (payment page, embed, link page): never cached, scripts, styles and
+ * images only from the facade's own hashed assets (nothing inline, nothing from elsewhere), nothing leaked
  * through Referer, and framed by nobody unless the page says who.
  */
 export function setPageHeaders(ctx: Context, locale: Locale, policy: PagePolicy = {}): void {
@@ -24,6 +24,8 @@ export function setPageHeaders(ctx: Context, locale: Locale, policy: PagePolicy 
       "default-src 'none'",
       "style-src 'self'",
       "script-src 'self'",
+      // The merchant's logo (/assets/logos/<sha256>.<ext>).
+      "img-src 'self'",
       "connect-src 'self'",
       `form-action ${["'self'", ...(policy.formTargets ?? [])].join(" ")}`,
       "base-uri 'none'",

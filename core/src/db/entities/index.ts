@@ -14,6 +14,7 @@ import { IdempotencyKey } from "./idempotency-key.ts";
 import { Link } from "./link.ts";
 import { LinkRateLimit } from "./link-rate-limit.ts";
 import { Merchant } from "./merchant.ts";
+import { MerchantLogo } from "./merchant-logo.ts";
 import { OutboxEvent } from "./outbox-event.ts";
 import { Payment } from "./payment.ts";
 import { WebhookAttempt } from "./webhook-attempt.ts";
@@ -38,6 +39,7 @@ export {
   Link,
   LinkRateLimit,
   Merchant,
+  MerchantLogo,
   OutboxEvent,
   Payment,
   WebhookAttempt,
@@ -68,4 +70,5 @@ export const ENTITIES = [
   UserToken,
   AuditEntry,
   RequestLog,
+  MerchantLogo,
 ];

@@ -13,9 +13,13 @@ export interface MeView {
   mode: Mode;
   role: MerchantRole;
   language?: string;
+  /** The merchant's time zone (Settings), else DASHBOARD_TIME_ZONE: every time the app shows is in it. */
+  time_zone: string;
+  /** The merchant's default language (Settings): the app's language until the user picks one in this browser; null: the browser's. */
+  default_language: string | null;
 }
 
-export async function me(_deps: CoreDeps, tx: Tx, caller: SessionCaller): Promise<MeView> {
+export async function me(deps: CoreDeps, tx: Tx, caller: SessionCaller): Promise<MeView> {
   const user = await db(tx)
     .selectFrom("dashboard_users")
     .select(["id", "email", "totp_secret", "language"])
@@ -29,6 +33,7 @@ export async function me(_deps: CoreDeps, tx: Tx, caller: SessionCaller): Promis
     .orderBy("merchants.name")
     .orderBy("memberships.merchant_id")
     .execute();
+  const merchant = await db(tx).selectFrom("merchants").select(["time_zone", "default_language"]).where("id", "=", caller.merchantId).executeTakeFirst();
   return {
     user: { id: user.id, email: user.email, totp_enabled: user.totp_secret !== null },
     memberships: memberships.map((m) => ({ merchant_id: m.merchant_id, merchant_name: m.name, role: m.role as MerchantRole })),
@@ -36,6 +41,8 @@ export async function me(_deps: CoreDeps, tx: Tx, caller: SessionCaller): Promis
     mode: caller.mode,
     role: caller.role,
     ...(user.language ? { language: user.language } : {}),
+    time_zone: merchant?.time_zone ?? deps.config.dashboardViews.timeZone,
+    default_language: merchant?.default_language ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ import { linkReads } from "./link-reads.ts";
 import { balanceReads, bankAccountReads, payoutReads } from "./money-reads.ts";
 import { paymentReads } from "./payment-reads.ts";
 import { requestLogsRouter } from "./request-logs.ts";
+import { settingsRouter } from "./settings.ts";
 import { securityRouter, teamRouter } from "./team.ts";
 import { webhooksRouter } from "./webhooks.ts";
 
@@ -30,4 +31,5 @@ export const dashboardRouter = router({
   requestLogs: router(requestLogsRouter),
   webhooks: router(webhooksRouter),
   events: router(eventsRouter),
+  settings: settingsRouter,
 });

@@ -24,9 +24,11 @@ function storedLang(): string | null {
 interface LangState {
   lang: Lang;
   setLang: (lang: Lang) => void;
+  /** The merchant's default language (Settings): taken only while this browser holds no choice of the user's. */
+  adoptDefault: (lang: string | null) => void;
 }
 
-const LangContext = createContext<LangState>({ lang: "es", setLang: () => undefined });
+const LangContext = createContext<LangState>({ lang: "es", setLang: () => undefined, adoptDefault: () => undefined });
 
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Lang>(() => initialLang(storedLang(), navigator.languages ?? [navigator.language]));
@@ -44,6 +46,9 @@ export function I18nProvider({ children }: { children: ReactNode }) {
           // private mode: the choice lasts for this page only
         }
         setLangState(next);
+      },
+      adoptDefault: (next) => {
+        if (storedLang() === null && (next === "es" || next === "en")) setLangState(next);
       },
     }),
     [lang],

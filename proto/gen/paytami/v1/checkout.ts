@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { PageBranding } from "./branding.ts";
 import { Currency, MethodType, Mode, PaymentStatus } from "./enums.ts";
 
 export const protobufPackage = "paytami.v1";
@@ -47,6 +48,17 @@ export namespace CheckoutNext {
   export type CHECKOUT_NEXT_CHALLENGE = typeof CheckoutNext.CHECKOUT_NEXT_CHALLENGE;
   export type CHECKOUT_NEXT_WAIT = typeof CheckoutNext.CHECKOUT_NEXT_WAIT;
   export type UNRECOGNIZED = typeof CheckoutNext.UNRECOGNIZED;
+}
+
+export interface GetLogoRequest {
+  sha256: string;
+}
+
+export interface GetLogoResponse {
+  found: boolean;
+  /** image/png or image/svg+xml (an SVG as sanitised when it was uploaded). */
+  content_type: string;
+  content: Buffer;
 }
 
 export interface ResolveCheckoutRequest {
@@ -106,6 +118,8 @@ export interface GetHostedPaymentResponse {
    * mode the only ones allowed to frame /embed and to receive its postMessage).
    */
   embed_origins: string[];
+  /** The merchant's colours and logo (dashboard Settings). */
+  branding?: PageBranding | undefined;
 }
 
 /**
@@ -199,6 +213,120 @@ export interface VerifyEmbedTokenRequest {
 export interface VerifyEmbedTokenResponse {
   valid: boolean;
 }
+
+function createBaseGetLogoRequest(): GetLogoRequest {
+  return { sha256: "" };
+}
+
+export const GetLogoRequest: MessageFns<GetLogoRequest> = {
+  encode(message: GetLogoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sha256 !== "") {
+      writer.uint32(10).string(message.sha256);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLogoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLogoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseGetLogoResponse(): GetLogoResponse {
+  return { found: false, content_type: "", content: Buffer.alloc(0) };
+}
+
+export const GetLogoResponse: MessageFns<GetLogoResponse> = {
+  encode(message: GetLogoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.content_type !== "") {
+      writer.uint32(18).string(message.content_type);
+    }
+    if (message.content.length !== 0) {
+      writer.uint32(26).bytes(message.content);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLogoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLogoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.content_type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.content = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBaseResolveCheckoutRequest(): ResolveCheckoutRequest {
   return { payment_id: "" };
@@ -482,6 +610,7 @@ function createBaseGetHostedPaymentResponse(): GetHostedPaymentResponse {
     bank_transfer: undefined,
     challenge_pending: false,
     embed_origins: [],
+    branding: undefined,
   };
 }
 
@@ -537,6 +666,9 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
     }
     for (const v of message.embed_origins) {
       writer.uint32(138).string(v!);
+    }
+    if (message.branding !== undefined) {
+      PageBranding.encode(message.branding, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -688,6 +820,14 @@ export const GetHostedPaymentResponse: MessageFns<GetHostedPaymentResponse> = {
             }
 
             message.embed_origins.push(reader.string());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.branding = PageBranding.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1575,6 +1715,19 @@ export const CheckoutServiceService = {
       Buffer.from(CancelCheckoutResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CancelCheckoutResponse => CancelCheckoutResponse.decode(value),
   },
+  /**
+   * GetLogo answers a merchant's logo by its SHA-256 (the facade serves it at
+   * /assets/logos/<sha256>.<ext>); found is false when no merchant has it now.
+   */
+  getLogo: {
+    path: "/paytami.v1.CheckoutService/GetLogo" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLogoRequest): Buffer => Buffer.from(GetLogoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLogoRequest => GetLogoRequest.decode(value),
+    responseSerialize: (value: GetLogoResponse): Buffer => Buffer.from(GetLogoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLogoResponse => GetLogoResponse.decode(value),
+  },
 } as const;
 
 export interface CheckoutServiceServer extends UntypedServiceImplementation {
@@ -1604,6 +1757,11 @@ export interface CheckoutServiceServer extends UntypedServiceImplementation {
   startBankTransfer: handleUnaryCall<StartBankTransferRequest, StartBankTransferResponse>;
   /** CancelCheckout is the customer's cancel on the page (payable -> canceled). */
   cancelCheckout: handleUnaryCall<CancelCheckoutRequest, CancelCheckoutResponse>;
+  /**
+   * GetLogo answers a merchant's logo by its SHA-256 (the facade serves it at
+   * /assets/logos/<sha256>.<ext>); found is false when no merchant has it now.
+   */
+  getLogo: handleUnaryCall<GetLogoRequest, GetLogoResponse>;
 }
 
 export interface CheckoutServiceClient extends Client {
@@ -1744,6 +1902,25 @@ export interface CheckoutServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CancelCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GetLogo answers a merchant's logo by its SHA-256 (the facade serves it at
+   * /assets/logos/<sha256>.<ext>); found is false when no merchant has it now.
+   */
+  getLogo(
+    request: GetLogoRequest,
+    callback: (error: ServiceError | null, response: GetLogoResponse) => void,
+  ): ClientUnaryCall;
+  getLogo(
+    request: GetLogoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLogoResponse) => void,
+  ): ClientUnaryCall;
+  getLogo(
+    request: GetLogoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLogoResponse) => void,
   ): ClientUnaryCall;
 }
 

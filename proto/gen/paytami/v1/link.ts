@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { PageBranding } from "./branding.ts";
 import { Currency, MethodType, Mode, PaymentStatus } from "./enums.ts";
 import { Customer, Payment } from "./payment.ts";
 
@@ -200,7 +201,11 @@ export interface GetPublicLinkResponse {
   /** Not for REST. */
   mode: Mode;
   /** Not for REST. ISO 8601 UTC, milliseconds. */
-  expires_at?: string | undefined;
+  expires_at?:
+    | string
+    | undefined;
+  /** Not for REST: the merchant's colours and logo (dashboard Settings). */
+  branding?: PageBranding | undefined;
 }
 
 /**
@@ -1232,6 +1237,7 @@ function createBaseGetPublicLinkResponse(): GetPublicLinkResponse {
     methods: [],
     mode: 0,
     expires_at: undefined,
+    branding: undefined,
   };
 }
 
@@ -1282,6 +1288,9 @@ export const GetPublicLinkResponse: MessageFns<GetPublicLinkResponse> = {
     }
     if (message.expires_at !== undefined) {
       writer.uint32(114).string(message.expires_at);
+    }
+    if (message.branding !== undefined) {
+      PageBranding.encode(message.branding, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -1419,6 +1428,14 @@ export const GetPublicLinkResponse: MessageFns<GetPublicLinkResponse> = {
             }
 
             message.expires_at = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.branding = PageBranding.decode(reader, reader.uint32());
             continue;
           }
         }
