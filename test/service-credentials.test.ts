@@ -72,6 +72,7 @@ const FACADE_METHODS = new Set([
   "checkout.completeChallenge",
   "checkout.startBankTransfer",
   "checkout.cancelCheckout",
+  "checkout.getLogo",
   "links.createLink",
   "links.listLinks",
   "links.getPublicLink",
