@@ -7,24 +7,15 @@ import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { Option, type Command } from "commander";
 import { CoreError } from "../../../proto/core-error.ts";
 import { isErrorCode } from "../../../proto/error-catalog.ts";
+import type { RequestLogItem } from "../domain/request-logs.ts";
 import type { AppRouter } from "../trpc/router.ts";
 import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 const POLL_MS = 500;
 const PAGE = 100;
 
-interface TailedLog {
-  id: string;
-  created_at: string;
-  method: string;
-  path: string;
-  status: number;
-  code: string | null;
-  latency_ms: number;
-  request_id: string;
-  api_key_id: string;
-  replayed: boolean;
-}
+/** What a line shows of a log (views.tailRequestLogs gives the dashboard's list item). */
+type TailedLog = Pick<RequestLogItem, "created_at" | "method" | "path" | "status" | "code" | "latency_ms" | "request_id" | "api_key_id" | "replayed">;
 
 const line = (log: TailedLog) =>
   `${log.created_at}  ${log.status}${log.code ? ` ${log.code}` : ""}  ${log.method} ${log.path}  ${log.latency_ms} ms  ${log.request_id}  ${log.api_key_id}${log.replayed ? "  replayed" : ""}`;

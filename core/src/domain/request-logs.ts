@@ -78,35 +78,10 @@ const LIST_COLUMNS = [
   "client_ip",
 ] as const;
 
-type ListRow = {
-  seq: string;
-  created_at: Date;
-  method: string;
-  path: string;
-  status: number;
-  code: string | null;
-  latency_ms: number;
-  request_id: string;
-  api_key_id: string;
-  idempotency_key: string | null;
-  replayed: boolean;
-  client_ip: string | null;
-};
+/** A row as the list reads it: the item's fields, but the key and the time as PostgreSQL gives them. */
+type ListRow = Omit<RequestLogItem, "id" | "created_at"> & { seq: string; created_at: Date };
 
-const toItem = (row: ListRow): RequestLogItem => ({
-  id: String(row.seq),
-  created_at: row.created_at.toISOString(),
-  method: row.method,
-  path: row.path,
-  status: row.status,
-  code: row.code,
-  latency_ms: row.latency_ms,
-  request_id: row.request_id,
-  api_key_id: row.api_key_id,
-  idempotency_key: row.idempotency_key,
-  replayed: row.replayed,
-  client_ip: row.client_ip,
-});
+const toItem = ({ seq, created_at, ...rest }: ListRow): RequestLogItem => ({ id: String(seq), created_at: created_at.toISOString(), ...rest });
 
 const isLogId = (id: string) => /^[1-9]\d{0,17}$/.test(id);
 

@@ -19,7 +19,7 @@ import { jobRuns } from "../metrics.ts";
 //    so a dead core's claims return to the pool.
 
 /** Kysely's row type of a select that has chosen no columns yet. */
-type NoColumns = Record<never, never>;
+export type NoColumns = Record<never, never>;
 
 /** Rows of one table that become due for one job. */
 export interface WorkQueue<T extends keyof DB, Row> {

@@ -1,20 +1,10 @@
 import type { CoreConfig, JobPolicy } from "../config.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import type { Tally, WorkQueue } from "./claim.ts";
-import { purgeClaimed } from "./purge-claimed.ts";
+import { pastRetention, purgeClaimed } from "./purge-claimed.ts";
 
 /** Audit-log rows older than AUDIT_RETENTION (audit_log_created_idx). */
-export function expiredAuditEntries(retentionMs: number): WorkQueue<"audit_log", { seq: string }> {
-  return {
-    job: "purge_audit_log",
-    table: "audit_log",
-    due: (rows, now) =>
-      rows
-        .select("seq")
-        .where("created_at", "<=", new Date(now.getTime() - retentionMs))
-        .orderBy("created_at"),
-  };
-}
+export const expiredAuditEntries = (retentionMs: number) => pastRetention("purge_audit_log", "audit_log", retentionMs);
 
 /** Deletes one claimed batch of audit rows past their retention. */
 export function purgeExpiredAuditEntries(deps: CoreDeps & { config: Pick<CoreConfig, "dashboard"> }, policy: Pick<JobPolicy, "batch">): Promise<Tally> {
