@@ -24,6 +24,7 @@ export const DESCRIPTIONS = {
   balances: "merchant balances (pending, available, in transit)",
   users: "dashboard users: invites, password resets and who has which role",
   logs: "merchants' API request logs (what the facades recorded, redacted)",
+  settings: "merchants' settings: trade name, branding of the hosted pages (colours, logo), embed origins, time zone, language",
 } as const;
 
 export interface CommandOutput {

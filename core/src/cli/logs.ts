@@ -3,12 +3,8 @@
 // tRPC (views.tailRequestLogs) rather than subscribing to NATS: it sees exactly what the dashboard
 // shows (key ids, not digests; only requests of known keys) and needs no NATS credentials.
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { Option, type Command } from "commander";
-import { CoreError } from "../../../proto/core-error.ts";
-import { isErrorCode } from "../../../proto/error-catalog.ts";
 import type { RequestLogItem } from "../domain/request-logs.ts";
-import type { AppRouter } from "../trpc/router.ts";
 import { DESCRIPTIONS, type CommandContext } from "./command.ts";
 
 const POLL_MS = 500;
@@ -20,13 +16,6 @@ type TailedLog = Pick<RequestLogItem, "created_at" | "method" | "path" | "status
 const line = (log: TailedLog) =>
   `${log.created_at}  ${log.status}${log.code ? ` ${log.code}` : ""}  ${log.method} ${log.path}  ${log.latency_ms} ms  ${log.request_id}  ${log.api_key_id}${log.replayed ? "  replayed" : ""}`;
 
-/** A refused tRPC call as the CLI reports every failure: its catalog code. */
-function asCoreError(error: unknown): unknown {
-  if (!(error instanceof TRPCClientError)) return error;
-  const code = (error.data as { paytami_code?: unknown } | undefined)?.paytami_code;
-  return new CoreError(isErrorCode(code) ? code : "processor_unavailable", error.message, isErrorCode(code));
-}
-
 export function addLogCommands(program: Command, context: CommandContext): void {
   const logs = program.command("logs").description(DESCRIPTIONS.logs);
   logs
@@ -36,14 +25,10 @@ export function addLogCommands(program: Command, context: CommandContext): void 
     .addOption(new Option("--status <class>", "only requests answered with this status class").choices(["2xx", "4xx", "5xx"]))
     .addOption(new Option("--mode <mode>", "the requests' mode").choices(["test", "live"]).default("test"))
     .action(async (options: { merchant: string; status?: "2xx" | "4xx" | "5xx"; mode: "test" | "live" }) => {
-      const { coreHttp } = await import("./connect.ts");
-      const { url, token } = coreHttp();
-      const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${url}/trpc`, headers: token ? { authorization: `Bearer ${token}` } : {} })] });
+      const { operatorTrpc, called } = await import("./operator-trpc.ts");
+      const trpc = operatorTrpc();
       const acting = { merchant_id: options.merchant, mode: options.mode };
-      const tail = (after?: string) =>
-        trpc.views.tailRequestLogs.query({ ...acting, after, status_class: options.status, limit: PAGE }).catch((error: unknown) => {
-          throw asCoreError(error);
-        });
+      const tail = (after?: string) => called(trpc.views.tailRequestLogs.query({ ...acting, after, status_class: options.status, limit: PAGE }));
       let cursor = (await tail()).cursor;
       context.print({
         json: { tailing: true, merchant_id: options.merchant, mode: options.mode, status: options.status ?? null },

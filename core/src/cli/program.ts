@@ -78,6 +78,12 @@ export const COMMANDS: readonly TopLevelCommand[] = [
   },
   { name: "users", term: "users", description: DESCRIPTIONS.users, load: async () => (await import("./users.ts")).addUserCommands },
   { name: "logs", term: "logs", description: DESCRIPTIONS.logs, load: async () => (await import("./logs.ts")).addLogCommands },
+  {
+    name: "settings",
+    term: "settings",
+    description: DESCRIPTIONS.settings,
+    load: async () => (await import("./settings.ts")).addSettingsCommands,
+  },
 ];
 
 /**
