@@ -166,6 +166,20 @@ describe("paytami settings", () => {
     expect((await row())!.trade_name).toBe("Tornillo GT");
   });
 
+  test("a refused logo is the core's validation_error; the fields of the same command, sent first, stay saved (as documented)", async () => {
+    const file = path.join(dir, "not-a.png");
+    writeFileSync(file, "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    const before = (await stack().sql("select sha256 from merchant_logos where merchant_id = $1", [m.merchantId]))[0];
+    const refused = oneJson(await paytami("settings", "set", "--merchant", m.merchantId, "--trade-name", "Tornillo Nuevo", "--logo", file, "--json"), 1);
+    expect(refused.error).toEqual({
+      code: "validation_error",
+      message: "The logo is not a PNG file (its first bytes are not a PNG signature and IHDR).",
+    });
+    expect((await stack().sql("select sha256 from merchant_logos where merchant_id = $1", [m.merchantId]))[0]).toEqual(before);
+    expect((await row())!.trade_name).toBe("Tornillo Nuevo");
+    oneJson(await paytami("settings", "set", "--merchant", m.merchantId, "--trade-name", "Tornillo GT", "--json"));
+  });
+
   test("usage mistakes are validation_error without a call; an unknown merchant is the core's validation_error", async () => {
     const before = await databaseSnapshot(stack());
     const nothing = oneJson(await paytami("settings", "set", "--merchant", m.merchantId, "--json"), 1);

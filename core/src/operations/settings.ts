@@ -4,7 +4,7 @@ import { getSettings, removeLogo, updateSettings, uploadLogo } from "../domain/s
 import { getLogo } from "../domain/settings/page-branding.ts";
 
 // A merchant's settings (profile, branding, logo, embed origins, time zone, language): the operator
-// names the merchant (`paytami merchants settings`, tRPC merchants.settings*); an admin or owner
+// names the merchant (`paytami settings get|set`, tRPC settings.*); an admin or owner
 // changes its own from the dashboard's Settings page (DESIGN §5: settings are admin and up).
 const named = { merchantId: z.string().optional() };
 
