@@ -94,8 +94,11 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
       "e.secret",
       "e.previous_secret",
       "e.previous_secret_expires_at",
-      "o.envelope",
+      "o.id as outbox_id",
       "o.traceparent",
+      // Each event's envelope once per claim, however many of its endpoints were claimed: it is
+      // read, parsed and serialized once, and every endpoint is sent (and signs) the same bytes.
+      sql<unknown>`case when row_number() over (partition by d.event_id) = 1 then o.envelope end`.as("envelope"),
     ])
     .where(
       "d.id",
@@ -104,7 +107,9 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
     )
     .orderBy("d.next_attempt_at")
     .execute();
-  const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);
+  const bodies = new Map<string, Buffer>();
+  for (const row of rows) if (row.envelope !== null) bodies.set(row.event_id, eventBody(row.envelope));
+  const purged = rows.filter((row) => row.outbox_id === null).map((row) => row.id);
   if (purged.length > 0) {
     await db(tx)
       .updateTable("webhook_deliveries")
@@ -113,14 +118,14 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
       .execute();
   }
   return rows
-    .filter((row) => row.envelope !== null)
+    .filter((row) => row.outbox_id !== null)
     .map((row) => ({
       deliveryId: row.id,
       eventId: row.event_id,
       endpointId: row.endpoint_id,
       mode: row.mode,
       url: row.url,
-      body: eventBody(row.envelope),
+      body: bodies.get(row.event_id)!,
       secrets: signingSecrets(row, now),
       attempt: row.attempt_count + 1,
       traceparent: row.traceparent,
