@@ -6,6 +6,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
+import { urlToHttpOptions } from "node:url";
 import { destinationLookup, isAllowedDestination, type DestinationRule } from "./public-address.ts";
 import { EXCERPT_READ_BYTES, responseExcerpt } from "./response-excerpt.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "./webhook-signature.ts";
@@ -50,6 +51,29 @@ const agents = {
   "public-or-loopback": checkedPool("public-or-loopback"),
 };
 
+/**
+ * Each endpoint URL parsed once into request options (not once per attempt), or why it cannot be
+ * sent to. Bounded: past TARGETS_KEPT distinct URLs it starts over.
+ */
+const targets = new Map<string, http.RequestOptions | string>();
+const TARGETS_KEPT = 1_000;
+
+function targetOf(raw: string): http.RequestOptions | string {
+  let target = targets.get(raw);
+  if (target === undefined) {
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported scheme ${url.protocol}`);
+      target = urlToHttpOptions(url);
+    } catch (error) {
+      target = `invalid URL: ${(error as Error).message}`;
+    }
+    if (targets.size >= TARGETS_KEPT) targets.clear();
+    targets.set(raw, target);
+  }
+  return target;
+}
+
 function describe(error: NodeJS.ErrnoException): string {
   if (error.name === "NonPublicAddressError") return error.message;
   return error.code ? `${error.code}: ${error.message}` : error.message;
@@ -60,23 +84,21 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported scheme ${url.protocol}`);
-    } catch (error) {
-      resolve({ attemptedAt, error: `invalid URL: ${(error as Error).message}`, latencyMs: 0, responseExcerpt: "" });
+    const target = targetOf(request.url);
+    if (typeof target === "string") {
+      resolve({ attemptedAt, error: target, latencyMs: 0, responseExcerpt: "" });
       return;
     }
-    // An address literal is connected to without any lookup, so it is checked here.
-    const literal = url.hostname.replace(/^\[|\]$/g, "");
+    // An address literal is connected to without any lookup, so it is checked here (urlToHttpOptions took its brackets off).
+    const literal = target.hostname ?? "";
     const rule = request.destinations;
     if (rule !== "any" && isIP(literal) !== 0 && !isAllowedDestination(literal, rule)) {
       resolve({ attemptedAt, error: `${literal} is not a public address.`, latencyMs: 0, responseExcerpt: "" });
       return;
     }
     const pool = agents[rule];
-    const transport = url.protocol === "https:" ? https : http;
+    const secure = target.protocol === "https:";
+    const transport = secure ? https : http;
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     let settled = false;
     const finish = (outcome: Omit<WebhookOutcome, "attemptedAt">) => {
@@ -86,9 +108,10 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
       request.signal?.removeEventListener("abort", onAbort);
       resolve({ attemptedAt, ...outcome });
     };
-    const req = transport.request(url, {
+    const req = transport.request({
+      ...target,
       method: "POST",
-      agent: url.protocol === "https:" ? pool.https : pool.http,
+      agent: secure ? pool.https : pool.http,
       ...(rule !== "any" ? { lookup: lookups[rule] } : {}),
       headers: {
         "content-type": "application/json",

@@ -279,6 +279,30 @@ describe("send loop", () => {
     }
   });
 
+  test("group commit: outcomes that come while a record call is in flight wait for it and go together in the next call", async () => {
+    // dlv_1 is answered at once, the others 200, 300 and 400 ms later: all while the first record call (600 ms) is in flight.
+    const staggered = await new WebhookReceiver((r) => ({ status: 200, delayMs: r.eventId === "evt_dlv_1" ? 0 : 100 * Number(r.eventId?.slice(-1)) })).start();
+    try {
+      let claims = 0;
+      const offered: string[][] = [];
+      const loop = remote({}, async (method, request) => {
+        if (method === "claimDueDeliveries")
+          return { deliveries: claims++ === 0 ? ["dlv_1", "dlv_2", "dlv_3", "dlv_4"].map((id) => due(id, staggered.url)) : [] };
+        if (method === "recordAttempts") {
+          offered.push((request.results as AttemptResult[]).map((r) => r.delivery_id));
+          if (offered.length === 1) await sleep(600);
+          return { deliveries: [], rejected: [] };
+        }
+        return {};
+      });
+      await loop.ready();
+      await eventually(async () => (offered.flat().length === 4 ? true : undefined), 10_000, "every outcome recorded");
+      expect(offered).toEqual([["dlv_1"], ["dlv_2", "dlv_3", "dlv_4"]]);
+    } finally {
+      await staggered.stop();
+    }
+  });
+
   test("an outcome the core rejects is retried alone, then recorded as a failed attempt; the rest of its batch is not held back", async () => {
     const offered: AttemptResult[][] = [];
     let claims = 0;

@@ -17,7 +17,7 @@ import { Backoff } from "./backoff.ts";
 import type { DispatcherConfig } from "./config.ts";
 import { sendWebhook, type WebhookOutcome } from "../../proto/send-webhook.ts";
 import { webhookDestinations } from "../../proto/public-address.ts";
-import { contextOf, SpanKind, SpanStatusCode, startSpan, untraced, withSpan } from "../../proto/runtime/spans.ts";
+import { contextOf, SpanKind, SpanStatusCode, startSpan, tracingOn, untraced, withSpan } from "../../proto/runtime/spans.ts";
 
 /** The core calls the send loop makes: the core client's DeliveryService (a fake in unit tests). */
 export type DeliveryCalls = Pick<CoreClient["deliveries"], "claimDueDeliveries" | "recordAttempts" | "releaseDeliveries">;
@@ -34,6 +34,13 @@ export type SendPolicy = Pick<
 const RECORDERS = 4;
 /** Outcomes per RecordAttempts call. */
 const BATCH = 500;
+/**
+ * Group commit: while a record call is in flight, outcomes wait for it (it takes all that gathered
+ * when it is back) and another call starts only once this many wait. Each call costs the core two
+ * transactions whatever it carries, so under load calls grow instead of multiplying; a lone
+ * outcome on an idle loop is still recorded at once.
+ */
+const RECORD_GROUP = 32;
 
 /** An attempt's outcome waiting to be recorded. */
 interface Pending {
@@ -74,6 +81,8 @@ export class SendLoop {
   #alone: Pending[] = [];
   #aloneTurn = false;
   readonly #recording = new Set<Promise<void>>();
+  /** A recorder starts on the next turn of the event loop, so the outcomes of one I/O pass go in one call. */
+  #recordSoon = false;
   /** Slots promised to claims under way (a record call claims too), so claims running at once never overfill. */
   #reserved = 0;
   /** The claim the loop waits for instead of claiming itself, if any. */
@@ -210,11 +219,13 @@ export class SendLoop {
     const abort = new AbortController();
     this.#inFlight.set(delivery.delivery_id, abort);
     // Tracing on: the attempt continues the trace of the request that raised the event.
-    const span = startSpan("webhook attempt", {
-      kind: SpanKind.CLIENT,
-      parent: contextOf(delivery.traceparent),
-      attributes: { "paytami.delivery_id": delivery.delivery_id, "paytami.event_id": delivery.event_id, "paytami.attempt": delivery.attempt },
-    });
+    const span = tracingOn()
+      ? startSpan("webhook attempt", {
+          kind: SpanKind.CLIENT,
+          parent: contextOf(delivery.traceparent),
+          attributes: { "paytami.delivery_id": delivery.delivery_id, "paytami.event_id": delivery.event_id, "paytami.attempt": delivery.attempt },
+        })
+      : undefined;
     void withSpan(span, () =>
       sendWebhook({
         url: delivery.url,
@@ -236,12 +247,20 @@ export class SendLoop {
       if (abort.signal.aborted) return;
       this.sent++;
       this.#results.push({ result: toResult(delivery.delivery_id, outcome), tries: 0, mark: this.#answered, standIn: false });
-      this.#startRecorder();
+      if (this.#recordSoon) return;
+      this.#recordSoon = true;
+      setImmediate(() => {
+        this.#recordSoon = false;
+        this.#startRecorder();
+      });
     });
   }
 
   #startRecorder(): void {
-    if (this.#recording.size >= RECORDERS) return;
+    const running = this.#recording.size;
+    if (running >= RECORDERS) return;
+    // A call in flight takes what gathers meanwhile when it is back (#record loops), unless a group is ready.
+    if (running > 0 && this.#results.length < RECORD_GROUP) return;
     const recording = this.#record().finally(() => this.#recording.delete(recording));
     this.#recording.add(recording);
   }

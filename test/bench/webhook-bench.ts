@@ -16,6 +16,9 @@
 //      its arrival at each receiver;
 //   3. the same with a third endpoint whose receiver never answers (attempts hang until the
 //      15 s deadline): the healthy receivers' lag p99 and its ratio to run 2's, in the same run.
+// For runs 1 and 2 it also prints the CPU milliseconds per delivery of each process (utime + stime
+// from /proc/<pid>/stat: the dispatcher, the core, every PostgreSQL process of the cluster, the
+// nats-server; the facade is idle) and the core gRPC calls per delivery, from the core's metrics.
 // Every setting is the product's default (WEBHOOK_TIMEOUT 15 s, OUTBOX_RELAY_INTERVAL 250 ms, …)
 // unless BENCH_WEBHOOK_ENV adds some ("KEY=value,KEY=value").
 import { isMain, runAlone, say } from "./run-alone.ts";
@@ -44,6 +47,88 @@ const EXTRA_ENV = Object.fromEntries(
     .filter(Boolean)
     .map((kv) => kv.split("=", 2) as [string, string]),
 );
+
+/** CPU milliseconds of a process (utime + stime, USER_HZ 100), or undefined once it is gone. */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The nats-server listening on NATS_URL's port (found in /proc: the harness does not hand its pid over). */
+function natsPid(): number | undefined {
+  const port = new URL(process.env.NATS_URL!.split(",")[0]!).port;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (args[0]?.endsWith("nats-server") && args.includes(port)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+type Process = "dispatcher" | "core" | "postgres" | "nats-server";
+const PROCESSES: readonly Process[] = ["dispatcher", "core", "postgres", "nats-server"];
+
+/** CPU ms per pid of every process the pipeline runs on (PostgreSQL: every backend and background process of the cluster's database). */
+async function cpuSnapshot(stack: Stack): Promise<Record<Process, Map<number, number>>> {
+  const backends = (await stack.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() or datname is null")).map(
+    (r) => r.pid,
+  );
+  const groups: Record<Process, number[]> = {
+    dispatcher: [stack.pids().dispatcher!],
+    core: [stack.pids().core!],
+    postgres: backends,
+    "nats-server": [natsPid()].filter((pid) => pid !== undefined),
+  };
+  const out = {} as Record<Process, Map<number, number>>;
+  for (const name of PROCESSES) out[name] = new Map(groups[name].flatMap((pid) => (cpuMs(pid) === undefined ? [] : [[pid, cpuMs(pid)!] as const])));
+  return out;
+}
+
+/** CPU ms each process spent between two snapshots (a PostgreSQL backend started in between counts from zero). */
+async function cpuSince(stack: Stack, before: Record<Process, Map<number, number>>): Promise<Record<Process, number>> {
+  const after = await cpuSnapshot(stack);
+  const out = {} as Record<Process, number>;
+  for (const name of PROCESSES) {
+    out[name] = 0;
+    for (const [pid, ms] of after[name]) out[name] += ms - (before[name].get(pid) ?? 0);
+  }
+  return out;
+}
+
+/** Count and total seconds of each core gRPC method so far (paytami_core_grpc_call_seconds). */
+async function grpcCalls(stack: Stack): Promise<Map<string, { sum: number; count: number }>> {
+  const text = await (await fetch(`${stack.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${stack.internalToken}` } })).text();
+  const stat = new Map<string, { sum: number; count: number }>();
+  for (const m of text.matchAll(/^paytami_core_grpc_call_seconds_(sum|count)\{([^}]*)\} ([\d.e+-]+)$/gm)) {
+    const method = /method="([^"]+)"/.exec(m[2]!)![1]!;
+    const entry = stat.get(method) ?? { sum: 0, count: 0 };
+    entry[m[1] as "sum" | "count"] += Number(m[3]);
+    stat.set(method, entry);
+  }
+  return stat;
+}
+
+/** The delivery pipeline's calls to the core between two grpcCalls() answers, per delivery. */
+function callsPerDelivery(before: Map<string, { count: number }>, after: Map<string, { count: number }>, deliveries: number): string {
+  return ["ClaimDueDeliveries", "RecordAttempts", "RecordDeliveries", "ReleaseDeliveries"]
+    .map((method) => `${method} ${(((after.get(method)?.count ?? 0) - (before.get(method)?.count ?? 0)) / deliveries).toFixed(3)}`)
+    .join(", ");
+}
+
+/** One table row: CPU ms per delivery of each process, and their sum. */
+function cpuRow(label: string, spent: Record<Process, number>, deliveries: number): string {
+  const per = PROCESSES.map((name) => spent[name] / deliveries);
+  return `| ${label} | ${per.map((ms) => ms.toFixed(3)).join(" | ")} | ${per.reduce((a, b) => a + b, 0).toFixed(3)} |`;
+}
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
 
@@ -160,6 +245,8 @@ export async function webhookBench(): Promise<string> {
         : `throughput: capturing ${BURST} payments through gRPC SimulatePayment at concurrency 32`,
     );
     const before = healthy.map((r) => r.requests.length);
+    const burstCpu = await cpuSnapshot(stack);
+    const burstCalls = await grpcCalls(stack);
     const t0 = Date.now();
     if (domain) await each(chunks, SOURCE_CONCURRENCY, (chunk) => captureBatch(domain.deps, chunk));
     else await each(burst, 32, (id) => stack.core.admin.simulatePayment({ payment_id: id, step: "succeed" }));
@@ -170,6 +257,8 @@ export async function webhookBench(): Promise<string> {
       before.map((n) => n + BURST),
       300_000,
     );
+    const burstSpent = await cpuSince(stack, burstCpu);
+    const burstCallsPer = callsPerDelivery(burstCalls, await grpcCalls(stack), 2 * BURST);
     // Every burst event arrived exactly once at each healthy receiver (a redelivery would be counted twice).
     for (const [i, r] of healthy.entries()) {
       const got = arrivals(r, before[i]!);
@@ -188,17 +277,21 @@ export async function webhookBench(): Promise<string> {
     const lagRun = async (label: string, batch: string[]) => {
       const from = healthy.map((r) => r.requests.length);
       say(`lag: ${label}: ${RATE} events/s for ${SECONDS} s`);
+      const cpu = await cpuSnapshot(stack);
+      const calls = await grpcCalls(stack);
       await steady(stack, batch, RATE);
       await waitForCount(
         healthy,
         from.map((n) => n + batch.length),
         120_000,
       );
+      const spent = await cpuSince(stack, cpu);
+      const callsPer = callsPerDelivery(calls, await grpcCalls(stack), 2 * batch.length);
       const lags = healthy
         .flatMap((r, i) => arrivals(r, from[i]!))
         .map((a) => a.lagMs)
         .sort((a, b) => a - b);
-      return { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1)!, n: lags.length };
+      return { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1)!, n: lags.length, spent, callsPer };
     };
     const calm = await lagRun("two healthy endpoints", ids.slice(BURST, BURST + perPhase));
     await endpoint(hanging.url);
@@ -226,16 +319,19 @@ export async function webhookBench(): Promise<string> {
     lines.push(`| Healthy p99 with the hanging endpoint / without | ${ratio.toFixed(2)}× | ≤ 1.5× | ${ratio <= 1.5 ? "met" : "missed"} |`);
     lines.push("");
     lines.push(`The hanging endpoint had at most ${hanging.maxHanging} attempts open at once.`);
+    lines.push("");
+    lines.push(
+      `CPU ms per delivery (/proc/<pid>/stat; the burst's source runs in the bench process, but its transactions' PostgreSQL time counts under postgres; the lag run's source is gRPC SimulatePayment, counted under core):`,
+    );
+    lines.push("");
+    lines.push(`| Phase | ${PROCESSES.join(" | ")} | total |`, `|---|${PROCESSES.map(() => "---:").join("|")}|---:|`);
+    lines.push(cpuRow(`burst, ${2 * BURST} deliveries, first change to last arrival`, burstSpent, 2 * BURST));
+    lines.push(cpuRow(`${RATE} events/s, ${calm.n} deliveries`, calm.spent, calm.n));
+    lines.push("");
+    lines.push(`Core calls per delivery: burst: ${burstCallsPer}; at ${RATE} events/s: ${calm.callsPer}.`);
     if (process.env.BENCH_WEBHOOK_METRICS === "1") {
       // Where the core's time goes: count and mean of each gRPC method (paytami_core_grpc_call_seconds).
-      const text = await (await fetch(`${stack.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${stack.internalToken}` } })).text();
-      const stat = new Map<string, { sum: number; count: number }>();
-      for (const m of text.matchAll(/^paytami_core_grpc_call_seconds_(sum|count)\{([^}]*)\} ([\d.e+-]+)$/gm)) {
-        const method = /method="([^"]+)"/.exec(m[2]!)![1]!;
-        const entry = stat.get(method) ?? { sum: 0, count: 0 };
-        entry[m[1] as "sum" | "count"] += Number(m[3]);
-        stat.set(method, entry);
-      }
+      const stat = await grpcCalls(stack);
       lines.push("", "| gRPC method | calls | mean ms |", "|---|---:|---:|");
       for (const [method, { sum, count }] of stat) lines.push(`| ${method} | ${count} | ${((sum / count) * 1000).toFixed(1)} |`);
     }

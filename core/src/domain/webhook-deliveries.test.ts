@@ -109,6 +109,24 @@ describe("webhook deliveries", () => {
     await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", [slow, other]).execute();
   });
 
+  test("one claim of an event's deliveries to several endpoints gives each the stored envelope, the same bytes; a purged event's deliveries fail", async () => {
+    const endpoints = [await newEndpoint(), await newEndpoint(), await newEndpoint()];
+    const [kept, purged] = await newEvents(2);
+    await record([kept!, purged!]);
+    await db(deps.orm.em.fork()).deleteFrom("outbox_events").where("id", "=", purged!).execute();
+    const claimed = await claimDueDeliveries(deps, deps.orm.em.fork(), OPERATOR, { limit: 10, leaseMs: 30_000 });
+    expect(claimed.map((d) => d.endpointId).sort()).toEqual([...endpoints].sort());
+    expect(claimed.every((d) => d.eventId === kept)).toBe(true);
+    const stored = await db(deps.orm.em.fork()).selectFrom("outbox_events").select("envelope").where("id", "=", kept!).executeTakeFirstOrThrow();
+    for (const delivery of claimed) {
+      expect(JSON.parse(delivery.body.toString())).toEqual(stored.envelope);
+      expect(delivery.body.equals(claimed[0]!.body)).toBe(true);
+    }
+    const gone = await db(deps.orm.em.fork()).selectFrom("webhook_deliveries").select(["status", "last_error"]).where("event_id", "=", purged!).execute();
+    expect(gone).toEqual(endpoints.map(() => ({ status: "failed", last_error: "The event is no longer kept (EVENT_RETENTION)." })));
+    await db(deps.orm.em.fork()).deleteFrom("webhook_endpoints").where("id", "in", endpoints).execute();
+  });
+
   test("failures follow the schedule, the last one fails the delivery, and a success ends it", async () => {
     const ep = await newEndpoint();
     const [eventId] = await newEvents(1);

@@ -9,7 +9,7 @@ import type { CoreDeps } from "../domain/deps.ts";
 import { type Tx } from "../domain/unit-of-work.ts";
 import { eventBody, recordAttempts, type AttemptOutcome, type RejectedAttempt } from "../domain/webhook-deliveries.ts";
 import { signingSecrets } from "../domain/webhook-endpoints.ts";
-import { claimLeased, type LeasedQueue } from "./claim.ts";
+import { leaseStatement, type LeasedQueue } from "./claim.ts";
 
 /**
  * Pending deliveries that are due, oldest first, taking from each enabled endpoint at most as many
@@ -61,6 +61,22 @@ export interface DueDelivery {
   traceparent: string | null;
 }
 
+/** A leased delivery as the claim reads it (envelope: only on the first row of each event). */
+interface ClaimedRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  mode: string;
+  attempt_count: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  outbox_id: string | null;
+  traceparent: string | null;
+  envelope: unknown;
+}
+
 /** How many due deliveries a dispatcher asks for, and for how long it holds them. */
 export interface DeliveryClaim {
   limit: number;
@@ -77,34 +93,25 @@ const MIN_LEASE_MS = 1_000;
  */
 export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: DeliveryCaller, { limit, leaseMs }: DeliveryClaim): Promise<DueDelivery[]> {
   const policy = { batch: Math.max(1, Math.min(limit, MAX_CLAIM)), leaseMs: Math.max(MIN_LEASE_MS, leaseMs) };
-  const claimed = await claimLeased(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), policy, tx);
-  if (claimed.length === 0) return [];
+  const lease = leaseStatement(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), policy, tx);
   const now = deps.now();
-  const rows = await db(tx)
-    .selectFrom("webhook_deliveries as d")
-    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
-    .leftJoin("outbox_events as o", "o.id", "d.event_id")
-    .select([
-      "d.id",
-      "d.event_id",
-      "d.endpoint_id",
-      "d.mode",
-      "d.attempt_count",
-      "e.url",
-      "e.secret",
-      "e.previous_secret",
-      "e.previous_secret_expires_at",
-      "o.envelope",
-      "o.traceparent",
-    ])
-    .where(
-      "d.id",
-      "in",
-      claimed.map((row) => row.id),
-    )
-    .orderBy("d.next_attempt_at")
-    .execute();
-  const purged = rows.filter((row) => row.envelope === null).map((row) => row.id);
+  // One statement: the lease, and what the dispatcher needs of each leased delivery (the select sees
+  // the rows as they were before the lease, which changed only claimed_until). Each event's envelope
+  // comes once however many of its endpoints were claimed: it is read, parsed and serialized once,
+  // and every endpoint is sent (and signs) the same bytes.
+  const { rows } = await sql<ClaimedRow>`
+    with leased as (${lease})
+    select d.id, d.event_id, d.endpoint_id, d.mode, d.attempt_count, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
+      o.id as outbox_id, o.traceparent, case when row_number() over (partition by d.event_id) = 1 then o.envelope end as envelope
+    from leased
+    join webhook_deliveries d on d.id = leased.id
+    join webhook_endpoints e on e.id = d.endpoint_id
+    left join outbox_events o on o.id = d.event_id
+    order by d.next_attempt_at`.execute(db(tx));
+  if (rows.length === 0) return [];
+  const bodies = new Map<string, Buffer>();
+  for (const row of rows) if (row.envelope !== null) bodies.set(row.event_id, eventBody(row.envelope));
+  const purged = rows.filter((row) => row.outbox_id === null).map((row) => row.id);
   if (purged.length > 0) {
     await db(tx)
       .updateTable("webhook_deliveries")
@@ -113,14 +120,14 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
       .execute();
   }
   return rows
-    .filter((row) => row.envelope !== null)
+    .filter((row) => row.outbox_id !== null)
     .map((row) => ({
       deliveryId: row.id,
       eventId: row.event_id,
       endpointId: row.endpoint_id,
       mode: row.mode,
       url: row.url,
-      body: eventBody(row.envelope),
+      body: bodies.get(row.event_id)!,
       secrets: signingSecrets(row, now),
       attempt: row.attempt_count + 1,
       traceparent: row.traceparent,

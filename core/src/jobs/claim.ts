@@ -149,16 +149,28 @@ export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] &
   /** The operation's unit of work, when an operation claims (one statement: it needs no transaction). */
   em: Tx = deps.orm.em.fork(),
 ): Promise<Row[]> {
+  return (await leaseStatement(deps, queue, policy, em).execute()) as Row[];
+}
+
+/**
+ * claimLeased's statement, not executed: `UPDATE … RETURNING` the due rows' columns, for a claim
+ * that reads what it needs of the leased rows in the same statement (`WITH leased AS (…) SELECT …`).
+ */
+export function leaseStatement<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
+  deps: CoreDeps,
+  queue: LeasedQueue<T, K, Row>,
+  policy: LeasePolicy,
+  em: Tx,
+) {
   const trx = db(em);
   const now = deps.now();
   const due = dueLocked(trx, queue, now, policy.batch, true) as unknown as SelectQueryBuilder<LooseDB, string, Row>;
-  return (await anyTable(trx)
+  return anyTable(trx)
     .updateTable(`${queue.table as string} as leased`)
     .from(due.as("due"))
     .set({ claimed_until: new Date(now.getTime() + policy.leaseMs) })
     .whereRef(`leased.${queue.key}`, "=", `due.${queue.key}`)
-    .returningAll("due")
-    .execute()) as Row[];
+    .returningAll("due");
 }
 
 /**
