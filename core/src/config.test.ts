@@ -278,6 +278,20 @@ describe("group commit (CREATE_BATCH)", () => {
   });
 });
 
+describe("group commit of refunds (REFUND_BATCH)", () => {
+  it("is on, 64 requests per batch at most, waiting 1 ms when idle, by default", () => {
+    expect(loadConfig(base).refundBatch).toEqual({ on: true, max: 64, waitMs: 1 });
+  });
+
+  it("reads its own switches, independent of CREATE_BATCH's, and refuses anything but on/off and a positive size", () => {
+    const config = loadConfig({ ...base, REFUND_BATCH: "off", REFUND_BATCH_MAX: "8", REFUND_BATCH_WAIT: "0" });
+    expect(config.refundBatch).toEqual({ on: false, max: 8, waitMs: 0 });
+    expect(config.createBatch).toEqual({ on: true, max: 64, waitMs: 1 });
+    expect(() => loadConfig({ ...base, REFUND_BATCH: "yes" })).toThrow("REFUND_BATCH");
+    expect(() => loadConfig({ ...base, REFUND_BATCH_MAX: "0" })).toThrow("REFUND_BATCH_MAX");
+  });
+});
+
 describe("API keys (API_KEY_ROLL_MAX, API_KEY_LAST_USED_INTERVAL)", () => {
   it("let a rolled key keep working up to 7 days and write last-used once a minute, by default", () => {
     expect(loadConfig(base).apiKeys).toEqual({ rollMaxMs: 7 * 86_400_000, lastUsedIntervalMs: 60_000 });

@@ -150,6 +150,8 @@ export interface CoreConfig {
   logo: LogoPolicy;
   /** Group commit of charge creation (core/README.md "Group commit"). */
   createBatch: CreateBatchPolicy;
+  /** Group commit of refund creation (core/README.md "Group commit of refunds"): REFUND_BATCH, REFUND_BATCH_MAX, REFUND_BATCH_WAIT, as CREATE_BATCH*. */
+  refundBatch: CreateBatchPolicy;
 }
 
 export interface CreateBatchPolicy {
@@ -161,10 +163,10 @@ export interface CreateBatchPolicy {
   waitMs: number;
 }
 
-function createBatchEnv(source: NodeJS.ProcessEnv): CreateBatchPolicy {
-  const on = env(source, "CREATE_BATCH", "on");
-  if (on !== "on" && on !== "off") throw new Error(`CREATE_BATCH must be on or off, got "${on}"`);
-  return { on: on === "on", max: positiveIntEnv(source, "CREATE_BATCH_MAX", 64), waitMs: intEnv(source, "CREATE_BATCH_WAIT", 1) };
+function batchEnv(source: NodeJS.ProcessEnv, prefix: "CREATE_BATCH" | "REFUND_BATCH"): CreateBatchPolicy {
+  const on = env(source, prefix, "on");
+  if (on !== "on" && on !== "off") throw new Error(`${prefix} must be on or off, got "${on}"`);
+  return { on: on === "on", max: positiveIntEnv(source, `${prefix}_MAX`, 64), waitMs: intEnv(source, `${prefix}_WAIT`, 1) };
 }
 
 export interface DashboardViewsPolicy {
@@ -502,7 +504,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     },
     processorAttemptLeaseMs,
     processorCallTimeoutMs: processorCallTimeoutEnv(source, processorAttemptLeaseMs, jobs.recoverPayouts.leaseMs),
-    createBatch: createBatchEnv(source),
+    createBatch: batchEnv(source, "CREATE_BATCH"),
+    refundBatch: batchEnv(source, "REFUND_BATCH"),
     dashboardViews: {
       timeZone: timeZoneEnv(source, "DASHBOARD_TIME_ZONE", "America/Guatemala"),
       deliveryAlertWindowMs: positiveDurationEnv(source, "DASHBOARD_DELIVERY_ALERT_WINDOW", "24h"),

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { batchFailures, batchSizes } from "./domain/create-charge/batch.ts";
+import { refundBatchFailures, refundBatchSizes } from "./domain/refunds/batch.ts";
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -51,5 +52,26 @@ export const createBatchFailures = new Gauge({
   registers: [registry],
   collect() {
     this.set(batchFailures.count);
+  },
+});
+
+export const refundBatches = new Gauge({
+  name: "paytami_core_refund_batches",
+  help: "Refund batches run since start, by how many requests each carried (group commit of refunds; counts only grow).",
+  labelNames: ["size"] as const,
+  registers: [registry],
+  collect() {
+    refundBatchSizes.forEach((count, size) => {
+      if (count) this.set({ size: String(size) }, count);
+    });
+  },
+});
+
+export const refundBatchFailuresGauge = new Gauge({
+  name: "paytami_core_refund_batch_failures",
+  help: "Refund batches whose transaction failed and whose requests then ran one transaction each (a deadlock between cores; otherwise a bug).",
+  registers: [registry],
+  collect() {
+    this.set(refundBatchFailures.count);
   },
 });

@@ -5,10 +5,15 @@
 // (which serialize on its row lock) are 1/REFUND_PAYMENTS of the load, as on a real shop.
 //
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REFUND_ROUNDS (default 3).
-// Alone: `node test/bench/refund-create.ts` (provisions its own PostgreSQL + NATS like bench.ts).
+// Alone: `node test/bench/refund-create.ts` (provisions its own PostgreSQL + NATS like bench.ts);
+// REFUND_BATCH=off in its environment turns the core's group commit of refunds off (A/B).
+// Besides throughput it reports CPU ms per request of the facade, the core and the PostgreSQL
+// backends (utime + stime from /proc/<pid>/stat, as bench.ts), and the refund batch sizes
+// (paytami_core_refund_batches), so a shared machine's noise can be told from the code's cost.
 
 import { isMain, runAlone, say } from "./run-alone.ts";
 import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
 import * as os from "node:os";
 import autocannon from "autocannon";
 import type { Stack } from "../support/stack.ts";
@@ -22,6 +27,55 @@ interface Run {
   p99: number;
   ok2xx: number;
   bad: number;
+  /** CPU ms per 2xx request, per process group. */
+  cpu: Record<Group, number>;
+}
+
+type Group = "facade" | "core" | "postgres";
+
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (USER_HZ = 100).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms of every process of each group now (PostgreSQL: the backends connected to the stack's database). */
+async function cpuSnapshot(s: Stack): Promise<Record<Group, Map<number, number>>> {
+  const backends = await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()");
+  const groups: Record<Group, number[]> = { facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid) };
+  const out = {} as Record<Group, Map<number, number>>;
+  for (const [name, pids] of Object.entries(groups) as [Group, number[]][]) {
+    out[name] = new Map();
+    for (const pid of pids) {
+      const ms = cpuMs(pid);
+      if (ms !== undefined) out[name].set(pid, ms);
+    }
+  }
+  return out;
+}
+
+/** CPU ms each group spent between two snapshots, per request (a backend that started in between counts from zero). */
+function cpuPerRequest(before: Record<Group, Map<number, number>>, after: Record<Group, Map<number, number>>, requests: number): Record<Group, number> {
+  const out = {} as Record<Group, number>;
+  for (const [name, pids] of Object.entries(after) as [Group, Map<number, number>][]) {
+    let spent = 0;
+    for (const [pid, ms] of pids) spent += ms - (before[name].get(pid) ?? 0);
+    out[name] = requests > 0 ? spent / requests : 0;
+  }
+  return out;
+}
+
+/** The core's refund batches so far, by requests per batch (paytami_core_refund_batches). */
+async function refundBatches(s: Stack): Promise<Map<number, number>> {
+  const text = await (await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${s.internalToken}` } })).text();
+  const counts = new Map<number, number>();
+  for (const [, size, count] of text.matchAll(/^paytami_core_refund_batches\{size="(\d+)"\} (\d+)$/gm)) counts.set(Number(size), Number(count));
+  return counts;
 }
 
 type Target = "payments" | "refunds";
@@ -32,9 +86,10 @@ interface Request {
   body: () => string;
 }
 
-async function cannon(baseUrl: string, req: Request, concurrency: number, seconds: number): Promise<Run> {
+async function cannon(s: Stack, req: Request, concurrency: number, seconds: number): Promise<Run> {
+  const before = await cpuSnapshot(s);
   const result = await autocannon({
-    url: baseUrl + req.path,
+    url: s.baseUrl + req.path,
     connections: concurrency,
     duration: seconds,
     method: "POST",
@@ -50,12 +105,14 @@ async function cannon(baseUrl: string, req: Request, concurrency: number, second
       },
     ],
   });
+  const after = await cpuSnapshot(s);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     ok2xx: result["2xx"],
     bad: result.non2xx + result.errors + result.timeouts,
+    cpu: cpuPerRequest(before, after, result["2xx"]),
   };
 }
 
@@ -115,20 +172,25 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   say(`refunds: warm-up, ${warmup} s at concurrency 8 per target`);
   let warmOk = 0;
   for (const t of order) {
-    const r = await cannon(s.baseUrl, targets[t], 8, warmup);
+    const r = await cannon(s, targets[t], 8, warmup);
     if (t === "refunds") warmOk += r.ok2xx;
   }
   const runs: Array<Record<Target, Run>> = [];
+  const batchesBefore = await refundBatches(s);
   for (let round = 1; round <= ROUNDS; round++) {
     const pair = {} as Record<Target, Run>;
     for (const t of order) {
       say(`refunds: round ${round}/${ROUNDS}, POST /v1/${t}, ${seconds} s at concurrency 32`);
-      const r = await cannon(s.baseUrl, targets[t], 32, seconds);
-      say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx + errors ${r.bad}`);
+      const r = await cannon(s, targets[t], 32, seconds);
+      const cpu = `CPU ms/request facade ${r.cpu.facade.toFixed(2)}, core ${r.cpu.core.toFixed(2)}, postgres ${r.cpu.postgres.toFixed(2)}`;
+      say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx + errors ${r.bad}; ${cpu}; load ${os.loadavg()[0]!.toFixed(1)}`);
       pair[t] = r;
     }
     runs.push(pair);
   }
+
+  const batchesAfter = await refundBatches(s);
+  const batches = [...batchesAfter].map(([size, n]) => [size, n - (batchesBefore.get(size) ?? 0)] as const).filter(([, n]) => n > 0);
 
   // Every 2xx must be a refund created (not a replay, not lost).
   const ok = warmOk + runs.reduce((n, r) => n + r.refunds.ok2xx, 0);
@@ -156,6 +218,25 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   const p99Ratio = median(runs.map((r) => r.refunds.p99 / r.payments.p99));
   const med = (t: Target) => `${median(runs.map((r) => r[t].rps)).toFixed(0)} | ${median(runs.map((r) => r[t].p50))} | ${median(runs.map((r) => r[t].p99))}`;
   lines.push(`| median | ${med("payments")} | ${med("refunds")} | **${rpsRatio.toFixed(2)}×** | **${p99Ratio.toFixed(2)}×** |`);
+  lines.push("");
+  lines.push("CPU ms per 2xx request (medians of the rounds; PostgreSQL: the backends connected to the database):");
+  lines.push("");
+  lines.push("| Target | facade | core | postgres | total |");
+  lines.push("|---|---:|---:|---:|---:|");
+  for (const t of order) {
+    const m = (g: Group) => median(runs.map((r) => r[t].cpu[g]));
+    lines.push(
+      `| POST /v1/${t} | ${m("facade").toFixed(2)} | ${m("core").toFixed(2)} | ${m("postgres").toFixed(2)} | ${(m("facade") + m("core") + m("postgres")).toFixed(2)} |`,
+    );
+  }
+  lines.push("");
+  const batchRequests = batches.reduce((n, [size, count]) => n + size * count, 0);
+  const batchCount = batches.reduce((n, [, count]) => n + count, 0);
+  lines.push(
+    batchCount === 0
+      ? `Refund batches (REFUND_BATCH=${process.env.REFUND_BATCH ?? "default"}): none.`
+      : `Refund batches (REFUND_BATCH=${process.env.REFUND_BATCH ?? "default"}) in the timed rounds: ${batchCount} for ${batchRequests} requests, ${(batchRequests / batchCount).toFixed(1)} requests per batch (mean), largest ${Math.max(...batches.map(([size]) => size))}, ${(((batches.find(([size]) => size === 1)?.[1] ?? 0) / batchRequests) * 100).toFixed(0)} % of requests alone.`,
+  );
   lines.push("");
   lines.push(
     `Refund creation at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.80×: ${rpsRatio >= 0.8 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.25×: ${p99Ratio <= 1.25 ? "met" : "missed"}). ${sanity}; non-2xx + errors: ${bad}.`,
