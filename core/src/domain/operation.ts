@@ -22,6 +22,7 @@ import { auditedObject, recordSessionAction } from "./dashboard/audit-log.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { isConnectionLoss } from "../db/connection-loss.ts";
+import { isPoolSaturated } from "../db/pool-watch.ts";
 import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
 import { inSpan, tracingOn } from "../../../proto/runtime/spans.ts";
 
@@ -219,6 +220,19 @@ function retryable(op: OperationInfo, progress: Progress): boolean {
 const unavailable = () =>
   new DomainError("processor_unavailable", "The service lost its database connection (a failover?); nothing is known to have changed. Retry shortly.");
 
+/**
+ * Every pooled connection stayed busy for DB_CONNECT_TIMEOUT (pool-watch.ts): the service is
+ * overloaded, the client did nothing wrong. Not run again here: another wait would only lengthen
+ * the queue; the client retries after DB_POOL_RETRY_AFTER. A statement is only sent on an acquired
+ * connection, so the step that could not get one changed nothing.
+ */
+const overloaded = (deps: CoreDeps) =>
+  new DomainError(
+    "processor_unavailable",
+    "The service is overloaded (every database connection is busy); retry shortly.",
+    deps.config.dbPoolRetryAfterSeconds,
+  );
+
 async function runUntraced<C, I, R, M extends TransactionMode>(
   deps: CoreDeps,
   op: Operation<C, I, R, M>,
@@ -255,6 +269,7 @@ async function runAdmitted<C, I, R, M extends TransactionMode>(
   try {
     value = await runOnce(deps, op, asked, checked, progress, found);
   } catch (error) {
+    if (isPoolSaturated(error)) throw overloaded(deps);
     if (!isConnectionLoss(error)) throw error;
     if (!retryable(op, progress)) throw unavailable();
     deps.log.warn({ err: error, operation: op.name }, "database connection lost; running the operation again on a fresh connection");
@@ -262,7 +277,7 @@ async function runAdmitted<C, I, R, M extends TransactionMode>(
     try {
       value = await runOnce(deps, op, asked, checked, progress, found);
     } catch (again) {
-      throw isConnectionLoss(again) ? unavailable() : again;
+      throw isPoolSaturated(again) ? overloaded(deps) : isConnectionLoss(again) ? unavailable() : again;
     }
   }
   // DESIGN §5: every dashboard mutation is in the audit log, once it has succeeded.
