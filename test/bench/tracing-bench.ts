@@ -9,7 +9,8 @@
 // 1-minute load average: the CPU ratio is the steadier measure of what tracing costs.
 //
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_TRACING_ROUNDS (default 3);
-// BENCH_TRACING=0 skips it. Alone: `node test/bench/tracing-bench.ts` (provisions its own
+// BENCH_TRACING=0 skips it; BENCH_NODE_OPTIONS is given to both stacks' processes (e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where tracing's cost goes). Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
 import { createRun, median, type CreateRun } from "./create-run.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
@@ -53,10 +54,11 @@ export async function benchTracing(): Promise<string[]> {
   // Counting only: the collector shares the machine's cores with the processes measured.
   const collector = await new OtlpCollector({ parse: false }).start();
   const logLevel = process.env.BENCH_LOG_LEVEL ?? "info";
-  const off = await startStack({ logLevel });
+  const nodeOptions: Record<string, string> = process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {};
+  const off = await startStack({ logLevel, env: nodeOptions });
   const on = await startStack({
     logLevel,
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    env: { ...nodeOptions, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
   });
   try {
     const keys = {

@@ -199,9 +199,8 @@ export function runOperation<C, I, R, M extends TransactionMode>(
 ): Promise<ValueOf<M, R>> {
   if (!tracingOn()) return runUntraced(deps, op, caller, input);
   // One span per operation; its SQL (instrumentation-pg) and the events it raises (outbox.ts) hang from it.
-  return inSpan(`operation ${op.name}`, { attributes: { "paytami.operation": op.name, "paytami.transaction": op.transaction } }, () =>
-    runUntraced(deps, op, caller, input),
-  );
+  // The operation's name is the span's; its transaction mode is the one attribute the name does not say.
+  return inSpan(`operation ${op.name}`, { attributes: { "paytami.transaction": op.transaction } }, () => runUntraced(deps, op, caller, input));
 }
 
 /** Where a run got to: a transaction whose work is done is committing, and its outcome is unknown if the connection drops. */
