@@ -16,7 +16,7 @@ import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
-import { currentTraceparent, failed, SpanKind, startSpan, withSpan } from "./runtime/spans.ts";
+import { failed, SpanKind, startSpan, traceparentOf } from "./runtime/spans.ts";
 
 export function toCoreError(error: ServiceError, address: string): CoreError {
   const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
@@ -137,8 +137,10 @@ export class CoreClient {
     if (meta.authorization && PRINTABLE.test(meta.authorization)) metadata.set("authorization", meta.authorization);
     const deadline = new Date(Date.now() + (meta.timeoutMs ?? this.#options.timeoutMs));
     // The client span of the call (tracing on): the core's server span continues it from `traceparent`.
-    const span = startSpan(method.path.slice(1), { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc", "rpc.method": method.path.slice(1) } });
-    if (span) withSpan(span, () => metadata.set("traceparent", currentTraceparent()!));
+    // rpc.method is left out: it is the span's name already (fewer attributes to clean and export per call).
+    const span = startSpan(method.path.slice(1), { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc" } });
+    const traceparent = span && traceparentOf(span);
+    if (traceparent) metadata.set("traceparent", traceparent);
     return new Promise((resolve, reject) => {
       this.#channel.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadata, { deadline }, (error, response) => {
         if (error) {

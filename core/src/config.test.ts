@@ -320,3 +320,12 @@ describe("logo policy", () => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(named);
   });
 });
+
+describe("DB_POOL_RETRY_AFTER", () => {
+  it("is the Retry-After of a saturated pool's 503, in whole seconds (rounded up), 1 s by default", () => {
+    expect(loadConfig(base).dbPoolRetryAfterSeconds).toBe(1);
+    expect(loadConfig({ ...base, DB_POOL_RETRY_AFTER: "5s" }).dbPoolRetryAfterSeconds).toBe(5);
+    expect(loadConfig({ ...base, DB_POOL_RETRY_AFTER: "1500ms" }).dbPoolRetryAfterSeconds).toBe(2);
+    expect(() => loadConfig({ ...base, DB_POOL_RETRY_AFTER: "0s" })).toThrow("DB_POOL_RETRY_AFTER");
+  });
+});

@@ -130,8 +130,13 @@ export interface CoreConfig {
   apiKeys: ApiKeyPolicy;
   currencies: Record<Currency, CurrencyPolicy>;
   dbPoolSize: number;
-  /** DB_CONNECT_TIMEOUT: a new PostgreSQL connection (or a probe for the primary) that takes longer fails. */
+  /**
+   * DB_CONNECT_TIMEOUT: a new PostgreSQL connection (or a probe for the primary) that takes longer
+   * fails; so does a request that waits longer for a pooled connection while all are busy (503).
+   */
   dbConnectTimeoutMs: number;
+  /** DB_POOL_RETRY_AFTER: the Retry-After (whole seconds) of the 503 a request gets when the pool stayed saturated. */
+  dbPoolRetryAfterSeconds: number;
   migrateOnStart: boolean;
   shutdownGraceMs: number;
   jobs: JobPolicies;
@@ -491,6 +496,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     },
     dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
     dbConnectTimeoutMs: positiveDurationEnv(source, "DB_CONNECT_TIMEOUT", "5s"),
+    dbPoolRetryAfterSeconds: Math.ceil(positiveDurationEnv(source, "DB_POOL_RETRY_AFTER", "1s") / 1_000),
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
     jobs,

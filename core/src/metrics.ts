@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { poolWatch } from "./db/pool-watch.ts";
 import { batchFailures, batchSizes } from "./domain/create-charge/batch.ts";
 import { refundBatchFailures, refundBatchSizes } from "./domain/refunds/batch.ts";
 
@@ -73,5 +74,36 @@ export const refundBatchFailuresGauge = new Gauge({
   registers: [registry],
   collect() {
     this.set(refundBatchFailures.count);
+  },
+});
+
+export const dbPoolConnections = new Gauge({
+  name: "paytami_core_db_pool_connections",
+  help: "PostgreSQL connections of the core's pool, by state (busy, idle) and its size (max: DB_POOL_SIZE).",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  collect() {
+    const pool = poolWatch.stats();
+    this.set({ state: "busy" }, pool.total - pool.idle);
+    this.set({ state: "idle" }, pool.idle);
+    this.set({ state: "max" }, pool.max);
+  },
+});
+
+export const dbPoolWaiting = new Gauge({
+  name: "paytami_core_db_pool_waiting",
+  help: "Requests queued for a PostgreSQL connection because every one of the pool is busy.",
+  registers: [registry],
+  collect() {
+    this.set(poolWatch.stats().waiting);
+  },
+});
+
+export const dbPoolAcquireTimeouts = new Gauge({
+  name: "paytami_core_db_pool_acquire_timeouts",
+  help: "Requests that waited DB_CONNECT_TIMEOUT for a pooled connection and were answered 503, since start (counts only grow).",
+  registers: [registry],
+  collect() {
+    this.set(poolWatch.stats().acquireTimeouts);
   },
 });

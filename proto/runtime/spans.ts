@@ -4,6 +4,7 @@
 // carrier between processes: gRPC metadata, NATS headers and the outbox row.
 import {
   context,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -14,6 +15,7 @@ import {
   type Context,
   type Link,
   type Span,
+  type SpanContext,
 } from "@opentelemetry/api";
 
 export { SpanKind, SpanStatusCode, type Context, type Span };
@@ -96,9 +98,19 @@ export function failed(span: Span | undefined, error: unknown): void {
 /** The active span's W3C traceparent (to store or send on), or null with tracing off or no span. */
 export function currentTraceparent(active: Context = context.active()): string | null {
   if (!state.on) return null;
-  const carrier: Record<string, string> = {};
-  propagation.inject(active, carrier);
-  return carrier.traceparent ?? null;
+  const span = trace.getSpanContext(active);
+  return span ? traceparentOf(span) : null;
+}
+
+/**
+ * `span`'s W3C traceparent, written directly: what W3CTraceContextPropagator.inject writes (version
+ * 00, no tracestate: Paytami sets none), without making the span active in a new context first or
+ * going through the global propagator and a carrier object, once per gRPC call and per event.
+ */
+export function traceparentOf(span: Span | SpanContext): string | null {
+  const spanContext = "spanContext" in span ? span.spanContext() : span;
+  if (!isSpanContextValid(spanContext)) return null;
+  return `00-${spanContext.traceId}-${spanContext.spanId}-0${(spanContext.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
 }
 
 /** The remote parent a traceparent names (the root context when it is absent or malformed). */

@@ -71,7 +71,9 @@ export async function startTracing(service: ServiceName, options: TracingOptions
  */
 async function traceSql(provider: import("@opentelemetry/api").TracerProvider): Promise<void> {
   const { PgInstrumentation } = await import("@opentelemetry/instrumentation-pg");
-  const instrumentation = new PgInstrumentation({ enabled: false, requireParentSpan: true, enhancedDatabaseReporting: false });
+  // Statements only: a span per pooled-connection checkout (pg-pool.connect, pg.connect) said nothing
+  // a statement's span does not, and cost a span, a context and a callback wrapper per acquisition.
+  const instrumentation = new PgInstrumentation({ enabled: false, requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true });
   instrumentation.setTracerProvider(provider);
   const require = createRequire(import.meta.url);
   const pg = require("pg") as object;

@@ -3,31 +3,62 @@
 // local OTLP/HTTP JSON collector, test/support/otlp-collector.ts) against an identical stack with
 // tracing off, run alternately off, on, off, on… in the same run; target: on ≥ 0.9× off in
 // requests/s (the median of the rounds' ratios). The spans the collector received per request are
-// reported too, so a "tracing on" run that exported nothing cannot pass for a cheap one.
+// reported too, so a "tracing on" run that exported nothing cannot pass for a cheap one. Throughput
+// on a shared machine moves with the neighbours' load, so each run also reports the CPU time the
+// facade and the core spent per created payment (utime + stime from /proc/<pid>/stat) and the
+// 1-minute load average: the CPU ratio is the steadier measure of what tracing costs.
 //
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_TRACING_ROUNDS (default 3);
-// BENCH_TRACING=0 skips it. Alone: `node test/bench/tracing-bench.ts` (provisions its own
+// BENCH_TRACING=0 skips it; BENCH_NODE_OPTIONS is given to both stacks' processes (e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where tracing's cost goes). Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
 import { createRun, median, type CreateRun } from "./create-run.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import { OtlpCollector } from "../support/otlp-collector.ts";
-import { startStack } from "../support/stack.ts";
+import { startStack, type Stack } from "../support/stack.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 3);
 const CONCURRENCY = 32;
 const TARGET = 0.9;
 
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux (getconf CLK_TCK)
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return NaN;
+  // Fields after the ")" of the command name: utime and stime are the 12th and 13th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+interface MeasuredRun extends CreateRun {
+  /** CPU ms per created payment, by process. */
+  facadeCpuMs: number;
+  coreCpuMs: number;
+  load: number;
+}
+
+async function measuredRun(stack: Stack, key: string): Promise<MeasuredRun> {
+  const pids = stack.pids();
+  const before = { facade: cpuSeconds(pids.facade), core: cpuSeconds(pids.core) };
+  const run = await createRun(stack.baseUrl, key, SECONDS, CONCURRENCY);
+  const perRequest = (pid: number | undefined, from: number) => ((cpuSeconds(pid) - from) * 1_000) / Math.max(1, run.ok);
+  return { ...run, facadeCpuMs: perRequest(pids.facade, before.facade), coreCpuMs: perRequest(pids.core, before.core), load: os.loadavg()[0]! };
+}
+
 /** Runs the comparison and returns its report lines (markdown). */
 export async function benchTracing(): Promise<string[]> {
   // Counting only: the collector shares the machine's cores with the processes measured.
   const collector = await new OtlpCollector({ parse: false }).start();
   const logLevel = process.env.BENCH_LOG_LEVEL ?? "info";
-  const off = await startStack({ logLevel });
+  const nodeOptions: Record<string, string> = process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {};
+  const off = await startStack({ logLevel, env: nodeOptions });
   const on = await startStack({
     logLevel,
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    env: { ...nodeOptions, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
   });
   try {
     const keys = {
@@ -37,33 +68,37 @@ export async function benchTracing(): Promise<string[]> {
     say(`tracing: warm-up (${Math.min(3, SECONDS)} s each)`);
     await createRun(off.baseUrl, keys.off, Math.min(3, SECONDS), CONCURRENCY);
     await createRun(on.baseUrl, keys.on, Math.min(3, SECONDS), CONCURRENCY);
-    const runs: Array<{ off: CreateRun; on: CreateRun; spansPerRequest: number }> = [];
+    const runs: Array<{ off: MeasuredRun; on: MeasuredRun; spansPerRequest: number }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const a = await createRun(off.baseUrl, keys.off, SECONDS, CONCURRENCY);
+      const a = await measuredRun(off, keys.off);
       const spansBefore = collector.spanCount;
-      const b = await createRun(on.baseUrl, keys.on, SECONDS, CONCURRENCY);
+      const b = await measuredRun(on, keys.on);
       // Spans of this run still in the exporters' queues arrive within a schedule delay (1 s).
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const spansPerRequest = (collector.spanCount - spansBefore) / Math.max(1, b.ok);
       runs.push({ off: a, on: b, spansPerRequest });
       say(
-        `tracing round ${round}: off ${a.rps.toFixed(0)} req/s, on ${b.rps.toFixed(0)} req/s (${(b.rps / a.rps).toFixed(2)}×), ${spansPerRequest.toFixed(1)} spans per request`,
+        `tracing round ${round}: off ${a.rps.toFixed(0)} req/s, on ${b.rps.toFixed(0)} req/s (${(b.rps / a.rps).toFixed(2)}×), ${spansPerRequest.toFixed(1)} spans per request; ` +
+          `CPU ms/request facade ${a.facadeCpuMs.toFixed(3)} → ${b.facadeCpuMs.toFixed(3)}, core ${a.coreCpuMs.toFixed(3)} → ${b.coreCpuMs.toFixed(3)}; load ${b.load.toFixed(2)}`,
       );
       if (a.bad + b.bad > 0) throw new Error(`tracing bench: ${a.bad} failed requests with tracing off, ${b.bad} with it on`);
     }
     const ratio = median(runs.map((r) => r.on.rps / r.off.rps));
     const p99Ratio = median(runs.map((r) => r.on.p99 / r.off.p99));
+    const cpu = (r: MeasuredRun) => r.facadeCpuMs + r.coreCpuMs;
+    const cpuRatio = median(runs.map((r) => cpu(r.on) / cpu(r.off)));
     const lines = [
       `#### Tracing on vs off (POST /v1/payments, concurrency ${CONCURRENCY}, ${ROUNDS} alternating rounds of ${SECONDS} s; tracing/bench: test/bench/tracing-bench.ts)`,
       "",
-      "| Round | off req/s | on req/s | ratio | off p99 ms | on p99 ms | spans exported per request |",
-      "|---:|---:|---:|---:|---:|---:|---:|",
+      "| Round | off req/s | on req/s | ratio | off p99 ms | on p99 ms | spans exported per request | CPU ms/req facade off → on | CPU ms/req core off → on | CPU on/off (facade + core) | load (1 min) |",
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...runs.map(
         (r, i) =>
-          `| ${i + 1} | ${r.off.rps.toFixed(0)} | ${r.on.rps.toFixed(0)} | ${(r.on.rps / r.off.rps).toFixed(2)}× | ${r.off.p99} | ${r.on.p99} | ${r.spansPerRequest.toFixed(1)} |`,
+          `| ${i + 1} | ${r.off.rps.toFixed(0)} | ${r.on.rps.toFixed(0)} | ${(r.on.rps / r.off.rps).toFixed(2)}× | ${r.off.p99} | ${r.on.p99} | ${r.spansPerRequest.toFixed(1)} | ` +
+          `${r.off.facadeCpuMs.toFixed(3)} → ${r.on.facadeCpuMs.toFixed(3)} | ${r.off.coreCpuMs.toFixed(3)} → ${r.on.coreCpuMs.toFixed(3)} | ${(cpu(r.on) / cpu(r.off)).toFixed(2)}× | ${r.on.load.toFixed(2)} |`,
       ),
       "",
-      `Tracing on / off throughput (median): ${ratio.toFixed(2)}× (target ≥ ${TARGET}×: ${ratio >= TARGET ? "met" : "NOT met"}); p99 ratio ${p99Ratio.toFixed(2)}×; export requests refused by the collector: ${collector.refused.length}`,
+      `Tracing on / off throughput (median): ${ratio.toFixed(2)}× (target ≥ ${TARGET}×: ${ratio >= TARGET ? "met" : "NOT met"}); p99 ratio ${p99Ratio.toFixed(2)}×; CPU per request on / off (facade + core, median) ${cpuRatio.toFixed(2)}×; export requests refused by the collector: ${collector.refused.length}`,
       "",
     ];
     if (runs.some((r) => r.spansPerRequest < 4)) lines.push("Warning: fewer than 4 spans per request reached the collector: tracing was not fully on.", "");

@@ -1,6 +1,7 @@
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type EntityManager, type InferKyselyDB, type Options } from "@mikro-orm/postgresql";
 import type { Kysely } from "kysely";
+import type pg from "pg";
 import {
   ENTITIES,
   type ApiKey,
@@ -28,6 +29,7 @@ import {
   type WebhookEndpoint,
 } from "./entities/index.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
+import { poolWatch } from "./pool-watch.ts";
 import { databaseClientClass, parseDatabaseUrl } from "./primary.ts";
 import { TimestampsPlugin } from "./timestamps-plugin.ts";
 
@@ -62,7 +64,7 @@ export type { EntityManager };
 export interface OrmOptions {
   databaseUrl: string;
   poolSize: number;
-  /** DB_CONNECT_TIMEOUT: how long a new connection (or a probe for the primary) may take. */
+  /** DB_CONNECT_TIMEOUT: how long a new connection (or a probe for the primary) may take, and how long a request waits for a busy pool. */
   connectTimeoutMs?: number;
 }
 
@@ -71,7 +73,14 @@ export function ormConfig({ databaseUrl, poolSize, connectTimeoutMs = 5_000 }: O
   const target = parseDatabaseUrl(databaseUrl);
   return {
     clientUrl: target.firstHostUrl,
-    driverOptions: { Client: databaseClientClass(target, connectTimeoutMs), connectionTimeoutMillis: connectTimeoutMs, keepAlive: true },
+    driverOptions: {
+      Client: databaseClientClass(target, connectTimeoutMs),
+      // pg-pool applies it to a new connection and to a request queued for a busy one alike; the
+      // latter comes back as PoolSaturatedError (pool-watch.ts), answered 503 rather than 500.
+      connectionTimeoutMillis: connectTimeoutMs,
+      keepAlive: true,
+      onPoolCreated: (pool: pg.Pool) => poolWatch.watch(pool, connectTimeoutMs),
+    },
     entities: ENTITIES,
     extensions: [Migrator],
     // At run time the migrator only applies the compiled MIGRATIONS: it never reads or writes the

@@ -22,6 +22,7 @@ import { auditedObject, recordSessionAction } from "./dashboard/audit-log.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { isConnectionLoss } from "../db/connection-loss.ts";
+import { isPoolSaturated } from "../db/pool-watch.ts";
 import { atomically, unitOfWork, type Changes, type Tx } from "./unit-of-work.ts";
 import { inSpan, tracingOn } from "../../../proto/runtime/spans.ts";
 
@@ -198,9 +199,8 @@ export function runOperation<C, I, R, M extends TransactionMode>(
 ): Promise<ValueOf<M, R>> {
   if (!tracingOn()) return runUntraced(deps, op, caller, input);
   // One span per operation; its SQL (instrumentation-pg) and the events it raises (outbox.ts) hang from it.
-  return inSpan(`operation ${op.name}`, { attributes: { "paytami.operation": op.name, "paytami.transaction": op.transaction } }, () =>
-    runUntraced(deps, op, caller, input),
-  );
+  // The operation's name is the span's; its transaction mode is the one attribute the name does not say.
+  return inSpan(`operation ${op.name}`, { attributes: { "paytami.transaction": op.transaction } }, () => runUntraced(deps, op, caller, input));
 }
 
 /** Where a run got to: a transaction whose work is done is committing, and its outcome is unknown if the connection drops. */
@@ -218,6 +218,19 @@ function retryable(op: OperationInfo, progress: Progress): boolean {
 
 const unavailable = () =>
   new DomainError("processor_unavailable", "The service lost its database connection (a failover?); nothing is known to have changed. Retry shortly.");
+
+/**
+ * Every pooled connection stayed busy for DB_CONNECT_TIMEOUT (pool-watch.ts): the service is
+ * overloaded, the client did nothing wrong. Not run again here: another wait would only lengthen
+ * the queue; the client retries after DB_POOL_RETRY_AFTER. A statement is only sent on an acquired
+ * connection, so the step that could not get one changed nothing.
+ */
+const overloaded = (deps: CoreDeps) =>
+  new DomainError(
+    "processor_unavailable",
+    "The service is overloaded (every database connection is busy); retry shortly.",
+    deps.config.dbPoolRetryAfterSeconds,
+  );
 
 async function runUntraced<C, I, R, M extends TransactionMode>(
   deps: CoreDeps,
@@ -255,6 +268,7 @@ async function runAdmitted<C, I, R, M extends TransactionMode>(
   try {
     value = await runOnce(deps, op, asked, checked, progress, found);
   } catch (error) {
+    if (isPoolSaturated(error)) throw overloaded(deps);
     if (!isConnectionLoss(error)) throw error;
     if (!retryable(op, progress)) throw unavailable();
     deps.log.warn({ err: error, operation: op.name }, "database connection lost; running the operation again on a fresh connection");
@@ -262,7 +276,7 @@ async function runAdmitted<C, I, R, M extends TransactionMode>(
     try {
       value = await runOnce(deps, op, asked, checked, progress, found);
     } catch (again) {
-      throw isConnectionLoss(again) ? unavailable() : again;
+      throw isPoolSaturated(again) ? overloaded(deps) : isConnectionLoss(again) ? unavailable() : again;
     }
   }
   // DESIGN §5: every dashboard mutation is in the audit log, once it has succeeded.

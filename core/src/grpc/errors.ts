@@ -1,6 +1,7 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { ERROR_CODE_METADATA_KEY, RETRY_AFTER_METADATA_KEY, type ErrorCode } from "../../../proto/error-catalog.ts";
 import { isConnectionLoss } from "../db/connection-loss.ts";
+import { isPoolSaturated } from "../db/pool-watch.ts";
 import { DomainError } from "../domain/errors.ts";
 
 /** gRPC status for each catalog code, so plain gRPC clients get a sensible status too. */
@@ -32,6 +33,12 @@ export function toServiceError(error: unknown): Partial<ServiceError> {
     metadata.set(ERROR_CODE_METADATA_KEY, error.code);
     if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_METADATA_KEY, String(error.retryAfterSeconds));
     return { code: GRPC_STATUS[error.code], details: error.message, metadata };
+  }
+  if (isPoolSaturated(error)) {
+    // Outside the operation runner (which answers this itself, with the configured Retry-After): overload, not a bug.
+    metadata.set(ERROR_CODE_METADATA_KEY, "processor_unavailable");
+    metadata.set(RETRY_AFTER_METADATA_KEY, "1");
+    return { code: status.UNAVAILABLE, details: "The service is overloaded; retry shortly.", metadata };
   }
   if (isConnectionLoss(error)) {
     // Outside the operation runner (which retries or answers this itself): a failover, not a bug (DESIGN §7).

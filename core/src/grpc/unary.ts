@@ -62,7 +62,7 @@ export function unary<Req, Res>(
       ? () =>
           inSpan(
             call.getPath().slice(1),
-            { kind: SpanKind.SERVER, parent: contextOf(firstString(call.metadata, "traceparent")), attributes: { "rpc.system": "grpc", "rpc.method": method } },
+            { kind: SpanKind.SERVER, parent: contextOf(firstString(call.metadata, "traceparent")), attributes: { "rpc.system": "grpc" } },
             run,
           )
       : run;

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import { sql } from "kysely";
 import { requestListener } from "../../../proto/request-listener.ts";
 import { db } from "../db/orm.ts";
+import { poolWatch } from "../db/pool-watch.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { operatorCheck } from "../domain/service-credentials.ts";
@@ -30,6 +31,12 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
             .executeTakeFirst()
         )?.writable === true,
     },
+    {
+      // Requests gave up waiting for a pooled connection within DB_CONNECT_TIMEOUT (each answered
+      // 503): a load balancer should send this core less until its queue drains.
+      name: "pool",
+      check: async () => !poolWatch.stats().saturated,
+    },
     ...extraProbes,
   ];
   const trpc = trpcHandler(deps);
@@ -43,7 +50,7 @@ export function startHttpServer(deps: CoreDeps, extraProbes: HealthProbe[]): Pro
         const results = await Promise.all(probes.map(async (p) => [p.name, await withTimeout(p.check(), 2_000).catch(() => false)] as const));
         const ok = results.every(([, up]) => up);
         res.writeHead(ok ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
-        res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", checks: Object.fromEntries(results) }));
+        res.end(JSON.stringify(ok ? { status: "ok" } : { status: "unavailable", checks: Object.fromEntries(results), pool: poolWatch.stats() }));
         return;
       }
       if (req.method === "GET" && req.url === "/metrics") {

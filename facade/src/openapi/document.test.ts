@@ -90,6 +90,8 @@ describe("the OpenAPI document", () => {
     expect(pay.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" });
     expect(pay.responses["201"].headers["Idempotent-Replayed"]).toBeDefined();
     expect(pay.responses["429"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/RetryAfter" });
+    expect(pay.responses["503"].headers["Retry-After"]).toEqual({ $ref: "#/components/headers/RetryAfterOptional" });
+    expect(document.components?.headers?.RetryAfterOptional).toMatchObject({ required: false });
     expect(document.components?.parameters?.IdempotencyKey).toMatchObject({ in: "header", required: true });
     for (const response of Object.values(pay.responses as Json)) expect(response.headers["Request-Id"]).toBeDefined();
   });

@@ -69,7 +69,15 @@ function responsesOf(op: ApiOperation): ZodOpenApiResponsesObject {
     const codes = errors.map((e) => e.code);
     responses[`${status}`] = {
       description: errors.map((e) => `\`${e.code}\`: ${e.when}`).join("\n\n"),
-      headers: { "Request-Id": header("RequestId"), ...(codes.includes("rate_limited") ? { "Retry-After": header("RetryAfter") } : {}) },
+      headers: {
+        "Request-Id": header("RequestId"),
+        // rate_limited always says when to come back; processor_unavailable does when the service is overloaded.
+        ...(codes.includes("rate_limited")
+          ? { "Retry-After": header("RetryAfter") }
+          : codes.includes("processor_unavailable")
+            ? { "Retry-After": header("RetryAfterOptional") }
+            : {}),
+      },
       content: {
         "application/json": {
           schema: errorResponseOf(codes as [ErrorCode, ...ErrorCode[]]),
@@ -164,6 +172,11 @@ export function buildDocument(serverUrl: string, operations: readonly ApiOperati
           schema: { type: "string", enum: ["true"] },
         },
         RetryAfter: { description: "Whole seconds to wait before the next attempt.", required: true, schema: { type: "string", pattern: "^[0-9]+$" } },
+        RetryAfterOptional: {
+          description: "Whole seconds to wait before the next attempt, when the service knows (it is overloaded).",
+          required: false,
+          schema: { type: "string", pattern: "^[0-9]+$" },
+        },
         Location: { description: "The hosted payment page.", required: true, schema: { type: "string", format: "uri" } },
       },
     },

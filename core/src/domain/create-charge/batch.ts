@@ -1,4 +1,5 @@
 import { db } from "../../db/orm.ts";
+import { isPoolSaturated } from "../../db/pool-watch.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Tx } from "../unit-of-work.ts";
 import type { BatchRow, BatchValues } from "./batch-statement.ts";
@@ -107,7 +108,13 @@ class CreationBatcher {
     let rows: BatchRow[];
     try {
       ({ rows } = await this.#kind.batchCreation.run(db(batch[0]!.tx), this.#arrays(batch)));
-    } catch {
+    } catch (error) {
+      if (isPoolSaturated(error)) {
+        // No connection came free: the statement never ran, and one statement per request would
+        // only queue each of them for another DB_CONNECT_TIMEOUT. Every request answers 503 now.
+        for (const waiting of batch) waiting.reject(error);
+        return;
+      }
       batchFailures.count += 1;
       // The statement wrote nothing (e.g. a deadlock with another core's batch over the same keys):
       // each request runs its own statement, so whatever failed fails only its own request.
