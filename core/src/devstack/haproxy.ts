@@ -24,7 +24,7 @@ export function haproxyConfig(port: number, backends: { name: string; port: numb
     "global",
     "  maxconn 4096",
     // One thread: it spends ~0.05 ms of CPU per request, and on a machine whose cores the facades and
-    // cores need, a second thread only adds wake-ups (core/README.md "Running Paytami on several machines").
+    // cores need, a second thread only adds wake-ups (core/README.md "What the cluster shape costs on one machine").
     "  nbthread 1",
     "defaults",
     "  mode http",

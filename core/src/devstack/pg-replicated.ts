@@ -96,7 +96,7 @@ export async function startReplicatedPostgres(options: { root?: string; maxConne
     await psql(primaryPort, "ALTER SYSTEM SET synchronous_standby_names = '*'");
     // A commit is acknowledged once the standby has flushed it to its disk (remote flush), so it
     // survives the primary's death and the standby's crash alike; remote_write and remote_apply
-    // measured no faster here (core/README.md "Running Paytami on several machines").
+    // measured no faster here (core/README.md "What the cluster shape costs on one machine").
     await psql(primaryPort, "ALTER SYSTEM SET synchronous_commit = 'on'");
     await psql(primaryPort, "SELECT pg_reload_conf()");
     for (let i = 0; ; i++) {
