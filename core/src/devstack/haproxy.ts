@@ -23,6 +23,9 @@ export function haproxyConfig(port: number, backends: { name: string; port: numb
     "# Written by `npm run cluster` on every start.",
     "global",
     "  maxconn 4096",
+    // One thread: it spends ~0.05 ms of CPU per request, and on a machine whose cores the facades and
+    // cores need, a second thread only adds wake-ups (core/README.md "What the cluster shape costs on one machine").
+    "  nbthread 1",
     "defaults",
     "  mode http",
     "  timeout connect 2s",
@@ -40,6 +43,9 @@ export function haproxyConfig(port: number, backends: { name: string; port: numb
     "  default_backend facades",
     "backend facades",
     "  balance roundrobin",
+    // A client connection keeps going to the facade it went to last while that one is up: its
+    // keep-alive connection to that facade is reused instead of alternating between two.
+    "  option prefer-last-server",
     "  option httpchk GET /healthz",
     "  http-check expect status 200",
     ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 1s fall 2 rise 1`),
