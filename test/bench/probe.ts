@@ -5,7 +5,7 @@
 
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { constants, monitorEventLoopDelay, PerformanceObserver, performance, type EventLoopUtilization } from "node:perf_hooks";
 
 // E.g. "--trace-gc" (not accepted in NODE_OPTIONS); the output goes to the process's log.
@@ -41,6 +41,20 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
+/** Where the resident memory is at the moment (MB): V8's heap by space (committed), off-heap buffers, and the rest (code, stacks, the allocator). */
+function memoryMb(): Record<string, number> {
+  const m = process.memoryUsage();
+  const out: Record<string, number> = {
+    rss: m.rss / 2 ** 20,
+    heapTotal: m.heapTotal / 2 ** 20,
+    heapUsed: m.heapUsed / 2 ** 20,
+    external: m.external / 2 ** 20,
+    arrayBuffers: m.arrayBuffers / 2 ** 20,
+  };
+  for (const space of getHeapSpaceStatistics()) out[space.space_name] = space.physical_space_size / 2 ** 20;
+  return out;
+}
+
 process.on("SIGUSR2", () => {
   const now = performance.now();
   const used = process.cpuUsage(cpu);
@@ -53,6 +67,7 @@ process.on("SIGUSR2", () => {
     loopDelayMs: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     gc,
     heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
+    memoryMb: memoryMb(),
   };
   appendFileSync(join(process.env.BENCH_PROBE_DIR ?? ".", `${process.pid}.jsonl`), JSON.stringify(record) + "\n");
   gc = {};
