@@ -76,3 +76,39 @@ process.on("SIGUSR2", () => {
   cpu = process.cpuUsage();
   since = now;
 });
+
+// BENCH_PROBE_ALLOC=1: V8's sampling heap profiler, counting objects the GCs already collected too,
+// so the profile is what each function allocates (not what stays live); written on SIGUSR2 as
+// $BENCH_PROBE_DIR/<pid>.alloc.json, bytes by function (self), the largest first.
+if (process.env.BENCH_PROBE_ALLOC === "1") {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  const start = () =>
+    session.post("HeapProfiler.startSampling", { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await start();
+  interface Node {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: Node[];
+  }
+  process.on("SIGUSR2", () => {
+    void (async () => {
+      const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: Node } };
+      const bytes = new Map<string, number>();
+      const walk = (node: Node, path: string[]) => {
+        const here = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.replace(/^.*node_modules\//, "").replace(/^.*\/dist\//, "dist/")}:${node.callFrame.lineNumber + 1}`;
+        if (node.selfSize > 0) {
+          // Attribute to the frame and its two callers: builtins alone say little.
+          const key = [here, ...path.slice(-2).reverse()].join(" ← ");
+          bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+        }
+        for (const child of node.children) walk(child, [...path, here]);
+      };
+      walk(profile.head, []);
+      const top = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 60);
+      appendFileSync(join(process.env.BENCH_PROBE_DIR ?? ".", `${process.pid}.alloc.json`), JSON.stringify(top) + "\n");
+      await start();
+    })();
+  });
+}
