@@ -116,6 +116,29 @@ describe("typed fields, validated once in the core", () => {
     expect(listed.data.map((p) => p.id)).toEqual([payment!.id]);
   });
 
+  test("json_only (the facade's shape): CreatePayment and GetPayment answer only the JSON bytes, the object the full answer carries", async () => {
+    const idempotency_key = randomUUID();
+    const request = { idempotency_key, ...validBody({ amount: "23456", description: "Pedido 7" }) };
+    const lean = await stack().core.payments.createPayment({ ...request, json_only: true }, bearer());
+    expect(lean.payment).toBeUndefined();
+    expect(lean.replayed).toBe(false);
+    const created = JSON.parse(lean.json.toString("utf8")) as Record<string, unknown>;
+    expect(created).toMatchObject({ status: "created", currency: "GTQ", amount: "23456", description: "Pedido 7" });
+    // The same key without json_only replays it: message and bytes, the bytes identical.
+    const full = await stack().core.payments.createPayment(request, bearer());
+    expect(full.replayed).toBe(true);
+    expect(full.payment).toMatchObject({ id: created.id, status: PaymentStatus.PAYMENT_STATUS_CREATED, amount: "23456" });
+    expect(full.json.equals(lean.json)).toBe(true);
+    const got = await stack().core.payments.getPayment({ id: created.id as string, json_only: true }, bearer());
+    expect(got.payment).toBeUndefined();
+    expect(got.json.equals(lean.json)).toBe(true);
+    const gotFull = await stack().core.payments.getPayment({ id: created.id as string }, bearer());
+    expect(gotFull.payment?.id).toBe(created.id);
+    expect(gotFull.json.equals(lean.json)).toBe(true);
+    // Not part of the body: the same request asking for json_only again is the same request (a replay, not a 409).
+    expect((await stack().core.payments.createPayment({ ...request, json_only: true }, bearer())).replayed).toBe(true);
+  });
+
   test("an internal caller gets the REST API's validation and codes: currency, method, amount", async () => {
     const create = (fields: Record<string, unknown>) =>
       codeOf(stack().core.payments.createPayment({ idempotency_key: randomUUID(), ...validBody(fields) }, bearer()));

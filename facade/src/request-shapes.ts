@@ -47,7 +47,7 @@ const createPaymentFields = {
       error: "must be an object with optional string fields email and name",
     }),
   ),
-} satisfies ProtoFields<CreatePaymentRequest, "idempotency_key" | "malformed_request">;
+} satisfies ProtoFields<CreatePaymentRequest, "idempotency_key" | "malformed_request" | "json_only">;
 
 export const createPaymentBody = z
   .strictObject(createPaymentFields, {

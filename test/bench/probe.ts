@@ -5,7 +5,7 @@
 
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { constants, monitorEventLoopDelay, PerformanceObserver, performance, type EventLoopUtilization } from "node:perf_hooks";
 
 // E.g. "--trace-gc" (not accepted in NODE_OPTIONS); the output goes to the process's log.
@@ -41,6 +41,20 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
+/** Where the resident memory is at the moment (MB): V8's heap by space (committed), off-heap buffers, and the rest (code, stacks, the allocator). */
+function memoryMb(): Record<string, number> {
+  const m = process.memoryUsage();
+  const out: Record<string, number> = {
+    rss: m.rss / 2 ** 20,
+    heapTotal: m.heapTotal / 2 ** 20,
+    heapUsed: m.heapUsed / 2 ** 20,
+    external: m.external / 2 ** 20,
+    arrayBuffers: m.arrayBuffers / 2 ** 20,
+  };
+  for (const space of getHeapSpaceStatistics()) out[space.space_name] = space.physical_space_size / 2 ** 20;
+  return out;
+}
+
 process.on("SIGUSR2", () => {
   const now = performance.now();
   const used = process.cpuUsage(cpu);
@@ -53,6 +67,7 @@ process.on("SIGUSR2", () => {
     loopDelayMs: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     gc,
     heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
+    memoryMb: memoryMb(),
   };
   appendFileSync(join(process.env.BENCH_PROBE_DIR ?? ".", `${process.pid}.jsonl`), JSON.stringify(record) + "\n");
   gc = {};
@@ -61,3 +76,39 @@ process.on("SIGUSR2", () => {
   cpu = process.cpuUsage();
   since = now;
 });
+
+// BENCH_PROBE_ALLOC=1: V8's sampling heap profiler, counting objects the GCs already collected too,
+// so the profile is what each function allocates (not what stays live); written on SIGUSR2 as
+// $BENCH_PROBE_DIR/<pid>.alloc.json, bytes by function (self), the largest first.
+if (process.env.BENCH_PROBE_ALLOC === "1") {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  const start = () =>
+    session.post("HeapProfiler.startSampling", { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await start();
+  interface Node {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: Node[];
+  }
+  process.on("SIGUSR2", () => {
+    void (async () => {
+      const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: Node } };
+      const bytes = new Map<string, number>();
+      const walk = (node: Node, path: string[]) => {
+        const here = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.replace(/^.*node_modules\//, "").replace(/^.*\/dist\//, "dist/")}:${node.callFrame.lineNumber + 1}`;
+        if (node.selfSize > 0) {
+          // Attribute to the frame and its two callers: builtins alone say little.
+          const key = [here, ...path.slice(-2).reverse()].join(" ← ");
+          bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+        }
+        for (const child of node.children) walk(child, [...path, here]);
+      };
+      walk(profile.head, []);
+      const top = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 60);
+      appendFileSync(join(process.env.BENCH_PROBE_DIR ?? ".", `${process.pid}.alloc.json`), JSON.stringify(top) + "\n");
+      await start();
+    })();
+  });
+}

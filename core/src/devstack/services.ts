@@ -13,15 +13,30 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
  * Heap bounds keep resident memory near the live set instead of letting V8
  * grow the heap lazily under load (facade ≤ 150 MB, core ≤ 250 MB targets).
  * The same flags appear in package.json's scripts.
+ *
+ * The semi-space (the young generation is two of them plus V8's own reserve) trades scavenges
+ * against resident memory, measured at c=32 with `BENCH_PROBE=1` (test/bench/README.md, issue 20):
+ * the facade allocates ~130 KB per request, so at 4 MB it scavenged 16–24 times a second and
+ * promoted what was in flight into old space, a major GC about every second (the facade's longest
+ * pauses, 40–60 ms on the loaded machine); at 8 MB its GC time per second fell by a third for
+ * ~7 MB more committed. The core allocates less and its old space holds the ORM's metadata: at
+ * 16 MB its young generation alone held ~30 MB resident; at 8 MB it holds ~15 MB, for slightly
+ * more GC time (≈ +10 ms per second of load).
  */
 export const SERVICE_V8_FLAGS: Record<ServiceName, string[]> = {
-  core: ["--max-semi-space-size=16", "--max-old-space-size=192"],
-  facade: ["--max-semi-space-size=4", "--max-old-space-size=96"],
+  core: ["--max-semi-space-size=8", "--max-old-space-size=192"],
+  facade: ["--max-semi-space-size=8", "--max-old-space-size=96"],
   dispatcher: ["--max-semi-space-size=4", "--max-old-space-size=128"],
 };
 
+/** The V8 flags a service is launched with: `<NAME>_V8_FLAGS` (e.g. CORE_V8_FLAGS="--max-semi-space-size=8 --max-old-space-size=192") in place of the defaults above. */
+export function serviceV8Flags(name: ServiceName, env: NodeJS.ProcessEnv = process.env): string[] {
+  const override = env[`${name.toUpperCase()}_V8_FLAGS`]?.trim();
+  return override ? override.split(/\s+/) : SERVICE_V8_FLAGS[name];
+}
+
 export function serviceCommand(name: ServiceName): { command: string; args: string[] } {
-  return { command: process.execPath, args: [...SERVICE_V8_FLAGS[name], "--enable-source-maps", join(REPO_ROOT, "dist", name, "src", "main.js")] };
+  return { command: process.execPath, args: [...serviceV8Flags(name), "--enable-source-maps", join(REPO_ROOT, "dist", name, "src", "main.js")] };
 }
 
 /**

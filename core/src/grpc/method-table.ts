@@ -25,19 +25,20 @@ export interface Method<Req, Res> {
 
 /**
  * A method that runs `operation` for the caller `caller` finds, with the input `input` maps from the
- * request, answering what `output` maps from the operation's value. Keep `input` and `output` small
- * named functions: they are the method's whole contract with the domain.
+ * request, answering what `output` maps from the operation's value (and the request, for a caller that
+ * chooses the answer's shape). Keep `input` and `output` small named functions: they are the method's
+ * whole contract with the domain.
  */
 export function call<Req, Res, C, I, R, M extends TransactionMode>(
   operation: Operation<C, I, R, M>,
   caller: CallerSource<NoInfer<Req>, NoInfer<CallerFor<C>>>,
   input: (request: NoInfer<Req>) => I,
-  output: (value: ValueOf<M, R>) => Res,
+  output: (value: ValueOf<M, R>, request: NoInfer<Req>) => Res,
 ): Method<Req, Res> {
   return {
     operation,
     kinds: caller.kinds,
-    handle: async (deps, request, context) => output(await runOperation(deps, operation, caller.resolve(context, request), input(request))),
+    handle: async (deps, request, context) => output(await runOperation(deps, operation, caller.resolve(context, request), input(request)), request),
   };
 }
 

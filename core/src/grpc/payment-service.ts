@@ -28,9 +28,14 @@ export function toPaymentMessage(view: PaymentView): Payment {
 
 /** A payment made, cancelled or replayed, as CreatePayment, CancelPayment and PayLink answer it. */
 export const paymentAnswer = ({ value, replayed }: IdempotentResult<PaymentView>) => ({ payment: toPaymentMessage(value), replayed });
-/** CreatePayment's and GetPayment's answer also carries the JSON bytes the facade writes through. */
-const createdAnswer = (result: IdempotentResult<PaymentView>) => ({ ...paymentAnswer(result), json: paymentJsonBytes(result.value) });
-const paymentWithJson = (view: PaymentView) => ({ payment: toPaymentMessage(view), json: paymentJsonBytes(view) });
+/**
+ * CreatePayment's and GetPayment's answer also carries the JSON bytes the facade writes through; a
+ * caller asking for `json_only` (the facade) gets only those, the Payment rendered once on its hot path.
+ */
+const createdAnswer = (result: IdempotentResult<PaymentView>, request: { json_only?: boolean | undefined }) =>
+  request.json_only ? { replayed: result.replayed, json: paymentJsonBytes(result.value) } : { ...paymentAnswer(result), json: paymentJsonBytes(result.value) };
+const paymentWithJson = (view: PaymentView, request: { json_only?: boolean | undefined }) =>
+  request.json_only ? { json: paymentJsonBytes(view) } : { payment: toPaymentMessage(view), json: paymentJsonBytes(view) };
 const merchantOf = (caller: MerchantCaller) => ({ merchant_id: caller.merchantId, mode: modeCodec.fromWire(caller.mode) });
 const listQuery = (request: ListPaymentsRequest) => ({
   limit: request.limit,

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactText, redactValue, storedBody, TOO_DEEP } from "./redact.ts";
+import { REDACTED, redactParsed, redactText, redactValue, storedBody, TOO_DEEP } from "./redact.ts";
 
 const CARD = "4242424242424242";
 const API_KEY = "sk_test_" + "a1B2".repeat(8);
@@ -78,5 +79,40 @@ describe("storedBody", () => {
     expect(text.startsWith('{"description":"xxx')).toBe(true);
     expect(text).toMatch(/…\[truncated \d+ bytes\]$/);
     expect(Buffer.byteLength(text.replace(/…\[truncated \d+ bytes\]$/, ""))).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("redactParsed (in place, for text storedBody parsed itself)", () => {
+  // JSON text built from pieces redaction cares about: secret field names, secret-shaped keys and
+  // values, `__proto__`, nesting; JSON.parse of it is what storedBody hands to redactParsed.
+  const key = fc.constantFrom("number", "cvc", "Exp_Month", "api-key", "amount", "description", "__proto__", API_KEY, `card ${CARD}`, "x");
+  const leaf = fc.oneof(
+    fc.constantFrom(CARD, `4242 4242 4242 4242`, API_KEY, WHSEC, "Bearer abc", "plain", "2026-11-26T00:00:00.000Z"),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const { value } = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      leaf.map((v) => JSON.stringify(v)),
+      fc.array(tie("value"), { maxLength: 4 }).map((items) => `[${items.join(",")}]`),
+      fc.array(fc.tuple(key, tie("value")), { maxLength: 5 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
+    ),
+  }));
+
+  it("gives exactly what redactValue's copy gives", () => {
+    fc.assert(
+      fc.property(value, (text) => {
+        expect(JSON.stringify(redactParsed(JSON.parse(text)))).toBe(JSON.stringify(redactValue(JSON.parse(text))));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("redacts the object it is given instead of copying it, when no key changes", () => {
+    const parsed = JSON.parse(`{"card":{"number":"${CARD}","cvc":"123"},"description":"pay ${API_KEY}"}`) as Record<string, unknown>;
+    expect(redactParsed(parsed)).toBe(parsed);
+    expect(parsed).toEqual({ card: { number: REDACTED, cvc: REDACTED }, description: `pay ${REDACTED}` });
   });
 });

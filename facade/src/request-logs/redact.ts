@@ -77,6 +77,26 @@ export function redactValue(value: unknown, depth = 0): unknown {
 }
 
 /**
+ * redactValue for a value this module just parsed from JSON text and nobody else holds: the same
+ * result, redacted in place instead of copied (the copy and its Object.entries pairs were the
+ * facade's largest allocation of its own per request). An object with a key that redaction would
+ * change, or a `__proto__` key, is copied as redactValue does, so the keys and their order are its.
+ */
+export function redactParsed(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return redactText(value);
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = redactParsed(value[i], depth + 1);
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (key === "__proto__" || redactText(key) !== key) return redactValue(record, depth);
+  for (const key in record) record[key] = SECRET_FIELDS.has(fieldName(key)) ? REDACTED : redactParsed(record[key], depth + 1);
+  return record;
+}
+
+/**
  * The JSON text to store for a body: redacted, then capped at `capBytes` (a capped body is no longer
  * JSON: it ends with a marker saying how much was cut). Text that is not JSON is kept only as its
  * redacted form, capped the same way.
@@ -88,7 +108,7 @@ export function storedBody(body: unknown, capBytes: number): string | null {
     const raw = typeof body === "string" ? body : body.toString("utf8");
     if (raw === "") return null;
     try {
-      text = JSON.stringify(redactValue(JSON.parse(raw)));
+      text = JSON.stringify(redactParsed(JSON.parse(raw)));
     } catch {
       text = redactText(raw);
     }

@@ -9,8 +9,9 @@ import { route } from "../openapi/operation.ts";
 import { cancelPayment, createPayment, getPayment, listPayments } from "../openapi/operations/payments.ts";
 
 /**
- * The Payment's JSON as the core rendered it (CreatePayment/GetPayment `json`), written through without a
- * decode and re-encode; rebuilt from the message when a core that predates the field answers.
+ * The Payment's JSON as the core rendered it (CreatePayment/GetPayment `json`, asked for alone with
+ * `json_only`), written through without a decode and re-encode; rebuilt from the message when a core
+ * that predates the field answers (such a core also ignores `json_only` and sends the message).
  */
 function jsonOf(answer: { payment?: Payment | undefined; json: Buffer }): Buffer | PaymentJson {
   return answer.json.length > 0 ? answer.json : paymentJson(answer.payment!);
@@ -20,7 +21,10 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   idempotentPost(router, createPayment, bodyLimitBytes, {
     read: createPaymentRequest,
     malformed: keyAndReason,
-    create: (request, meta) => core.payments.createPayment(request, meta),
+    create: (request, meta) => {
+      request.json_only = true;
+      return core.payments.createPayment(request, meta);
+    },
     json: (answer) => jsonOf(answer),
   });
 
@@ -45,7 +49,7 @@ export function paymentRoutes(router: Router, core: CoreClient, bodyLimitBytes: 
   });
 
   route(router, getPayment, async (ctx) => {
-    const answer = await core.payments.getPayment({ id: ctx.params.id! }, callMeta(ctx));
+    const answer = await core.payments.getPayment({ id: ctx.params.id!, json_only: true }, callMeta(ctx));
     const body = jsonOf(answer);
     if (Buffer.isBuffer(body)) ctx.type = "application/json";
     ctx.body = body;

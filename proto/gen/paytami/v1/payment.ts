@@ -92,7 +92,15 @@ export interface CreatePaymentRequest {
    * types, unknown fields...): the core answers it as a validation_error in
    * its place in the check order, after the Idempotency-Key and the API key.
    */
-  malformed_request?: string | undefined;
+  malformed_request?:
+    | string
+    | undefined;
+  /**
+   * true: the answer carries only `json` (`payment` unset), the one the
+   * facade writes through; the core then renders the Payment once instead of
+   * twice. Unset or false: both, as before.
+   */
+  json_only?: boolean | undefined;
 }
 
 export interface CreatePaymentResponse {
@@ -107,13 +115,16 @@ export interface CreatePaymentResponse {
   /**
    * The public Payment object (spec 2.1) as UTF-8 JSON bytes, rendered once by
    * the core, keys in contract order: the facade answers with them as they are
-   * (no decode and re-encode). Same object as `payment`.
+   * (no decode and re-encode). Same object as `payment`; `payment` is unset
+   * when the request asked for json_only.
    */
   json: Buffer;
 }
 
 export interface GetPaymentRequest {
   id: string;
+  /** As CreatePaymentRequest.json_only. */
+  json_only?: boolean | undefined;
 }
 
 export interface GetPaymentResponse {
@@ -459,6 +470,7 @@ function createBaseCreatePaymentRequest(): CreatePaymentRequest {
     description: undefined,
     customer: undefined,
     malformed_request: undefined,
+    json_only: undefined,
   };
 }
 
@@ -490,6 +502,9 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
     }
     if (message.malformed_request !== undefined) {
       writer.uint32(74).string(message.malformed_request);
+    }
+    if (message.json_only !== undefined) {
+      writer.uint32(80).bool(message.json_only);
     }
     return writer;
   },
@@ -579,6 +594,14 @@ export const CreatePaymentRequest: MessageFns<CreatePaymentRequest> = {
             message.malformed_request = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.json_only = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -661,13 +684,16 @@ export const CreatePaymentResponse: MessageFns<CreatePaymentResponse> = {
 };
 
 function createBaseGetPaymentRequest(): GetPaymentRequest {
-  return { id: "" };
+  return { id: "", json_only: undefined };
 }
 
 export const GetPaymentRequest: MessageFns<GetPaymentRequest> = {
   encode(message: GetPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
+    }
+    if (message.json_only !== undefined) {
+      writer.uint32(16).bool(message.json_only);
     }
     return writer;
   },
@@ -691,6 +717,14 @@ export const GetPaymentRequest: MessageFns<GetPaymentRequest> = {
             }
 
             message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.json_only = reader.bool();
             continue;
           }
         }
