@@ -7,9 +7,11 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
+import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../core/src/devstack/free-port.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
+import { apiKeyDigest } from "../proto/request-log.ts";
 import { dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { validBody } from "./support/expect.ts";
 import { eventually } from "./support/eventually.ts";
@@ -51,6 +53,17 @@ async function droppedWhileDown(): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const line = text.split("\n").find((l) => l.startsWith('paytami_facade_request_logs_dropped_total{reason="nats_down"}'));
   return line ? Number(line.split(" ").at(-1)) : 0;
+}
+
+/** The cores' writers' count of one outcome (paytami_core_request_log_records_total), over every core of the stack. */
+async function coreRecords(outcome: string): Promise<number> {
+  let total = 0;
+  for (const url of stack.coreHttpUrls()) {
+    const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${stack.internalToken}` } })).text();
+    const line = text.split("\n").find((l) => l.startsWith(`paytami_core_request_log_records_total{outcome="${outcome}"}`));
+    total += line ? Number(line.split(" ").at(-1)) : 0;
+  }
+  return total;
 }
 
 describe("request logs", () => {
@@ -224,6 +237,42 @@ describe("request logs", () => {
     // REQUEST_LOG_PURGE_INTERVAL is 300ms in this file.
     await eventually(async () => ((await rowsOf([old])).length === 0 ? true : undefined), 20_000, "the old log purged");
     expect((await rowsOf([fresh])).length).toBe(1);
+  });
+
+  test("the core's writer (a thread of its own) drops and counts what is not a batch, writes nothing of it, and goes on writing", async () => {
+    const subject = `paytami.request_logs.${(await stack.sql<{ name: string }>("select current_database() as name"))[0]!.name}`;
+    const nc = await connect({ servers: nats.url });
+    try {
+      const malformedBefore = await coreRecords("malformed");
+      const badId = `bad-${randomUUID()}`;
+      const goodId = `good-${randomUUID()}`;
+      const record = {
+        at: new Date().toISOString(),
+        key_digest: apiKeyDigest(m.testApiKey),
+        method: "GET",
+        path: "/v1/payments",
+        status: 200,
+        code: null,
+        latency_ms: 3,
+        request_id: badId,
+        idempotency_key: null,
+        replayed: false,
+        client_ip: "127.0.0.1",
+        request_body: null,
+        response_body: null,
+      };
+      nc.publish(subject, "not json at all");
+      // Well-formed JSON, but one record breaks the contract (a status no HTTP answer has): the whole batch is refused.
+      nc.publish(subject, JSON.stringify({ records: [record, { ...record, status: 1000 }] }));
+      nc.publish(subject, JSON.stringify({ records: [{ ...record, extra: "field" }] }));
+      nc.publish(subject, JSON.stringify({ records: [{ ...record, request_id: goodId }] }));
+      await nc.flush();
+      await eventually(async () => ((await rowsOf([goodId])).length === 1 ? true : undefined), 10_000, "the good batch written");
+      expect((await coreRecords("malformed")) - malformedBefore).toBe(3);
+      expect(await rowsOf([badId])).toEqual([]);
+    } finally {
+      await nc.close();
+    }
   });
 
   test("with NATS stopped every request is answered correctly and at once, the facade stays healthy, and the logs are dropped and counted", async () => {

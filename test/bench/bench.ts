@@ -50,6 +50,7 @@ import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { insertPayments } from "./payment-fill.ts";
 import { benchPaymentPage } from "./payment-page.ts";
+import { cpuOf, cpuSpent, selfCpuMs } from "./process-cpu.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 import { benchTracing } from "./tracing-bench.ts";
@@ -193,55 +194,6 @@ class MemSampler {
 }
 
 const mb = (kb: number | undefined) => (kb === undefined ? "–" : `${(kb / 1024).toFixed(0)} MB`);
-
-// ---------------------------------------------------------------------------
-// CPU time per process (utime + stime from /proc/<pid>/stat)
-
-const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
-
-function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU milliseconds of each process in each group. */
-function cpuOf(groups: Record<string, number[]>): Record<string, Map<number, number>> {
-  const out: Record<string, Map<number, number>> = {};
-  for (const [name, pids] of Object.entries(groups)) {
-    out[name] = new Map();
-    for (const pid of pids) {
-      const ms = cpuMs(pid);
-      if (ms !== undefined) out[name].set(pid, ms);
-    }
-  }
-  return out;
-}
-
-/**
- * CPU milliseconds each group spent between two snapshots. A process that started in
- * between counts from zero (a new pooled connection's backend); one that ended in
- * between is lost, which undercounts PostgreSQL slightly when pools shrink.
- */
-function cpuSpent(before: Record<string, Map<number, number>>, after: Record<string, Map<number, number>>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [name, pids] of Object.entries(after)) {
-    out[name] = 0;
-    for (const [pid, ms] of pids) out[name] += ms - (before[name]?.get(pid) ?? 0);
-  }
-  return out;
-}
-
-/** This process's CPU milliseconds (autocannon runs in it). */
-function selfCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 // ---------------------------------------------------------------------------
 // the baseline process (test/bench/baseline-server.ts)

@@ -15,7 +15,7 @@ import { newDatabaseClient } from "../../core/src/db/primary.ts";
 import { startClusterProcess } from "../support/cluster-process.ts";
 import { startStack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
-import { loadAverage, snapshot, spent, type Shape } from "./process-cpu.ts";
+import { loadAverage, snapshot, spent, type Shape } from "./process-roles.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

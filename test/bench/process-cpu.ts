@@ -1,110 +1,92 @@
-// CPU time per process role, from /proc/<pid>/stat, for the benches that compare two shapes running
-// side by side on this machine (cluster-bench.ts): every process on the machine is put in a shape
-// ("single", "cluster", "bench" for the load generator itself, or none) and a role (haproxy, facade,
-// core, dispatcher, nats n1, postgres primary walsender, …), so a run's CPU milliseconds per
-// request can be read per role, and what one shape's idle processes burn while the other is loaded.
+// CPU time per process, read from /proc/<pid>/stat (utime + stime), for the benchmarks that say
+// where a request's CPU goes. Named groups of pids are snapshotted before and after a run.
 import * as fs from "node:fs";
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  comm: string;
-  cmdline: string;
-  ms: number;
-}
-
-function readProc(pid: number): Proc | undefined {
+/** CPU milliseconds a process has used so far, or undefined once it is gone. */
+export function cpuMs(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const close = stat.lastIndexOf(")");
-    const fields = stat.slice(close + 2).split(" ");
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-    return { pid, ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cmdline, ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
-    return undefined; // gone between readdir and read
+    return undefined;
   }
 }
 
-function allProcs(): Map<number, Proc> {
-  const out = new Map<number, Proc>();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const p = readProc(Number(name));
-    if (p) out.set(p.pid, p);
+/** CPU milliseconds of each process in each group. */
+export function cpuOf(groups: Record<string, number[]>): Record<string, Map<number, number>> {
+  const out: Record<string, Map<number, number>> = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    out[name] = new Map();
+    for (const pid of pids) {
+      const ms = cpuMs(pid);
+      if (ms !== undefined) out[name].set(pid, ms);
+    }
   }
   return out;
 }
-
-/** PostgreSQL's process titles ("postgres: walsender paytami 127.0.0.1(…) streaming 0/…") reduced to their kind. */
-function postgresKind(cmdline: string): string {
-  const title = cmdline.replace(/^postgres:\s*/, "");
-  for (const kind of [
-    "walsender",
-    "walreceiver",
-    "walwriter",
-    "checkpointer",
-    "background writer",
-    "autovacuum",
-    "logical replication",
-    "startup",
-    "archiver",
-  ]) {
-    if (title.startsWith(kind)) return kind;
-  }
-  return cmdline.startsWith("postgres:") ? "backends" : "postmaster";
-}
-
-export type Shape = "single" | "cluster" | "bench";
 
 /**
- * Shape and role of one process. `markers`: a substring of a command line (a data directory, a
- * home) → the shape of that process and its descendants; `benchPid`: the load generator.
+ * CPU milliseconds each group spent between two snapshots. A process that started in
+ * between counts from zero (a new pooled connection's backend); one that ended in
+ * between is lost, which undercounts PostgreSQL slightly when pools shrink.
  */
-function classify(p: Proc, procs: Map<number, Proc>, markers: Record<string, Shape>, benchPid: number): { shape: Shape; role: string } | undefined {
-  let shape: Shape | undefined;
-  for (let q: Proc | undefined = p; q && !shape; q = procs.get(q.ppid)) {
-    for (const [marker, s] of Object.entries(markers)) if (q.cmdline.includes(marker)) shape = s;
-    if (!shape && q.pid === benchPid) shape = q === p ? "bench" : "single";
-  }
-  if (!shape) return undefined;
-  const cmd = p.cmdline;
-  if (p.comm === "haproxy") return { shape, role: "haproxy" };
-  if (p.comm === "nats-server") return { shape, role: `nats ${/-n (\S+)/.exec(cmd)?.[1] ?? ""}`.trim() };
-  if (p.comm === "postgres" || cmd.startsWith("postgres")) {
-    // Which server: the postmaster's data directory (a backend's parent is its postmaster).
-    const postmaster = cmd.startsWith("postgres:") ? procs.get(p.ppid) : p;
-    const node = /\/standby\b/.test(postmaster?.cmdline ?? "") ? "standby" : /\/primary\b/.test(postmaster?.cmdline ?? "") ? "primary" : "";
-    return { shape, role: `postgres ${node ? `${node} ` : ""}${postgresKind(cmd)}` };
-  }
-  for (const service of ["core", "facade", "dispatcher"]) if (cmd.includes(`dist/${service}/`)) return { shape, role: service };
-  if (cmd.includes("devstack/cluster.ts")) return { shape, role: "npm run cluster (supervisor)" };
-  return { shape, role: shape === "bench" ? "bench (autocannon)" : p.comm };
-}
-
-export type CpuSnapshot = Map<number, { shape: Shape; role: string; ms: number }>;
-
-export function snapshot(markers: Record<string, Shape>, benchPid = process.pid): CpuSnapshot {
-  const procs = allProcs();
-  const out: CpuSnapshot = new Map();
-  for (const p of procs.values()) {
-    const c = classify(p, procs, markers, benchPid);
-    if (c) out.set(p.pid, { ...c, ms: p.ms });
+export function cpuSpent(before: Record<string, Map<number, number>>, after: Record<string, Map<number, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, pids] of Object.entries(after)) {
+    out[name] = 0;
+    for (const [pid, ms] of pids) out[name] += ms - (before[name]?.get(pid) ?? 0);
   }
   return out;
 }
 
-/** CPU ms spent between two snapshots per "shape/role" (a process born in between counts from zero; one that died is lost). */
-export function spent(before: CpuSnapshot, after: CpuSnapshot): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [pid, a] of after) {
-    const key = `${a.shape}/${a.role}`;
-    out.set(key, (out.get(key) ?? 0) + a.ms - (before.get(pid)?.ms ?? 0));
+/** This process's CPU milliseconds (autocannon runs in it). */
+export function selfCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** The children of a process (a PostgreSQL postmaster's backends and background workers). */
+export function childPids(parent: number): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === parent) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
   }
   return out;
 }
 
-export function loadAverage(): number {
-  return Number(fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+/** The parent of a process. */
+export function parentPid(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The nats-server listening on a port (found by its command line), if it runs on this machine. */
+export function natsServerPid(port: number): number | undefined {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (!args[0]?.endsWith("nats-server")) continue;
+      const p = args.indexOf("-p");
+      if (p >= 0 && Number(args[p + 1]) === port) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }

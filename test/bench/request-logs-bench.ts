@@ -12,6 +12,7 @@ import * as os from "node:os";
 import { privateNats } from "../support/private-nats.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
+import { childPids, cpuOf, cpuSpent, natsServerPid, parentPid } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,6 +23,34 @@ const P99_TARGET = 1.1;
 
 const VARIANTS = ["off", "on", "down"] as const;
 type Variant = (typeof VARIANTS)[number];
+
+/** Where the CPU goes: the stack's facade and core, its PostgreSQL cluster (every backend and background process), its nats-server. */
+const GROUPS = ["facade", "core", "postgres", "nats"] as const;
+
+async function processGroups(stack: Stack): Promise<Record<(typeof GROUPS)[number], number[]>> {
+  const backend = (await stack.sql<{ pid: number }>("select pg_backend_pid() as pid"))[0]!.pid;
+  const postmaster = parentPid(backend);
+  const natsPort = Number(new URL(process.env.NATS_URL ?? "nats://127.0.0.1:4222").port);
+  const nats = natsServerPid(natsPort);
+  return {
+    facade: [stack.pids().facade!],
+    core: [stack.pids().core!],
+    postgres: postmaster === undefined ? [] : [postmaster, ...childPids(postmaster)],
+    nats: nats === undefined ? [] : [nats],
+  };
+}
+
+/** A run of POST /v1/payments with the CPU each part of the stack spent per answered request. */
+async function measuredRun(stack: Stack, key: string): Promise<CreateRun & { cpu: Record<string, number> }> {
+  const before = cpuOf(await processGroups(stack));
+  const run = await createRun(stack.baseUrl, key, SECONDS, CONCURRENCY);
+  // The writer's last batches land within a flush (250 ms) and the INSERT after it.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const spent = cpuSpent(before, cpuOf(await processGroups(stack)));
+  const cpu: Record<string, number> = {};
+  for (const g of GROUPS) cpu[g] = (spent[g] ?? 0) / Math.max(1, run.ok);
+  return { ...run, cpu };
+}
 
 async function logRows(stack: Stack): Promise<number> {
   return Number((await stack.sql<{ n: string }>("select count(*)::text as n from request_logs"))[0]!.n);
@@ -54,18 +83,15 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
   for (const v of VARIANTS) keys[v] = (await stacks[v].admin.createMerchant({ name: `Bench request logs ${v}` })).testApiKey;
   say(`request logs: warm-up (${Math.min(3, SECONDS)} s each)`);
   for (const v of VARIANTS) await createRun(stacks[v].baseUrl, keys[v], Math.min(3, SECONDS), CONCURRENCY);
-  const rounds: Array<Record<Variant, CreateRun> & { loggedPerRequest: number; load: number }> = [];
+  type Measured = CreateRun & { cpu: Record<string, number> };
+  const rounds: Array<Record<Variant, Measured> & { loggedPerRequest: number; load: number }> = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const runs = {} as Record<Variant, CreateRun>;
+    const runs = {} as Record<Variant, Measured>;
     let loggedPerRequest = 0;
     for (const v of VARIANTS) {
       const before = v === "on" ? await logRows(stacks.on) : 0;
-      runs[v] = await createRun(stacks[v].baseUrl, keys[v], SECONDS, CONCURRENCY);
-      if (v === "on") {
-        // What the last batches still carry arrives within a flush (250 ms).
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        loggedPerRequest = ((await logRows(stacks.on)) - before) / Math.max(1, runs.on.ok);
-      }
+      runs[v] = await measuredRun(stacks[v], keys[v]);
+      if (v === "on") loggedPerRequest = ((await logRows(stacks.on)) - before) / Math.max(1, runs.on.ok);
       if (runs[v].bad > 0) throw new Error(`request-log bench: ${runs[v].bad} failed requests (${v})`);
     }
     const load = os.loadavg()[0]!;
@@ -89,6 +115,15 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
     ),
     "",
     `Logging on / off (medians): throughput ${ratio.toFixed(2)}× (target ≥ ${THROUGHPUT_TARGET}×: ${ratio >= THROUGHPUT_TARGET ? "met" : "NOT met"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ ${P99_TARGET}×: ${p99Ratio <= P99_TARGET ? "met" : "NOT met"}). NATS unreachable / off: throughput ${downRatio.toFixed(2)}×, p99 ${downP99.toFixed(2)}×. ${os.cpus().length} CPUs.`,
+    "",
+    "CPU per answered request (ms, medians of the rounds; the PostgreSQL and NATS of `down` are shared with `off`):",
+    "",
+    `| Variant | ${GROUPS.join(" | ")} | total |`,
+    `|---|${GROUPS.map(() => "---:").join("|")}|---:|`,
+    ...VARIANTS.map((v) => {
+      const per = GROUPS.map((g) => median(rounds.map((r) => r[v].cpu[g] ?? 0)));
+      return `| ${v} | ${per.map((ms) => ms.toFixed(3)).join(" | ")} | ${per.reduce((a, b) => a + b, 0).toFixed(3)} |`;
+    }),
     "",
   ];
   if (rounds.some((r) => r.loggedPerRequest < 0.99))

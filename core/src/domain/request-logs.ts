@@ -1,33 +1,12 @@
-// The merchants' request logs (issue 17 item 4): written in batches from what the facades record,
-// read by the dashboard (list with filters, one log) and by `paytami logs tail`.
-import { sql } from "kysely";
-import type { RequestLogRecord } from "../../../proto/request-log.ts";
+// The merchants' request logs (issue 17 item 4) as the dashboard (list with filters, one log) and
+// `paytami logs tail` read them; request-log-insert.ts writes them.
 import type { Mode } from "../config.ts";
-import { db, type Db } from "../db/orm.ts";
+import { db } from "../db/orm.ts";
 import type { MerchantCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { keysetPage, parseLimit, type Page } from "./keyset-page.ts";
 import type { Tx } from "./unit-of-work.ts";
-
-/**
- * Inserts a batch with one statement: the records travel as one JSON parameter, and the join on
- * api_keys.digest turns each key digest into the key's id, merchant and mode. A record whose digest
- * matches no key (a key that never existed, or one of another deployment) is dropped: there is no
- * merchant to show it to. Returns how many rows were written.
- */
-export async function recordRequestLogs(database: Db, records: readonly RequestLogRecord[]): Promise<number> {
-  if (records.length === 0) return 0;
-  const written = await sql<{ seq: string }>`
-    insert into request_logs (merchant_id, mode, api_key_id, created_at, method, path, status, code, latency_ms, request_id,
-                              idempotency_key, replayed, client_ip, request_body, response_body)
-    select k.merchant_id, k.mode, k.id, r.at, r.method, r.path, r.status, r.code, r.latency_ms, r.request_id,
-           r.idempotency_key, r.replayed, r.client_ip, r.request_body, r.response_body
-    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(at timestamptz, key_digest text, method text, path text, status smallint,
-         code text, latency_ms int, request_id text, idempotency_key text, replayed boolean, client_ip text, request_body text, response_body text)
-    join api_keys k on k.digest = r.key_digest`.execute(database);
-  return Number(written.numAffectedRows ?? 0n);
-}
 
 export interface RequestLogItem {
   id: string;

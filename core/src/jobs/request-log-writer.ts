@@ -1,65 +1,79 @@
-import { connect, type NatsConnection, type Subscription } from "@nats-io/transport-node";
-import { natsServers } from "../../../proto/event-stream.ts";
-import { REQUEST_LOG_QUEUE, requestLogBatch } from "../../../proto/request-log.ts";
-import { db } from "../db/orm.ts";
+import { Worker } from "node:worker_threads";
 import type { CoreDeps } from "../domain/deps.ts";
-import { recordRequestLogs } from "../domain/request-logs.ts";
 import { requestLogRecords } from "../metrics.ts";
+
+/** What the writer's thread needs: where batches come from and where they go. */
+export interface WriterThreadData {
+  natsUrl: string;
+  subject: string;
+  databaseUrl: string;
+  connectTimeoutMs: number;
+}
+
+export type ToWriterThread = { type: "close" };
+export type FromWriterThread =
+  | { type: "records"; outcome: "written" | "unknown_key" | "failed" | "malformed"; count: number }
+  | { type: "log"; level: "warn" | "error"; msg: string; err: string }
+  | { type: "connected"; connected: boolean }
+  | { type: "closed" };
+
+// The built core runs from dist/ (.js); tests and tools may run the sources (.ts).
+const THREAD = new URL(`./request-log-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 
 /**
  * The core's side of the request logs: a plain NATS subscription in a queue group, so each batch
  * a facade publishes is written by exactly one of the cores, with one statement. What arrives is
  * checked against the contract (proto/request-log.ts) first: anything on the subject that is not a
- * well-formed batch is dropped and counted, never written.
+ * well-formed batch is dropped and counted, never written. The work runs on a thread of its own
+ * (request-log-thread.ts); this side keeps the metrics, the log and the health answer.
  */
 export class RequestLogWriter {
   readonly #deps: CoreDeps;
-  #nc: NatsConnection | undefined;
-  #sub: Subscription | undefined;
-  #done: Promise<void> | undefined;
+  #worker: Worker | undefined;
+  #connected = false;
+  #closed: Promise<void> | undefined;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
   }
 
   get connected(): boolean {
-    return this.#nc !== undefined && !this.#nc.isClosed();
+    return this.#connected;
   }
 
-  async start(natsUrl: string, subject: string): Promise<void> {
-    this.#nc = await connect({ servers: natsServers(natsUrl), name: "paytami-core-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
-    this.#sub = this.#nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
-    this.#done = this.#consume(this.#sub);
-  }
-
-  async #consume(sub: Subscription): Promise<void> {
-    // One batch at a time per core: the subscription's buffer holds the next ones meanwhile.
-    for await (const message of sub) {
-      let records;
-      try {
-        const parsed = requestLogBatch.safeParse(message.json());
-        if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? "not a batch");
-        records = parsed.data.records;
-      } catch (err) {
-        requestLogRecords.inc({ outcome: "malformed" });
-        this.#deps.log.warn({ err: String(err) }, "request logs: a message on the subject is not a batch; dropped");
-        continue;
+  /** Starts the thread; resolves once it is subscribed (or rejects if it could not start). */
+  start(natsUrl: string, subject: string): Promise<void> {
+    const { config, log } = this.#deps;
+    const workerData: WriterThreadData = { natsUrl, subject, databaseUrl: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs };
+    const worker = new Worker(THREAD, { workerData, name: "request-log-writer" });
+    this.#worker = worker;
+    let started: () => void;
+    const subscribed = new Promise<void>((resolve) => (started = resolve));
+    this.#closed = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    worker.on("message", (message: FromWriterThread) => {
+      if (message.type === "records") requestLogRecords.inc({ outcome: message.outcome }, message.count);
+      else if (message.type === "log") log[message.level]({ err: message.err }, message.msg);
+      else if (message.type === "connected") {
+        this.#connected = message.connected;
+        started();
       }
-      try {
-        const written = await recordRequestLogs(db(this.#deps.orm.em.fork()), records);
-        requestLogRecords.inc({ outcome: "written" }, written);
-        if (written < records.length) requestLogRecords.inc({ outcome: "unknown_key" }, records.length - written);
-      } catch (err) {
-        // Logs may be lost (issue 17); a database hiccup must not stop the subscription.
-        requestLogRecords.inc({ outcome: "failed" }, records.length);
-        this.#deps.log.error({ err }, "request logs: a batch could not be written; dropped");
-      }
-    }
+    });
+    worker.on("error", (err) => {
+      this.#connected = false;
+      log.error({ err }, "request logs: the writer thread failed; logs are dropped");
+    });
+    // The thread must not keep a core that is shutting down alive.
+    worker.unref();
+    return Promise.race([subscribed, new Promise<void>((_, reject) => worker.once("error", reject))]);
   }
 
   async close(): Promise<void> {
-    // Drain: stop taking batches, finish the one in hand.
-    await this.#nc?.drain().catch(() => undefined);
-    await this.#done;
+    const worker = this.#worker;
+    if (!worker) return;
+    worker.postMessage({ type: "close" } satisfies ToWriterThread);
+    // A thread that cannot drain (NATS gone) is stopped after a grace period.
+    const timer = setTimeout(() => void worker.terminate(), 5_000);
+    await this.#closed;
+    clearTimeout(timer);
   }
 }

@@ -1,34 +1,60 @@
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { Worker } from "node:worker_threads";
 import type { Logger } from "../../../proto/runtime/logger.ts";
-import { natsServers } from "../../../proto/event-stream.ts";
 import type { RequestLogsConfig } from "../config.ts";
 import { requestLogsDropped, requestLogsPublished } from "../metrics.ts";
 import { LogBuffer } from "./log-buffer.ts";
-import { toRecord, type CapturedRequest } from "./recorder.ts";
+import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from "./publisher-thread.ts";
+import type { CapturedRequest } from "./recorder.ts";
 
-/** Room left in a NATS message for the `{"records":[…]}` around the records. */
-const ENVELOPE_BYTES = 64;
+// The built facade runs from dist/ (.js); tests run the sources (.ts).
+const THREAD = new URL(`./publisher-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+
+const isPlainObject = (value: object) => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null || Array.isArray(value);
+};
+
+/** What of a captured request crosses to the thread: bodies that are bytes or JSON values (a stream is not logged). */
+function portable(captured: CapturedRequest): CapturedRequest {
+  const body = captured.responseBody;
+  if (body === null || typeof body !== "object" || Buffer.isBuffer(body) || isPlainObject(body)) return captured;
+  return { ...captured, responseBody: undefined };
+}
 
 /**
- * The recorder's NATS side: one plain (core NATS) publish per batch, never awaited. While NATS is
- * unreachable a batch is dropped and counted rather than queued in the client, so memory stays
- * bounded and no request ever waits on NATS.
+ * The recorder's NATS side: one plain (core NATS) publish per batch, never awaited. Redaction,
+ * serialisation and the publish run on a thread of their own (publisher-thread.ts); this side
+ * only hands it each batch. While NATS is unreachable a batch is dropped and counted rather than
+ * queued, and at most REQUEST_LOG_BUFFER records are ever on their way to the thread, so memory
+ * stays bounded and no request ever waits on NATS.
  */
 export class RequestLogPublisher {
   readonly buffer: LogBuffer<CapturedRequest>;
   readonly #config: RequestLogsConfig;
   readonly #log: Logger;
-  #nc: NatsConnection | undefined;
+  readonly #worker: Worker;
+  readonly #exited: Promise<void>;
   #up = false;
+  /** Records handed to the thread and not yet reported done. */
+  #inFlight = 0;
 
   constructor(config: RequestLogsConfig, natsUrl: string, log: Logger) {
     this.#config = config;
     this.#log = log;
     this.buffer = new LogBuffer<CapturedRequest>(config, {
-      flush: (batch) => this.#publish(batch),
+      flush: (batch) => this.#hand(batch),
       dropped: (count) => requestLogsDropped.inc({ reason: "buffer_full" }, count),
     });
-    void this.#connect(natsUrl);
+    const workerData: PublisherThreadData = { config, natsUrl };
+    this.#worker = new Worker(THREAD, { workerData, name: "request-log-publisher" });
+    this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
+    this.#worker.on("message", (message: FromPublisherThread) => this.#heard(message));
+    this.#worker.on("error", (err) => {
+      this.#up = false;
+      this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped");
+    });
+    // The thread must not keep a facade that is shutting down alive.
+    this.#worker.unref();
   }
 
   /** Whether batches are being sent (connected and not reconnecting). */
@@ -36,66 +62,56 @@ export class RequestLogPublisher {
     return this.#up;
   }
 
-  async #connect(natsUrl: string): Promise<void> {
-    try {
-      const nc = await connect({ servers: natsServers(natsUrl), name: "paytami-facade-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
-      this.#nc = nc;
-      this.#up = true;
-      for await (const status of nc.status()) {
-        if (status.type === "disconnect" || status.type === "reconnecting") this.#up = false;
-        else if (status.type === "reconnect") this.#up = true;
-      }
-    } catch (err) {
-      this.#log.error({ err }, "request logs: NATS connection failed; logs are dropped");
+  #heard(message: FromPublisherThread): void {
+    if (message.type === "up") this.#up = message.up;
+    else if (message.type === "log") this.#log.warn({ err: message.err }, message.msg);
+    else if (message.type === "done") {
+      this.#inFlight -= message.taken;
+      if (message.published > 0) requestLogsPublished.inc(message.published);
+      for (const [reason, count] of Object.entries(message.dropped)) requestLogsDropped.inc({ reason }, count);
     }
   }
 
-  #publish(batch: CapturedRequest[]): void {
-    const nc = this.#nc;
-    if (!nc || !this.#up || nc.isClosed()) {
+  #hand(batch: CapturedRequest[]): void {
+    if (!this.#up) {
       requestLogsDropped.inc({ reason: "nats_down" }, batch.length);
       return;
     }
-    // Split so no message passes the server's max_payload (bodies make records large).
-    const limit = (nc.info?.max_payload ?? 1024 * 1024) - ENVELOPE_BYTES;
-    let parts: string[] = [];
-    let bytes = 0;
-    const send = () => {
-      if (parts.length === 0) return;
-      try {
-        nc.publish(this.#config.subject, `{"records":[${parts.join(",")}]}`);
-        requestLogsPublished.inc(parts.length);
-      } catch (err) {
-        requestLogsDropped.inc({ reason: "publish_failed" }, parts.length);
-        this.#log.warn({ err }, "request logs: a batch could not be published");
-      }
-      parts = [];
-      bytes = 0;
-    };
-    for (const captured of batch) {
-      let json: string;
-      try {
-        json = JSON.stringify(toRecord(captured, this.#config.bodyCapBytes));
-      } catch (err) {
-        // Nothing a client sent may take the facade down: the record is dropped and counted.
-        requestLogsDropped.inc({ reason: "unrecordable" });
-        this.#log.warn({ err }, "request logs: a request could not be recorded");
-        continue;
-      }
-      const size = Buffer.byteLength(json) + 1;
-      if (size > limit) {
-        requestLogsDropped.inc({ reason: "too_large" });
-        continue;
-      }
-      if (bytes + size > limit) send();
-      parts.push(json);
-      bytes += size;
+    if (this.#inFlight + batch.length > this.#config.maxEntries) {
+      // The thread is behind: what it has not taken yet already fills the buffer's bound.
+      requestLogsDropped.inc({ reason: "buffer_full" }, batch.length);
+      return;
     }
-    send();
+    const send = (entries: CapturedRequest[]) => {
+      this.#worker.postMessage({ type: "batch", batch: entries } satisfies ToPublisherThread);
+      this.#inFlight += entries.length;
+    };
+    const entries = batch.map(portable);
+    try {
+      send(entries);
+    } catch {
+      // Something in one body cannot be copied to the thread (a function in a route's answer, say):
+      // the others still go, that one is dropped and counted.
+      for (const entry of entries) {
+        try {
+          send([entry]);
+        } catch {
+          requestLogsDropped.inc({ reason: "unrecordable" });
+        }
+      }
+    }
   }
 
   async close(): Promise<void> {
     this.buffer.flush();
-    await this.#nc?.drain().catch(() => undefined);
+    this.#worker.postMessage({ type: "close" } satisfies ToPublisherThread);
+    // A thread that cannot drain (NATS gone) is stopped after a grace period.
+    const timer = setTimeout(() => void this.#worker.terminate(), 5_000);
+    await new Promise<void>((resolve) => {
+      this.#worker.on("message", (message: FromPublisherThread) => message.type === "closed" && resolve());
+      void this.#exited.then(resolve);
+    });
+    clearTimeout(timer);
+    await this.#worker.terminate();
   }
 }

@@ -6,7 +6,8 @@ import { storedBody } from "./redact.ts";
 
 // The facade's request-log recorder (issue 17 item 4). Off the request path: the middleware only
 // notes what it saw; the entry joins the buffer when the response has been sent, and redaction,
-// serialisation and the publish happen at flush time, batched (request-log-publisher.ts).
+// serialisation and the publish happen at flush time, batched, on the publisher's thread
+// (publisher.ts, publisher-thread.ts).
 
 const MERCHANT_KEY = /^Bearer (sk_(?:test|live)_[0-9A-Za-z]{32})$/;
 
@@ -69,6 +70,19 @@ export function recordRequests(buffer: LogBuffer<CapturedRequest>) {
   };
 }
 
+// A key's digest is the same every time; a facade sees few keys, each many times. Bounded all the same.
+const DIGESTS_KEPT = 1_000;
+const digests = new Map<string, string>();
+function digestOf(apiKey: string): string {
+  let digest = digests.get(apiKey);
+  if (digest === undefined) {
+    if (digests.size >= DIGESTS_KEPT) digests.clear();
+    digest = apiKeyDigest(apiKey);
+    digests.set(apiKey, digest);
+  }
+  return digest;
+}
+
 const clip = (text: string | null, max: number) => (text === null ? null : text.slice(0, max));
 
 /** The wire record of a captured request: the key turned into its digest, the bodies redacted and capped. */
@@ -77,7 +91,7 @@ export function toRecord(captured: CapturedRequest, bodyCapBytes: number): Reque
   const error = body !== null && typeof body === "object" && "error" in body ? (body as { error?: { code?: unknown } }).error : undefined;
   return {
     at: new Date(captured.at).toISOString(),
-    key_digest: apiKeyDigest(captured.apiKey),
+    key_digest: digestOf(captured.apiKey),
     method: captured.method as RequestLogRecord["method"],
     path: clip(captured.path, 2048)!,
     status: captured.status,

@@ -1,0 +1,71 @@
+import { connect } from "@nats-io/transport-node";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { parentPort, workerData } from "node:worker_threads";
+import { natsServers } from "../../../proto/event-stream.ts";
+import { REQUEST_LOG_QUEUE, requestLogBatch } from "../../../proto/request-log.ts";
+import type { DB } from "../db/orm.ts";
+import { databasePoolOptions } from "../db/primary.ts";
+import { recordRequestLogs } from "../domain/request-log-insert.ts";
+import type { FromWriterThread, ToWriterThread, WriterThreadData } from "./request-log-writer.ts";
+
+// The request-log writer's own thread (request-log-writer.ts starts it). Batches are large (a
+// facade sends up to REQUEST_LOG_BATCH records, ~1 KB each, per message): taking them apart,
+// checking them and sending them to PostgreSQL here keeps that work and its garbage off the
+// thread that answers the gRPC calls, whose event loop and heap it would otherwise share.
+
+const { natsUrl, subject, databaseUrl, connectTimeoutMs } = workerData as WriterThreadData;
+const port = parentPort!;
+const tell = (message: FromWriterThread) => port.postMessage(message);
+
+// One connection is enough (one batch at a time). synchronous_commit=off on it alone: a log row's
+// commit does not wait for its WAL to reach disk (a PostgreSQL crash may lose the last fraction of a
+// second of logs, which the issue allows), and the payments' own commits keep their guarantee.
+const pool = new pg.Pool({
+  ...databasePoolOptions(databaseUrl, connectTimeoutMs),
+  max: 1,
+  application_name: "paytami-core-request-logs",
+  options: "-c synchronous_commit=off",
+});
+pool.on("error", (err) => tell({ type: "log", level: "warn", msg: "request logs: a database connection failed", err: String(err) }));
+const database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+
+const nc = await connect({ servers: natsServers(natsUrl), name: "paytami-core-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+tell({ type: "connected", connected: true });
+void (async () => {
+  for await (const status of nc.status()) {
+    if (status.type === "disconnect") tell({ type: "connected", connected: false });
+    else if (status.type === "reconnect") tell({ type: "connected", connected: true });
+  }
+})();
+
+port.on("message", (message: ToWriterThread) => {
+  // Drain: stop taking batches, finish the one in hand; the loop below then ends.
+  if (message.type === "close") void nc.drain().catch(() => undefined);
+});
+
+const sub = nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
+// One batch at a time: the subscription's buffer holds the next ones meanwhile.
+for await (const message of sub) {
+  let records;
+  try {
+    const parsed = requestLogBatch.safeParse(message.json());
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? "not a batch");
+    records = parsed.data.records;
+  } catch (err) {
+    tell({ type: "records", outcome: "malformed", count: 1 });
+    tell({ type: "log", level: "warn", msg: "request logs: a message on the subject is not a batch; dropped", err: String(err) });
+    continue;
+  }
+  try {
+    const written = await recordRequestLogs(database, records);
+    tell({ type: "records", outcome: "written", count: written });
+    if (written < records.length) tell({ type: "records", outcome: "unknown_key", count: records.length - written });
+  } catch (err) {
+    // Logs may be lost (issue 17); a database hiccup must not stop the subscription.
+    tell({ type: "records", outcome: "failed", count: records.length });
+    tell({ type: "log", level: "error", msg: "request logs: a batch could not be written; dropped", err: String(err) });
+  }
+}
+await database.destroy();
+tell({ type: "closed" });
