@@ -19,7 +19,7 @@ describe("job policies", () => {
       recoverPayouts: { intervalMs: 30_000, batch: 100, leaseMs: 60_000 },
     });
     expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
-    expect(loadConfig(base).requestLogs).toEqual({ retentionMs: 30 * 86_400_000, subject: "paytami.request_logs", enabled: true });
+    expect(loadConfig(base).requestLogs).toEqual({ retentionMs: 30 * 86_400_000, subject: "paytami.request_logs", enabled: true, threadHeapMb: 48 });
   });
 
   it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
@@ -64,10 +64,13 @@ describe("job policies", () => {
       recoverPayouts: { intervalMs: 2_000, batch: 7, leaseMs: 180_000 },
     });
     expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
-    expect(loadConfig({ ...base, REQUEST_LOG_RETENTION: "7d", REQUEST_LOG_SUBJECT: "x.logs", REQUEST_LOGS: "off" }).requestLogs).toEqual({
+    expect(
+      loadConfig({ ...base, REQUEST_LOG_RETENTION: "7d", REQUEST_LOG_SUBJECT: "x.logs", REQUEST_LOGS: "off", REQUEST_LOG_THREAD_HEAP: "96" }).requestLogs,
+    ).toEqual({
       retentionMs: 7 * 86_400_000,
       subject: "x.logs",
       enabled: false,
+      threadHeapMb: 96,
     });
   });
 

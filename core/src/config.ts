@@ -68,6 +68,8 @@ export interface RequestLogPolicy {
   subject: string;
   /** REQUEST_LOGS=off: this core does not subscribe (the facades' switch is their own). */
   enabled: boolean;
+  /** REQUEST_LOG_THREAD_HEAP: megabytes of old-generation heap the writer's thread may use (its garbage is bounded, not the core's). */
+  threadHeapMb: number;
 }
 
 /** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
@@ -465,6 +467,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       retentionMs: positiveDurationEnv(source, "REQUEST_LOG_RETENTION", "30d"),
       subject: env(source, "REQUEST_LOG_SUBJECT", REQUEST_LOG_SUBJECT),
       enabled: requestLogsSwitch(env(source, "REQUEST_LOGS", "on")),
+      threadHeapMb: Math.max(16, intEnv(source, "REQUEST_LOG_THREAD_HEAP", 48)),
     },
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),
     cardSubmitLimit: parseCardSubmitLimit(env(source, "CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m")),

@@ -47,6 +47,8 @@ export interface RequestLogsConfig {
   maxEntries: number;
   /** REQUEST_LOG_BODY_CAP: bytes kept of each body (after redaction). */
   bodyCapBytes: number;
+  /** REQUEST_LOG_THREAD_HEAP: megabytes of old-generation heap the publisher's thread may use. */
+  threadHeapMb: number;
 }
 
 function requestLogsEnv(source: NodeJS.ProcessEnv): RequestLogsConfig | null {
@@ -62,6 +64,7 @@ function requestLogsEnv(source: NodeJS.ProcessEnv): RequestLogsConfig | null {
     flushMs,
     maxEntries: positiveIntEnv(source, "REQUEST_LOG_BUFFER", 10_000),
     bodyCapBytes: positiveIntEnv(source, "REQUEST_LOG_BODY_CAP", 8 * 1024),
+    threadHeapMb: Math.max(16, positiveIntEnv(source, "REQUEST_LOG_THREAD_HEAP", 32)),
   };
 }
 

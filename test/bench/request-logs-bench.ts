@@ -12,7 +12,7 @@ import * as os from "node:os";
 import { privateNats } from "../support/private-nats.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
-import { childPids, cpuOf, cpuSpent, natsServerPid, parentPid } from "./process-cpu.ts";
+import { childPids, cpuOf, cpuSpent, natsServerPid, parentPid, peakRssKb } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -126,6 +126,18 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
     }),
     "",
   ];
+  const peak = (v: Variant, name: "facade" | "core") => {
+    const kb = peakRssKb(stacks[v].pids()[name]!);
+    return kb === undefined ? "–" : `${(kb / 1024).toFixed(0)} MB`;
+  };
+  lines.push(
+    "Peak resident memory (VmHWM) over the whole run (logging on adds the publisher's and the writer's threads):",
+    "",
+    "| Variant | facade | core |",
+    "|---|---:|---:|",
+    ...VARIANTS.map((v) => `| ${v} | ${peak(v, "facade")} | ${peak(v, "core")} |`),
+    "",
+  );
   if (rounds.some((r) => r.loggedPerRequest < 0.99))
     lines.push("Warning: fewer rows than requests were logged with logging on: the comparison is not of full logging.", "");
   return lines;

@@ -17,6 +17,9 @@ export type FromWriterThread =
   | { type: "connected"; connected: boolean }
   | { type: "closed" };
 
+/** How long after a thread's unexpected end a new one starts. */
+const RESPAWN_AFTER_MS = 1_000;
+
 // The built core runs from dist/ (.js); tests and tools may run the sources (.ts).
 const THREAD = new URL(`./request-log-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 
@@ -32,6 +35,7 @@ export class RequestLogWriter {
   #worker: Worker | undefined;
   #connected = false;
   #closed: Promise<void> | undefined;
+  #closing = false;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
@@ -43,9 +47,13 @@ export class RequestLogWriter {
 
   /** Starts the thread; resolves once it is subscribed (or rejects if it could not start). */
   start(natsUrl: string, subject: string): Promise<void> {
+    return this.#spawn({ natsUrl, subject, databaseUrl: this.#deps.config.databaseUrl, connectTimeoutMs: this.#deps.config.dbConnectTimeoutMs });
+  }
+
+  #spawn(workerData: WriterThreadData): Promise<void> {
     const { config, log } = this.#deps;
-    const workerData: WriterThreadData = { natsUrl, subject, databaseUrl: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs };
-    const worker = new Worker(THREAD, { workerData, name: "request-log-writer" });
+    // Its heap is bounded: the thread's garbage must not grow the core's memory without limit.
+    const worker = new Worker(THREAD, { workerData, name: "request-log-writer", resourceLimits: { maxOldGenerationSizeMb: config.requestLogs.threadHeapMb } });
     this.#worker = worker;
     let started: () => void;
     const subscribed = new Promise<void>((resolve) => (started = resolve));
@@ -60,7 +68,12 @@ export class RequestLogWriter {
     });
     worker.on("error", (err) => {
       this.#connected = false;
-      log.error({ err }, "request logs: the writer thread failed; logs are dropped");
+      log.error({ err }, "request logs: the writer thread failed; logs are dropped until it is back");
+    });
+    worker.once("exit", () => {
+      this.#connected = false;
+      // An end the core did not ask for (out of its heap, say): a new thread after a pause.
+      if (!this.#closing) setTimeout(() => void this.#spawn(workerData).catch(() => undefined), RESPAWN_AFTER_MS).unref();
     });
     // The thread must not keep a core that is shutting down alive.
     worker.unref();
@@ -68,6 +81,7 @@ export class RequestLogWriter {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     const worker = this.#worker;
     if (!worker) return;
     worker.postMessage({ type: "close" } satisfies ToWriterThread);

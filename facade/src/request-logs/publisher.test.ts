@@ -12,7 +12,11 @@ const subject = `test.request_logs.${randomUUID()}`;
 let publisher: RequestLogPublisher;
 
 beforeAll(async () => {
-  publisher = new RequestLogPublisher({ subject, batchSize: 1_000, flushMs: 20, maxEntries: 1_000, bodyCapBytes: 200_000 }, natsUrl, createLogger("test"));
+  publisher = new RequestLogPublisher(
+    { subject, batchSize: 1_000, flushMs: 20, maxEntries: 1_000, bodyCapBytes: 200_000, threadHeapMb: 32 },
+    natsUrl,
+    createLogger("test"),
+  );
   for (const deadline = Date.now() + 10_000; !publisher.up;) {
     if (Date.now() > deadline) throw new Error(`no NATS connection at ${natsUrl}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -6,6 +6,9 @@ import { LogBuffer } from "./log-buffer.ts";
 import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from "./publisher-thread.ts";
 import type { CapturedRequest } from "./recorder.ts";
 
+/** How long after a thread's unexpected end a new one starts. */
+const RESPAWN_AFTER_MS = 1_000;
+
 // The built facade runs from dist/ (.js); tests run the sources (.ts).
 const THREAD = new URL(`./publisher-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 
@@ -32,8 +35,10 @@ export class RequestLogPublisher {
   readonly buffer: LogBuffer<CapturedRequest>;
   readonly #config: RequestLogsConfig;
   readonly #log: Logger;
-  readonly #worker: Worker;
-  readonly #exited: Promise<void>;
+  #worker!: Worker;
+  #exited!: Promise<void>;
+  #closing = false;
+  readonly #natsUrl: string;
   #up = false;
   /** Records handed to the thread and not yet reported done. */
   #inFlight = 0;
@@ -45,16 +50,29 @@ export class RequestLogPublisher {
       flush: (batch) => this.#hand(batch),
       dropped: (count) => requestLogsDropped.inc({ reason: "buffer_full" }, count),
     });
-    const workerData: PublisherThreadData = { config, natsUrl };
-    this.#worker = new Worker(THREAD, { workerData, name: "request-log-publisher" });
-    this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
-    this.#worker.on("message", (message: FromPublisherThread) => this.#heard(message));
-    this.#worker.on("error", (err) => {
+    this.#natsUrl = natsUrl;
+    this.#spawn();
+  }
+
+  #spawn(): void {
+    const workerData: PublisherThreadData = { config: this.#config, natsUrl: this.#natsUrl };
+    // Its heap is bounded: the thread's garbage must not grow the facade's memory without limit.
+    const worker = new Worker(THREAD, { workerData, name: "request-log-publisher", resourceLimits: { maxOldGenerationSizeMb: this.#config.threadHeapMb } });
+    this.#worker = worker;
+    this.#inFlight = 0;
+    this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()));
+    worker.on("message", (message: FromPublisherThread) => this.#heard(message));
+    worker.on("error", (err) => {
       this.#up = false;
-      this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped");
+      this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back");
+    });
+    worker.once("exit", () => {
+      this.#up = false;
+      // An end the facade did not ask for (out of its heap, say): a new thread after a pause.
+      if (!this.#closing) setTimeout(() => this.#spawn(), RESPAWN_AFTER_MS).unref();
     });
     // The thread must not keep a facade that is shutting down alive.
-    this.#worker.unref();
+    worker.unref();
   }
 
   /** Whether batches are being sent (connected and not reconnecting). */
@@ -103,6 +121,7 @@ export class RequestLogPublisher {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     this.buffer.flush();
     this.#worker.postMessage({ type: "close" } satisfies ToPublisherThread);
     // A thread that cannot drain (NATS gone) is stopped after a grace period.
