@@ -50,7 +50,7 @@ import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { insertPayments } from "./payment-fill.ts";
 import { benchPaymentPage } from "./payment-page.ts";
-import { cpuOf, cpuSpent, selfCpuMs } from "./process-cpu.ts";
+import { cpuOf, cpuSpent, memoryKb, selfCpuMs } from "./process-cpu.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 import { benchTracing } from "./tracing-bench.ts";
@@ -71,7 +71,7 @@ const SINGLE_PAIR_CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? "1,8,128")
   .filter((c) => c.trim() !== "")
   .map((c) => Number(c.trim()))
   .filter((c) => c !== 32);
-/** BENCH_PRECISE_UP_TO (default 8): POST runs at up to this concurrency are timed to the microsecond (precisePost), the rest with autocannon. */
+/** BENCH_PRECISE_UP_TO (default 8): POST runs at up to this concurrency are timed to the microsecond (preciseLoop), the rest with autocannon. */
 const PRECISE_UP_TO = Number(process.env.BENCH_PRECISE_UP_TO ?? 8);
 /** BENCH_PROBE=1: load probe.ts into facade, core and baseline (GC, event-loop delay) and report it per run. */
 const PROBE_DIR = process.env.BENCH_PROBE === "1" ? fs.mkdtempSync(path.join(os.tmpdir(), "paytami-probe-")) : undefined;
@@ -141,19 +141,6 @@ interface MemPeak {
   hwmKb: number;
 }
 
-function readStatus(pid: number): { rss: number; hwm: number; anon: number } | undefined {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? 0);
-    const hwm = Number(/VmHWM:\s+(\d+)/.exec(text)?.[1] ?? 0);
-    // Anonymous memory (heaps, malloc); the rest of the RSS is mapped files (the node binary, ICU data).
-    const anon = Number(/RssAnon:\s+(\d+)/.exec(text)?.[1] ?? 0);
-    return { rss, hwm, anon };
-  } catch {
-    return undefined;
-  }
-}
-
 class MemSampler {
   private timer: NodeJS.Timeout | undefined;
   readonly overall: Record<string, MemPeak> = {};
@@ -171,7 +158,7 @@ class MemSampler {
   sample(): void {
     for (const [name, pid] of Object.entries(this.stack.pids())) {
       if (pid === undefined) continue;
-      const s = readStatus(pid);
+      const s = memoryKb(pid);
       if (!s) continue;
       const o = (this.overall[name] ??= { rssMaxKb: 0, hwmKb: 0 });
       if (s.rss > o.rssMaxKb) this.anonAtPeak[name] = s.anon;
@@ -391,18 +378,11 @@ function timedPost(url: string, headers: Record<string, string>, body: string): 
 }
 
 /**
- * Closed-loop POST (a fresh Idempotency-Key per request) on keep-alive connections, timed with
- * performance.now(): autocannon's histogram holds whole milliseconds, too coarse for c=1 and c=8,
- * where the baseline answers in well under one.
+ * A closed loop of `request` (timedPost: a fresh Idempotency-Key per request; timedGet) on keep-alive
+ * connections, timed with performance.now(): autocannon's histogram holds whole milliseconds, too
+ * coarse for c=1 and c=8, where the baseline answers in well under one.
  */
-async function precisePost(
-  label: string,
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  concurrency: number,
-  seconds: number,
-): Promise<RunResult> {
+async function preciseLoop(label: string, concurrency: number, seconds: number, request: () => Promise<{ status: number; ms: number }>): Promise<RunResult> {
   const lat: number[] = [];
   let non2xx = 0;
   let errors = 0;
@@ -410,42 +390,7 @@ async function precisePost(
   const worker = async () => {
     while (performance.now() < end) {
       try {
-        const r = await timedPost(url, headers, body);
-        if (r.status >= 200 && r.status < 300) lat.push(r.ms);
-        else non2xx++;
-      } catch {
-        errors++;
-      }
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (performance.now() - t0) / 1000;
-  lat.sort((a, b) => a - b);
-  return {
-    label,
-    concurrency,
-    rps: (lat.length + non2xx) / elapsed,
-    p50: percentile(lat, 50),
-    p99: percentile(lat, 99),
-    total: lat.length + non2xx + errors,
-    non2xx,
-    ok2xx: lat.length,
-    errors,
-    tool: "node:http loop",
-  };
-}
-
-/** Closed-loop GET with a sub-millisecond timer. */
-async function preciseGet(label: string, url: string, headers: Record<string, string>, concurrency: number, seconds: number): Promise<RunResult> {
-  const lat: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const end = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
-      try {
-        const r = await timedGet(url, headers);
+        const r = await request();
         if (r.status >= 200 && r.status < 300) lat.push(r.ms);
         else non2xx++;
       } catch {
@@ -545,7 +490,7 @@ async function main(): Promise<void> {
       const label = `POST /v1/payments (${target})`;
       const r =
         concurrency <= PRECISE_UP_TO
-          ? await precisePost(label, targets[target].url, targets[target].headers, body, concurrency, seconds)
+          ? await preciseLoop(label, concurrency, seconds, () => timedPost(targets[target].url, targets[target].headers, body))
           : await cannon({ label, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
       const after = await cpuPids(target);
       const batches = new Map<number, number>();
@@ -640,10 +585,10 @@ async function main(): Promise<void> {
       const n = await paymentsOf(s, reader.merchantId);
       const label = `GET /v1/payments?limit=25 (${n.toLocaleString("en-US")} payments)`;
       // Short warm-up so plans and pools are hot.
-      await preciseGet(label, listUrl, listHeaders, 4, 1);
+      await preciseLoop(label, 4, 1, () => timedGet(listUrl, listHeaders));
       sampler.takePhase();
       say(`${label}: ${LIST_SECONDS} s at concurrency 1`);
-      const r1 = await preciseGet(label, listUrl, listHeaders, 1, LIST_SECONDS);
+      const r1 = await preciseLoop(label, 1, LIST_SECONDS, () => timedGet(listUrl, listHeaders));
       runs.push(r1);
       say(`  p50 ${r1.p50.toFixed(2)} ms, p99 ${r1.p99.toFixed(2)} ms`);
       say(`${label}: ${LIST_SECONDS} s at concurrency 8`);
