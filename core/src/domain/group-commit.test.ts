@@ -32,7 +32,13 @@ function queue(policy: GroupCommitPolicy) {
   const settle = async () => {
     for (let i = 0; i < 10; i++) await Promise.resolve();
   };
-  return { batches, finish, sizes, answers, submit, settle };
+  let finished = 0;
+  /** Finishes the oldest running batch, and lets what follows from it run. */
+  const next = async () => {
+    finish[finished++]!();
+    await settle();
+  };
+  return { batches, sizes, answers, submit, settle, next };
 }
 
 afterEach(() => {
@@ -50,16 +56,13 @@ describe("group commit queue", () => {
     await q.settle();
     // Still running a: the others wait for it.
     expect(q.batches).toEqual([["a"]]);
-    q.finish[0]!();
-    await q.settle();
+    await q.next();
     expect(q.batches).toEqual([["a"], ["b", "c", "d"]]);
     q.submit("e");
-    q.finish[1]!();
-    await q.settle();
+    await q.next();
     // e arrived during the second run: it goes in the third batch, not the second.
     expect(q.batches).toEqual([["a"], ["b", "c", "d"], ["e"]]);
-    q.finish[2]!();
-    await q.settle();
+    await q.next();
     expect(Object.fromEntries(q.answers)).toEqual({ a: 0, b: 1, c: 1, d: 1, e: 2 });
     expect(q.sizes).toEqual([undefined, 2, undefined, 1]);
   });
@@ -68,10 +71,7 @@ describe("group commit queue", () => {
     const q = queue({ max: 2, waitMs: 0 });
     q.submit("a");
     for (const name of ["b", "c", "d", "e", "f"]) q.submit(name);
-    for (let i = 0; i < 3; i++) {
-      q.finish[i]!();
-      await q.settle();
-    }
+    for (let i = 0; i < 3; i++) await q.next();
     expect(q.batches).toEqual([["a"], ["b", "c"], ["d", "e"], ["f"]]);
   });
 
@@ -83,10 +83,7 @@ describe("group commit queue", () => {
     q.submit("b2", "k");
     q.submit("b3", "k");
     q.submit("d");
-    for (let i = 0; i < 3; i++) {
-      q.finish[i]!();
-      await q.settle();
-    }
+    for (let i = 0; i < 3; i++) await q.next();
     expect(q.batches).toEqual([["a"], ["b1", "c", "d"], ["b2"], ["b3"]]);
   });
 
@@ -96,10 +93,8 @@ describe("group commit queue", () => {
     q.submit("a");
     q.submit("b");
     q.submit("c");
-    q.finish[0]!();
-    await q.settle();
-    q.finish[1]!();
-    await q.settle();
+    await q.next();
+    await q.next();
     expect(q.batches).toEqual([["a"], ["b", "c"]]);
 
     // The last batch carried two: the next request waits for the timer, and one arriving meanwhile joins it.
@@ -114,8 +109,7 @@ describe("group commit queue", () => {
     vi.advanceTimersByTime(2);
     await q.settle();
     expect(q.batches).toEqual([["a"], ["b", "c"], ["d", "e"]]);
-    q.finish[2]!();
-    await q.settle();
+    await q.next();
 
     // Idle again after a batch of two: reaching `max` goes at once, without the timer.
     q.submit("f");
@@ -123,14 +117,12 @@ describe("group commit queue", () => {
     expect(q.batches).toHaveLength(3);
     q.submit("h");
     expect(q.batches).toEqual([["a"], ["b", "c"], ["d", "e"], ["f", "g", "h"]]);
-    q.finish[3]!();
-    await q.settle();
+    await q.next();
 
     // A lone request follows a lone request without waiting.
     const lone = queue({ max: 3, waitMs: 5 });
     lone.submit("x");
-    lone.finish[0]!();
-    await lone.settle();
+    await lone.next();
     lone.submit("y");
     expect(lone.batches).toEqual([["x"], ["y"]]);
 
@@ -139,10 +131,8 @@ describe("group commit queue", () => {
     eager.submit("p");
     eager.submit("q");
     eager.submit("r");
-    eager.finish[0]!();
-    await eager.settle();
-    eager.finish[1]!();
-    await eager.settle();
+    await eager.next();
+    await eager.next();
     eager.submit("s");
     expect(eager.batches).toEqual([["p"], ["q", "r"], ["s"]]);
   });
