@@ -10,7 +10,7 @@ import type { TransitionResult } from "../payment-states.ts";
 import { GroupCommit, type Pending } from "../group-commit.ts";
 import type { Tx } from "../unit-of-work.ts";
 import { LOCK_REFUNDS, REFUNDED_TOTALS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
-import type { LockedPayment } from "./lock.ts";
+import { lockedPaymentOf, type LockedPayment } from "./lock.ts";
 import { refundOnce } from "./once.ts";
 import { planRefund, type PlannedRefund } from "./plan.ts";
 import type { RefundRequest } from "./validate.ts";
@@ -177,19 +177,9 @@ async function lockedPayments(tx: Tx, rows: RefundLockRow[]): Promise<Map<string
   const unvouched: string[] = [];
   for (const row of rows) {
     if (row.id === null || payments.has(row.id)) continue;
-    const payment: LockedPayment = {
-      id: row.id,
-      merchant_id: row.merchant_id!,
-      mode: row.mode!,
-      status: row.status!,
-      status_before_chargeback: row.status_before_chargeback,
-      amount: String(row.amount),
-      currency: row.currency!,
-      available_to_merchant_at: row.available_to_merchant_at,
-    };
     // As lock.ts: the snapshot's sum counts only if no refund committed since (same row version).
-    if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
-    else unvouched.push(row.id);
+    const payment = lockedPaymentOf({ ...row, id: row.id });
+    if (payment.refunded === undefined) unvouched.push(row.id);
     payments.set(row.id, payment);
   }
   if (unvouched.length > 0) {
