@@ -45,6 +45,7 @@ import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
 import { benchCluster } from "./cluster-bench.ts";
+import { coreBatches } from "./core-batches.ts";
 import { benchDashboardReads } from "./dashboard-reads.ts";
 import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
@@ -253,14 +254,6 @@ interface PostRun extends RunResult {
   probes: Record<string, ProbeRecord>;
   /** The product's creation statements during the run, by how many requests each carried (group commit). */
   batches: Map<number, number>;
-}
-
-/** The core's creation statements so far, by requests per statement (paytami_core_create_batches). */
-async function createBatches(s: Stack): Promise<Map<number, number>> {
-  const text = await (await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${s.internalToken}` } })).text();
-  const counts = new Map<number, number>();
-  for (const [, size, count] of text.matchAll(/^paytami_core_create_batches\{size="(\d+)"\} (\d+)$/gm)) counts.set(Number(size), Number(count));
-  return counts;
 }
 
 /** The batch-size distribution of a run: statements, requests per statement, and where the requests went. */
@@ -482,7 +475,7 @@ async function main(): Promise<void> {
       const before = await cpuPids(target);
       const startCpu = cpuOf(before);
       const startSelf = selfCpuMs();
-      const batchesBefore = target === "product" ? await createBatches(s) : new Map<number, number>();
+      const batchesBefore = target === "product" ? await coreBatches(s, "create") : new Map<number, number>();
       const probed = Object.entries(before)
         .filter(([name]) => name !== "postgres")
         .map(([name, pids]) => [name, pids[0]!] as const);
@@ -495,7 +488,7 @@ async function main(): Promise<void> {
       const after = await cpuPids(target);
       const batches = new Map<number, number>();
       if (target === "product")
-        for (const [size, n] of await createBatches(s)) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
+        for (const [size, n] of await coreBatches(s, "create")) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
       const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
       const cpuMsPerRequest: Record<string, number> = {};
       for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;

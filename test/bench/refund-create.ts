@@ -12,6 +12,7 @@
 // (paytami_core_refund_batches), so a shared machine's noise can be told from the code's cost.
 
 import { isMain, runAlone, say } from "./run-alone.ts";
+import { coreBatches } from "./core-batches.ts";
 import { cpuOf, cpuSpent } from "./process-cpu.ts";
 import { randomUUID } from "node:crypto";
 import * as os from "node:os";
@@ -44,14 +45,6 @@ function cpuPerRequest(before: Record<Group, Map<number, number>>, after: Record
   const spent = cpuSpent(before, after) as Record<Group, number>;
   for (const name of Object.keys(spent) as Group[]) spent[name] = requests > 0 ? spent[name] / requests : 0;
   return spent;
-}
-
-/** The core's refund batches so far, by requests per batch (paytami_core_refund_batches). */
-async function refundBatches(s: Stack): Promise<Map<number, number>> {
-  const text = await (await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${s.internalToken}` } })).text();
-  const counts = new Map<number, number>();
-  for (const [, size, count] of text.matchAll(/^paytami_core_refund_batches\{size="(\d+)"\} (\d+)$/gm)) counts.set(Number(size), Number(count));
-  return counts;
 }
 
 type Target = "payments" | "refunds";
@@ -152,7 +145,7 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
     if (t === "refunds") warmOk += r.ok2xx;
   }
   const runs: Array<Record<Target, Run>> = [];
-  const batchesBefore = await refundBatches(s);
+  const batchesBefore = await coreBatches(s, "refund");
   for (let round = 1; round <= ROUNDS; round++) {
     const pair = {} as Record<Target, Run>;
     for (const t of order) {
@@ -165,7 +158,7 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
     runs.push(pair);
   }
 
-  const batchesAfter = await refundBatches(s);
+  const batchesAfter = await coreBatches(s, "refund");
   const batches = [...batchesAfter].map(([size, n]) => [size, n - (batchesBefore.get(size) ?? 0)] as const).filter(([, n]) => n > 0);
 
   // Every 2xx must be a refund created (not a replay, not lost).
