@@ -4,11 +4,11 @@
 // request is written, so the same Idempotency-Key creates the payment once the pool drains. /healthz
 // and /metrics show the saturation. The pool here has two connections, both held by list requests
 // that wait on a lock the test takes on api_keys (the first thing every API-key request reads);
-// creations (group commit on, as by default) then find no connection.
+// creations and refunds (group commit on, as by default) then find no connection.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe, expect, test } from "vitest";
-import { useStack, validBody } from "./support/expect.ts";
+import { createOk, driveToState, useStack, validBody } from "./support/expect.ts";
 import { eventually } from "./support/eventually.ts";
 import { HttpClient } from "./support/http.ts";
 
@@ -23,6 +23,11 @@ describe("PostgreSQL pool saturation", () => {
       const core = new HttpClient(s.coreHttpUrl);
       const merchant = await s.admin.createMerchant({ name: "Pool Shop" });
       const key = merchant.testApiKey;
+      // Refunds of another merchant's captured payment (so the first merchant's payments stay the ones created here).
+      const refunder = (await s.admin.createMerchant({ name: "Pool Refunds" })).testApiKey;
+      const captured = (await createOk(s.http, refunder)).id as string;
+      await driveToState(s, captured, "captured");
+      const refund = (idem: string) => s.http.post("/v1/refunds", { key: refunder, body: { payment_id: captured, amount: "100" }, idem });
       const metric = async (name: string) => {
         const text = (await core.get("/metrics", { headers: { authorization: `Bearer ${s.internalToken}` } })).text;
         const line = text.split("\n").find((l) => l.startsWith(name));
@@ -32,6 +37,7 @@ describe("PostgreSQL pool saturation", () => {
       const locker = new pg.Client({ connectionString: s.databaseUrl });
       await locker.connect();
       const refused = [randomUUID(), randomUUID(), randomUUID()];
+      const refusedRefunds = [randomUUID(), randomUUID(), randomUUID()];
       let holders: Promise<Array<{ status: number }>>;
       try {
         await locker.query("BEGIN");
@@ -50,10 +56,14 @@ describe("PostgreSQL pool saturation", () => {
           "two requests holding the pool's connections",
         );
 
-        // Creations arriving together: the first alone, the next two as one group-commit statement.
+        // Creations arriving together: the first alone, the next two as one group-commit statement; refunds
+        // the same, meanwhile (one after the other, the holders would outwait the facade's 10 s deadline).
         const started = Date.now();
-        const answers = await Promise.all(refused.map((idem) => s.http.createPayment(key, validBody(), { idem })));
-        for (const res of answers) {
+        const [answers, refundAnswers] = await Promise.all([
+          Promise.all(refused.map((idem) => s.http.createPayment(key, validBody(), { idem }))),
+          Promise.all(refusedRefunds.map(refund)),
+        ]);
+        for (const res of [...answers, ...refundAnswers]) {
           expect(res.status, res.text).toBe(503);
           expect(res.json).toEqual({ error: { code: "processor_unavailable", message: expect.stringMatching(/overloaded/) } });
           expect(res.header("retry-after")).toBe("3");
@@ -71,6 +81,10 @@ describe("PostgreSQL pool saturation", () => {
         expect(await metric('paytami_core_db_pool_connections{state="max"}')).toBe(2);
         // A saturated batch is not split into one statement per request (each would wait again).
         expect(await metric("paytami_core_create_batch_failures")).toBe(0);
+        // The refund batch whose transaction got no connection, the same: answered at once, not rerun one
+        // transaction per request (which would count as a failed batch).
+        expect(await metric('paytami_core_refund_batches{size="2"}')).toBe(1);
+        expect(await metric("paytami_core_refund_batch_failures")).toBe(0);
       } finally {
         await locker.query("ROLLBACK").catch(() => undefined);
         await locker.end();
@@ -88,6 +102,13 @@ describe("PostgreSQL pool saturation", () => {
       expect(replay.status).toBe(201);
       expect(replay.json.id).toBe(retried.json.id);
       expect(await s.sql("SELECT id FROM payments WHERE merchant_id = $1", [merchant.merchantId])).toHaveLength(1);
+
+      // Nor did the refused refunds; the same key, retried, refunds once.
+      expect(await s.sql("SELECT key FROM idempotency_keys WHERE key = ANY($1)", [refusedRefunds])).toEqual([]);
+      expect(await s.sql("SELECT id FROM refunds WHERE payment_id = $1", [captured])).toEqual([]);
+      const refunded = await refund(refusedRefunds[0]!);
+      expect(refunded.status, refunded.text).toBe(201);
+      expect(await s.sql("SELECT amount FROM refunds WHERE payment_id = $1", [captured])).toEqual([{ amount: "100" }]);
 
       // The saturation passes with the load: /healthz is 200 again within DB_CONNECT_TIMEOUT.
       await eventually(async () => ((await core.get("/healthz")).status === 200 ? true : undefined), 10_000, "/healthz 200 again");

@@ -5,7 +5,8 @@
 
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Merchant } from "./support/stack.ts";
-import { newIdemKey, type Res } from "./support/http.ts";
+import { newIdemKey } from "./support/http.ts";
+import { killCoreMidFlight } from "./support/kill-mid-flight.ts";
 import { useStack, validBody } from "./support/expect.ts";
 
 // The facade answers 503 processor_unavailable at once while the core is down.
@@ -31,49 +32,8 @@ describe("kill -9 of a core mid-refund-batch", () => {
     // Request i refunds i % 7 + 1 minor units of payment i % 16.
     const body = (i: number) => ({ payment_id: payments[i % payments.length], amount: String((i % 7) + 1) });
     const refund = (i: number) => s.http.post("/v1/refunds", { key: m.testApiKey, body: body(i), idem: keys[i] });
-    let answered = 0;
-    let killed = false;
-    const first: (Res | undefined)[] = await Promise.all(
-      keys.map((_, i) =>
-        refund(i).then(
-          (r) => {
-            answered += 1;
-            // Kill once a few have come back: the rest are queued in, or in a batch transaction of, the core.
-            if (answered === 40 && !killed) {
-              killed = true;
-              process.kill(s.pids().core!, "SIGKILL");
-            }
-            return r;
-          },
-          () => undefined,
-        ),
-      ),
-    );
-    expect(killed).toBe(true);
-    expect(first.filter((r) => r?.status !== 201).length).toBeGreaterThan(0);
-    await s.stopProcess("core");
-    await s.startProcess("core");
-
-    const retry = async (i: number): Promise<Res> => {
-      for (let attempt = 0; ; attempt++) {
-        const r = await refund(i);
-        if (r.status !== 503 || attempt === 50) return r;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    };
-    const retried: Res[] = [];
-    for (let i = 0; i < keys.length; i += 50) {
-      retried.push(...(await Promise.all(keys.slice(i, i + 50).map((_, j) => retry(i + j)))));
-    }
-    retried.forEach((r, i) => {
-      expect(r.status, r.text).toBe(201);
-      expect(r.json).toMatchObject(body(i));
-      const before = first[i];
-      if (before?.status === 201) {
-        expect(r.text).toBe(before.text);
-        expect(r.header("idempotent-replayed")).toBe("true");
-      }
-    });
+    const { retried } = await killCoreMidFlight(s, keys.length, refund);
+    retried.forEach((r, i) => expect(r.json).toMatchObject(body(i)));
     // Exactly one refund per key: as many refunds as keys, each answered to its own key.
     const ids = retried.map((r) => r.json.id as string);
     expect(new Set(ids).size).toBe(keys.length);

@@ -35,46 +35,39 @@ export const processorCalls = new Counter({
   registers: [registry],
 });
 
-export const createBatches = new Gauge({
-  name: "paytami_core_create_batches",
-  help: "Creation statements run since start, by how many requests each carried (group commit; counts only grow).",
-  labelNames: ["size"] as const,
-  registers: [registry],
-  collect() {
-    batchSizes.forEach((count, size) => {
-      if (count) this.set({ size: String(size) }, count);
-    });
-  },
+/** A group commit's gauges (domain/group-commit.ts): batches run since start by size (counts only grow), and batches that failed. */
+function groupCommitGauges(name: string, sizes: number[], failures: { count: number }, help: { batches: string; failures: string }) {
+  return [
+    new Gauge({
+      name: `paytami_core_${name}_batches`,
+      help: help.batches,
+      labelNames: ["size"] as const,
+      registers: [registry],
+      collect() {
+        sizes.forEach((count, size) => {
+          if (count) this.set({ size: String(size) }, count);
+        });
+      },
+    }),
+    new Gauge({
+      name: `paytami_core_${name}_batch_failures`,
+      help: help.failures,
+      registers: [registry],
+      collect() {
+        this.set(failures.count);
+      },
+    }),
+  ] as const;
+}
+
+export const [createBatches, createBatchFailures] = groupCommitGauges("create", batchSizes, batchFailures, {
+  batches: "Creation statements run since start, by how many requests each carried (group commit; counts only grow).",
+  failures: "Group-commit statements that failed and whose requests then ran one statement each (a deadlock between cores; otherwise a bug).",
 });
 
-export const createBatchFailures = new Gauge({
-  name: "paytami_core_create_batch_failures",
-  help: "Group-commit statements that failed and whose requests then ran one statement each (a deadlock between cores; otherwise a bug).",
-  registers: [registry],
-  collect() {
-    this.set(batchFailures.count);
-  },
-});
-
-export const refundBatches = new Gauge({
-  name: "paytami_core_refund_batches",
-  help: "Refund batches run since start, by how many requests each carried (group commit of refunds; counts only grow).",
-  labelNames: ["size"] as const,
-  registers: [registry],
-  collect() {
-    refundBatchSizes.forEach((count, size) => {
-      if (count) this.set({ size: String(size) }, count);
-    });
-  },
-});
-
-export const refundBatchFailuresGauge = new Gauge({
-  name: "paytami_core_refund_batch_failures",
-  help: "Refund batches whose transaction failed and whose requests then ran one transaction each (a deadlock between cores; otherwise a bug).",
-  registers: [registry],
-  collect() {
-    this.set(refundBatchFailures.count);
-  },
+export const [refundBatches, refundBatchFailuresGauge] = groupCommitGauges("refund", refundBatchSizes, refundBatchFailures, {
+  batches: "Refund batches run since start, by how many requests each carried (group commit of refunds; counts only grow).",
+  failures: "Refund batches whose transaction failed and whose requests then ran one transaction each (a deadlock between cores; otherwise a bug).",
 });
 
 export const dbPoolConnections = new Gauge({

@@ -45,12 +45,13 @@ import { buildServices } from "../../core/src/devstack/services.ts";
 import { launchCommand, startStack, type Stack } from "../support/stack.ts";
 import { benchCheckoutLifecycle } from "./checkout-lifecycle.ts";
 import { benchCluster } from "./cluster-bench.ts";
+import { coreBatches } from "./core-batches.ts";
 import { benchDashboardReads } from "./dashboard-reads.ts";
 import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { insertPayments } from "./payment-fill.ts";
 import { benchPaymentPage } from "./payment-page.ts";
-import { cpuOf, cpuSpent, selfCpuMs } from "./process-cpu.ts";
+import { cpuOf, cpuSpent, memoryKb, selfCpuMs } from "./process-cpu.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 import { benchTracing } from "./tracing-bench.ts";
@@ -71,7 +72,7 @@ const SINGLE_PAIR_CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? "1,8,128")
   .filter((c) => c.trim() !== "")
   .map((c) => Number(c.trim()))
   .filter((c) => c !== 32);
-/** BENCH_PRECISE_UP_TO (default 8): POST runs at up to this concurrency are timed to the microsecond (precisePost), the rest with autocannon. */
+/** BENCH_PRECISE_UP_TO (default 8): POST runs at up to this concurrency are timed to the microsecond (preciseLoop), the rest with autocannon. */
 const PRECISE_UP_TO = Number(process.env.BENCH_PRECISE_UP_TO ?? 8);
 /** BENCH_PROBE=1: load probe.ts into facade, core and baseline (GC, event-loop delay) and report it per run. */
 const PROBE_DIR = process.env.BENCH_PROBE === "1" ? fs.mkdtempSync(path.join(os.tmpdir(), "paytami-probe-")) : undefined;
@@ -141,19 +142,6 @@ interface MemPeak {
   hwmKb: number;
 }
 
-function readStatus(pid: number): { rss: number; hwm: number; anon: number } | undefined {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? 0);
-    const hwm = Number(/VmHWM:\s+(\d+)/.exec(text)?.[1] ?? 0);
-    // Anonymous memory (heaps, malloc); the rest of the RSS is mapped files (the node binary, ICU data).
-    const anon = Number(/RssAnon:\s+(\d+)/.exec(text)?.[1] ?? 0);
-    return { rss, hwm, anon };
-  } catch {
-    return undefined;
-  }
-}
-
 class MemSampler {
   private timer: NodeJS.Timeout | undefined;
   readonly overall: Record<string, MemPeak> = {};
@@ -171,7 +159,7 @@ class MemSampler {
   sample(): void {
     for (const [name, pid] of Object.entries(this.stack.pids())) {
       if (pid === undefined) continue;
-      const s = readStatus(pid);
+      const s = memoryKb(pid);
       if (!s) continue;
       const o = (this.overall[name] ??= { rssMaxKb: 0, hwmKb: 0 });
       if (s.rss > o.rssMaxKb) this.anonAtPeak[name] = s.anon;
@@ -266,14 +254,6 @@ interface PostRun extends RunResult {
   probes: Record<string, ProbeRecord>;
   /** The product's creation statements during the run, by how many requests each carried (group commit). */
   batches: Map<number, number>;
-}
-
-/** The core's creation statements so far, by requests per statement (paytami_core_create_batches). */
-async function createBatches(s: Stack): Promise<Map<number, number>> {
-  const text = await (await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${s.internalToken}` } })).text();
-  const counts = new Map<number, number>();
-  for (const [, size, count] of text.matchAll(/^paytami_core_create_batches\{size="(\d+)"\} (\d+)$/gm)) counts.set(Number(size), Number(count));
-  return counts;
 }
 
 /** The batch-size distribution of a run: statements, requests per statement, and where the requests went. */
@@ -391,18 +371,11 @@ function timedPost(url: string, headers: Record<string, string>, body: string): 
 }
 
 /**
- * Closed-loop POST (a fresh Idempotency-Key per request) on keep-alive connections, timed with
- * performance.now(): autocannon's histogram holds whole milliseconds, too coarse for c=1 and c=8,
- * where the baseline answers in well under one.
+ * A closed loop of `request` (timedPost: a fresh Idempotency-Key per request; timedGet) on keep-alive
+ * connections, timed with performance.now(): autocannon's histogram holds whole milliseconds, too
+ * coarse for c=1 and c=8, where the baseline answers in well under one.
  */
-async function precisePost(
-  label: string,
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  concurrency: number,
-  seconds: number,
-): Promise<RunResult> {
+async function preciseLoop(label: string, concurrency: number, seconds: number, request: () => Promise<{ status: number; ms: number }>): Promise<RunResult> {
   const lat: number[] = [];
   let non2xx = 0;
   let errors = 0;
@@ -410,42 +383,7 @@ async function precisePost(
   const worker = async () => {
     while (performance.now() < end) {
       try {
-        const r = await timedPost(url, headers, body);
-        if (r.status >= 200 && r.status < 300) lat.push(r.ms);
-        else non2xx++;
-      } catch {
-        errors++;
-      }
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (performance.now() - t0) / 1000;
-  lat.sort((a, b) => a - b);
-  return {
-    label,
-    concurrency,
-    rps: (lat.length + non2xx) / elapsed,
-    p50: percentile(lat, 50),
-    p99: percentile(lat, 99),
-    total: lat.length + non2xx + errors,
-    non2xx,
-    ok2xx: lat.length,
-    errors,
-    tool: "node:http loop",
-  };
-}
-
-/** Closed-loop GET with a sub-millisecond timer. */
-async function preciseGet(label: string, url: string, headers: Record<string, string>, concurrency: number, seconds: number): Promise<RunResult> {
-  const lat: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const end = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
-      try {
-        const r = await timedGet(url, headers);
+        const r = await request();
         if (r.status >= 200 && r.status < 300) lat.push(r.ms);
         else non2xx++;
       } catch {
@@ -537,7 +475,7 @@ async function main(): Promise<void> {
       const before = await cpuPids(target);
       const startCpu = cpuOf(before);
       const startSelf = selfCpuMs();
-      const batchesBefore = target === "product" ? await createBatches(s) : new Map<number, number>();
+      const batchesBefore = target === "product" ? await coreBatches(s, "create") : new Map<number, number>();
       const probed = Object.entries(before)
         .filter(([name]) => name !== "postgres")
         .map(([name, pids]) => [name, pids[0]!] as const);
@@ -545,12 +483,12 @@ async function main(): Promise<void> {
       const label = `POST /v1/payments (${target})`;
       const r =
         concurrency <= PRECISE_UP_TO
-          ? await precisePost(label, targets[target].url, targets[target].headers, body, concurrency, seconds)
+          ? await preciseLoop(label, concurrency, seconds, () => timedPost(targets[target].url, targets[target].headers, body))
           : await cannon({ label, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
       const after = await cpuPids(target);
       const batches = new Map<number, number>();
       if (target === "product")
-        for (const [size, n] of await createBatches(s)) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
+        for (const [size, n] of await coreBatches(s, "create")) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
       const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
       const cpuMsPerRequest: Record<string, number> = {};
       for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;
@@ -640,10 +578,10 @@ async function main(): Promise<void> {
       const n = await paymentsOf(s, reader.merchantId);
       const label = `GET /v1/payments?limit=25 (${n.toLocaleString("en-US")} payments)`;
       // Short warm-up so plans and pools are hot.
-      await preciseGet(label, listUrl, listHeaders, 4, 1);
+      await preciseLoop(label, 4, 1, () => timedGet(listUrl, listHeaders));
       sampler.takePhase();
       say(`${label}: ${LIST_SECONDS} s at concurrency 1`);
-      const r1 = await preciseGet(label, listUrl, listHeaders, 1, LIST_SECONDS);
+      const r1 = await preciseLoop(label, 1, LIST_SECONDS, () => timedGet(listUrl, listHeaders));
       runs.push(r1);
       say(`  p50 ${r1.p50.toFixed(2)} ms, p99 ${r1.p99.toFixed(2)} ms`);
       say(`${label}: ${LIST_SECONDS} s at concurrency 8`);

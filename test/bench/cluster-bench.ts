@@ -15,6 +15,7 @@ import { newDatabaseClient } from "../../core/src/db/primary.ts";
 import { startClusterProcess } from "../support/cluster-process.ts";
 import { startStack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
+import { commandLine, parentPid } from "./process-cpu.ts";
 import { loadAverage, snapshot, spent, type Shape } from "./process-roles.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
@@ -35,8 +36,8 @@ async function postmasterOf(url: string): Promise<string | undefined> {
   await client.connect();
   try {
     const backend = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-    const ppid = fs.readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]!.split(" ")[1];
-    return fs.readFileSync(`/proc/${ppid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+    const postmaster = parentPid(backend);
+    return postmaster === undefined ? undefined : commandLine(postmaster);
   } catch {
     return undefined;
   } finally {

@@ -10,11 +10,11 @@
 //      export, VmRSS sampled every 20 ms (target < 50 MB).
 // BENCH_DASHBOARD=0 skips it; BENCH_DASHBOARD_SECONDS (6) per list run, BENCH_DASHBOARD_PAIRS (2).
 import { isMain, runAlone, say } from "./run-alone.ts";
-import * as fs from "node:fs";
 import * as http from "node:http";
 import { seedUser, signedIn } from "../support/dashboard.ts";
 import type { Merchant, Stack } from "../support/stack.ts";
 import { insertPayments } from "./payment-fill.ts";
+import { rssKb } from "./process-cpu.ts";
 
 const PAYMENTS = Number(process.env.BENCH_DASHBOARD_PAYMENTS ?? 1_000_000);
 const EXPORT_ROWS = Number(process.env.BENCH_DASHBOARD_EXPORT_ROWS ?? 100_000);
@@ -59,10 +59,6 @@ async function loop(url: string, headers: Record<string, string>, seconds: numbe
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!, n: times.length };
 }
 
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-}
-
 /** One download of the export, through the facade (the browser's way) or straight from the core (the facade's headers). */
 async function exportOnce(
   s: Stack,
@@ -74,9 +70,9 @@ async function exportOnce(
   const headers: Record<string, string> =
     via === "facade" ? { cookie: `paytami_session=${session}` } : { authorization: `Bearer ${s.facadeToken}`, "x-paytami-session": session };
   const core = s.pids().core!;
-  const before = rssKb(core);
+  const before = rssKb(core) ?? 0;
   let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(core))), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(core) ?? 0)), 20);
   const t0 = performance.now();
   try {
     return await new Promise((resolve, reject) => {

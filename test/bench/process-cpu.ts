@@ -1,19 +1,68 @@
-// CPU time per process, read from /proc/<pid>/stat (utime + stime), for the benchmarks that say
-// where a request's CPU goes. Named groups of pids are snapshotted before and after a run.
+// What the benchmarks read of a process in /proc: CPU time from /proc/<pid>/stat (utime + stime), to
+// say where a request's CPU goes (named groups of pids snapshotted before and after a run), its parent
+// and command line (to find PostgreSQL's backends and nats-server), and its resident memory.
 import * as fs from "node:fs";
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
 
-/** CPU milliseconds a process has used so far, or undefined once it is gone. */
-export function cpuMs(pid: number): number | undefined {
+/** What /proc/<pid>/stat says of a process: its command name, parent and CPU milliseconds so far. */
+export interface ProcStat {
+  comm: string;
+  ppid: number;
+  cpuMs: number;
+}
+
+/** A process's /proc/<pid>/stat, or undefined once it is gone. */
+export function procStat(pid: number): ProcStat | undefined {
+  let stat: string;
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
     return undefined;
   }
+  // The command name is parenthesised and may hold spaces; ppid, utime and stime are fields 4, 14 and 15.
+  const close = stat.lastIndexOf(")");
+  const fields = stat.slice(close + 2).split(" ");
+  return { comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+}
+
+/** CPU milliseconds a process has used so far, or undefined once it is gone. */
+export function cpuMs(pid: number): number | undefined {
+  return procStat(pid)?.cpuMs;
+}
+
+/** A process's memory from /proc/<pid>/status, in kB: resident now (VmRSS), its peak (VmHWM), and the anonymous part of the resident (RssAnon: heaps, malloc; the rest is mapped files such as the node binary and ICU data). */
+export function memoryKb(pid: number): { rss: number; hwm: number; anon: number } | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return undefined;
+  }
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon") };
+}
+
+/** A process's resident set (VmRSS) in kB, or undefined once it is gone. */
+export function rssKb(pid: number): number | undefined {
+  return memoryKb(pid)?.rss;
+}
+
+/** A process's command line, its arguments joined by spaces, or undefined once it is gone. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every process on the machine now. */
+export function allPids(): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
 }
 
 /** CPU milliseconds of each process in each group. */
@@ -51,39 +100,22 @@ export function selfCpuMs(): number {
 
 /** The children of a process (a PostgreSQL postmaster's backends and background workers). */
 export function childPids(parent: number): number[] {
-  const out: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return allPids().filter((pid) => procStat(pid)?.ppid === parent);
 }
 
 /** The parent of a process. */
 export function parentPid(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return undefined;
-  }
+  return procStat(pid)?.ppid;
 }
 
 /** The nats-server listening on a port (found by its command line), if it runs on this machine. */
 export function natsServerPid(port: number): number | undefined {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const pid of allPids()) {
     try {
-      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
       if (!args[0]?.endsWith("nats-server")) continue;
       const p = args.indexOf("-p");
-      if (p >= 0 && Number(args[p + 1]) === port) return Number(entry);
+      if (p >= 0 && Number(args[p + 1]) === port) return pid;
     } catch {
       // gone meanwhile
     }

@@ -1,11 +1,10 @@
-// CPU time per process role, from /proc/<pid>/stat, for the benches that compare two shapes running
+// CPU time per process role, from /proc/<pid>/stat (read by process-cpu.ts), for the benches that compare two shapes running
 // side by side on this machine (cluster-bench.ts): every process on the machine is put in a shape
 // ("single", "cluster", "bench" for the load generator itself, or none) and a role (haproxy, facade,
 // core, dispatcher, nats n1, postgres primary walsender, …), so a run's CPU milliseconds per
 // request can be read per role, and what one shape's idle processes burn while the other is loaded.
 import * as fs from "node:fs";
-
-const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+import { allPids, commandLine, procStat } from "./process-cpu.ts";
 
 interface Proc {
   pid: number;
@@ -16,22 +15,17 @@ interface Proc {
 }
 
 function readProc(pid: number): Proc | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const close = stat.lastIndexOf(")");
-    const fields = stat.slice(close + 2).split(" ");
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-    return { pid, ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cmdline, ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
-  } catch {
-    return undefined; // gone between readdir and read
-  }
+  const stat = procStat(pid);
+  const cmdline = commandLine(pid);
+  // Gone between readdir and read.
+  if (!stat || cmdline === undefined) return undefined;
+  return { pid, ppid: stat.ppid, comm: stat.comm, cmdline, ms: stat.cpuMs };
 }
 
 function allProcs(): Map<number, Proc> {
   const out = new Map<number, Proc>();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const p = readProc(Number(name));
+  for (const pid of allPids()) {
+    const p = readProc(pid);
     if (p) out.set(p.pid, p);
   }
   return out;

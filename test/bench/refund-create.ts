@@ -12,8 +12,9 @@
 // (paytami_core_refund_batches), so a shared machine's noise can be told from the code's cost.
 
 import { isMain, runAlone, say } from "./run-alone.ts";
+import { coreBatches } from "./core-batches.ts";
+import { cpuOf, cpuSpent } from "./process-cpu.ts";
 import { randomUUID } from "node:crypto";
-import * as fs from "node:fs";
 import * as os from "node:os";
 import autocannon from "autocannon";
 import type { Stack } from "../support/stack.ts";
@@ -33,49 +34,17 @@ interface Run {
 
 type Group = "facade" | "core" | "postgres";
 
-function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (USER_HZ = 100).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
 /** CPU ms of every process of each group now (PostgreSQL: the backends connected to the stack's database). */
 async function cpuSnapshot(s: Stack): Promise<Record<Group, Map<number, number>>> {
   const backends = await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()");
-  const groups: Record<Group, number[]> = { facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid) };
-  const out = {} as Record<Group, Map<number, number>>;
-  for (const [name, pids] of Object.entries(groups) as [Group, number[]][]) {
-    out[name] = new Map();
-    for (const pid of pids) {
-      const ms = cpuMs(pid);
-      if (ms !== undefined) out[name].set(pid, ms);
-    }
-  }
-  return out;
+  return cpuOf({ facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid) });
 }
 
 /** CPU ms each group spent between two snapshots, per request (a backend that started in between counts from zero). */
 function cpuPerRequest(before: Record<Group, Map<number, number>>, after: Record<Group, Map<number, number>>, requests: number): Record<Group, number> {
-  const out = {} as Record<Group, number>;
-  for (const [name, pids] of Object.entries(after) as [Group, Map<number, number>][]) {
-    let spent = 0;
-    for (const [pid, ms] of pids) spent += ms - (before[name].get(pid) ?? 0);
-    out[name] = requests > 0 ? spent / requests : 0;
-  }
-  return out;
-}
-
-/** The core's refund batches so far, by requests per batch (paytami_core_refund_batches). */
-async function refundBatches(s: Stack): Promise<Map<number, number>> {
-  const text = await (await fetch(`${s.coreHttpUrl}/metrics`, { headers: { authorization: `Bearer ${s.internalToken}` } })).text();
-  const counts = new Map<number, number>();
-  for (const [, size, count] of text.matchAll(/^paytami_core_refund_batches\{size="(\d+)"\} (\d+)$/gm)) counts.set(Number(size), Number(count));
-  return counts;
+  const spent = cpuSpent(before, after) as Record<Group, number>;
+  for (const name of Object.keys(spent) as Group[]) spent[name] = requests > 0 ? spent[name] / requests : 0;
+  return spent;
 }
 
 type Target = "payments" | "refunds";
@@ -176,7 +145,7 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
     if (t === "refunds") warmOk += r.ok2xx;
   }
   const runs: Array<Record<Target, Run>> = [];
-  const batchesBefore = await refundBatches(s);
+  const batchesBefore = await coreBatches(s, "refund");
   for (let round = 1; round <= ROUNDS; round++) {
     const pair = {} as Record<Target, Run>;
     for (const t of order) {
@@ -189,7 +158,7 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
     runs.push(pair);
   }
 
-  const batchesAfter = await refundBatches(s);
+  const batchesAfter = await coreBatches(s, "refund");
   const batches = [...batchesAfter].map(([size, n]) => [size, n - (batchesBefore.get(size) ?? 0)] as const).filter(([, n]) => n > 0);
 
   // Every 2xx must be a refund created (not a replay, not lost).

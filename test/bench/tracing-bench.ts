@@ -13,6 +13,7 @@
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where tracing's cost goes). Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
 import { createRun, median, type CreateRun } from "./create-run.ts";
+import { cpuMs } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -24,15 +25,8 @@ const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 3);
 const CONCURRENCY = 32;
 const TARGET = 0.9;
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux (getconf CLK_TCK)
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return NaN;
-  // Fields after the ")" of the command name: utime and stime are the 12th and 13th.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
+/** CPU ms a process has used so far (NaN if unknown or gone). */
+const cpuNow = (pid: number | undefined): number => (pid ? (cpuMs(pid) ?? NaN) : NaN);
 
 interface MeasuredRun extends CreateRun {
   /** CPU ms per created payment, by process. */
@@ -43,9 +37,9 @@ interface MeasuredRun extends CreateRun {
 
 async function measuredRun(stack: Stack, key: string): Promise<MeasuredRun> {
   const pids = stack.pids();
-  const before = { facade: cpuSeconds(pids.facade), core: cpuSeconds(pids.core) };
+  const before = { facade: cpuNow(pids.facade), core: cpuNow(pids.core) };
   const run = await createRun(stack.baseUrl, key, SECONDS, CONCURRENCY);
-  const perRequest = (pid: number | undefined, from: number) => ((cpuSeconds(pid) - from) * 1_000) / Math.max(1, run.ok);
+  const perRequest = (pid: number | undefined, from: number) => (cpuNow(pid) - from) / Math.max(1, run.ok);
   return { ...run, facadeCpuMs: perRequest(pids.facade, before.facade), coreCpuMs: perRequest(pids.core, before.core), load: os.loadavg()[0]! };
 }
 

@@ -22,6 +22,7 @@
 // Every setting is the product's default (WEBHOOK_TIMEOUT 15 s, OUTBOX_RELAY_INTERVAL 250 ms, …)
 // unless BENCH_WEBHOOK_ENV adds some ("KEY=value,KEY=value").
 import { isMain, runAlone, say } from "./run-alone.ts";
+import { cpuOf, cpuSpent, natsServerPid } from "./process-cpu.ts";
 import * as fs from "node:fs";
 import { modeCodec } from "../../proto/enums.ts";
 import { loadConfig } from "../../core/src/config.ts";
@@ -48,32 +49,6 @@ const EXTRA_ENV = Object.fromEntries(
     .map((kv) => kv.split("=", 2) as [string, string]),
 );
 
-/** CPU milliseconds of a process (utime + stime, USER_HZ 100), or undefined once it is gone. */
-function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The nats-server listening on NATS_URL's port (found in /proc: the harness does not hand its pid over). */
-function natsPid(): number | undefined {
-  const port = new URL(process.env.NATS_URL!.split(",")[0]!).port;
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (args[0]?.endsWith("nats-server") && args.includes(port)) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
 type Process = "dispatcher" | "core" | "postgres" | "nats-server";
 const PROCESSES: readonly Process[] = ["dispatcher", "core", "postgres", "nats-server"];
 
@@ -82,26 +57,19 @@ async function cpuSnapshot(stack: Stack): Promise<Record<Process, Map<number, nu
   const backends = (await stack.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() or datname is null")).map(
     (r) => r.pid,
   );
-  const groups: Record<Process, number[]> = {
+  const port = Number(new URL(process.env.NATS_URL!.split(",")[0]!).port);
+  return cpuOf({
     dispatcher: [stack.pids().dispatcher!],
     core: [stack.pids().core!],
     postgres: backends,
-    "nats-server": [natsPid()].filter((pid) => pid !== undefined),
-  };
-  const out = {} as Record<Process, Map<number, number>>;
-  for (const name of PROCESSES) out[name] = new Map(groups[name].flatMap((pid) => (cpuMs(pid) === undefined ? [] : [[pid, cpuMs(pid)!] as const])));
-  return out;
+    // The harness does not hand nats-server's pid over: found in /proc by its port.
+    "nats-server": [natsServerPid(port)].filter((pid) => pid !== undefined),
+  });
 }
 
 /** CPU ms each process spent between two snapshots (a PostgreSQL backend started in between counts from zero). */
 async function cpuSince(stack: Stack, before: Record<Process, Map<number, number>>): Promise<Record<Process, number>> {
-  const after = await cpuSnapshot(stack);
-  const out = {} as Record<Process, number>;
-  for (const name of PROCESSES) {
-    out[name] = 0;
-    for (const [pid, ms] of after[name]) out[name] += ms - (before[name].get(pid) ?? 0);
-  }
-  return out;
+  return cpuSpent(before, await cpuSnapshot(stack));
 }
 
 /** Count and total seconds of each core gRPC method so far (paytami_core_grpc_call_seconds). */

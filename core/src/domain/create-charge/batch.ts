@@ -1,6 +1,7 @@
 import { db } from "../../db/orm.ts";
 import { isPoolSaturated } from "../../db/pool-watch.ts";
 import type { CoreDeps } from "../deps.ts";
+import { GroupCommit, type Pending } from "../group-commit.ts";
 import type { Tx } from "../unit-of-work.ts";
 import type { BatchRow, BatchValues } from "./batch-statement.ts";
 import type { CreationRow, CreationValues } from "./creation-statement.ts";
@@ -13,13 +14,13 @@ import type { OwnerKind } from "./owner-kind.ts";
 
 type Values = Record<string, unknown> & CreationValues;
 
-interface Waiting {
+interface Queued {
   /** The request's own unit of work (outside any transaction); a batch runs in its first request's. */
   tx: Tx;
   values: Values;
-  resolve: (row: CreationRow | undefined) => void;
-  reject: (error: unknown) => void;
 }
+
+type Waiting = Pending<Queued, CreationOutcome>;
 
 /** What one request's creation statement returns: its owner (if the credential resolved) and whether it inserted. */
 export type CreationOutcome = CreationRow | undefined;
@@ -31,73 +32,28 @@ export const batchSizes: number[] = [];
 export const batchFailures = { count: 0 };
 
 class CreationBatcher {
-  readonly #deps: CoreDeps;
   readonly #kind: OwnerKind<Record<string, unknown>>;
-  #queue: Waiting[] = [];
-  #running = false;
-  #timer: NodeJS.Timeout | undefined;
-  /** The last batch's size: an idle batcher waits for company only while requests have been arriving together. */
-  #lastSize = 1;
+  readonly #queue: GroupCommit<Queued, CreationOutcome>;
 
   constructor(deps: CoreDeps, kind: OwnerKind<Record<string, unknown>>) {
-    this.#deps = deps;
     this.#kind = kind;
-  }
-
-  submit(tx: Tx, values: Values): Promise<CreationOutcome> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ tx, values, resolve, reject });
-      if (this.#running) return;
-      const { max, waitMs } = this.#deps.config.createBatch;
-      if (this.#queue.length >= max || waitMs === 0 || this.#lastSize <= 1) {
-        clearTimeout(this.#timer);
-        this.#timer = undefined;
-        void this.#flush();
-      } else {
-        this.#timer ??= setTimeout(() => {
-          this.#timer = undefined;
-          void this.#flush();
-        }, waitMs);
-      }
+    this.#queue = new GroupCommit({
+      policy: () => deps.config.createBatch,
+      // PostgreSQL refuses a row claimed twice in one statement.
+      key: ({ values }) => values.idempotency_key,
+      sizes: batchSizes,
+      run: (batch) => (batch.length === 1 ? this.#alone(batch[0]!) : this.#together(batch)),
     });
   }
 
-  /** Up to `max` waiting requests, no idempotency key twice (PostgreSQL refuses a row claimed twice in one statement): the second waits for the next batch. */
-  #take(): Waiting[] {
-    const { max } = this.#deps.config.createBatch;
-    const keys = new Set<string>();
-    const batch: Waiting[] = [];
-    const rest: Waiting[] = [];
-    for (const waiting of this.#queue) {
-      const key = waiting.values.idempotency_key;
-      if (batch.length < max && !keys.has(key)) {
-        keys.add(key);
-        batch.push(waiting);
-      } else rest.push(waiting);
-    }
-    this.#queue = rest;
-    return batch;
-  }
-
-  async #flush(): Promise<void> {
-    this.#running = true;
-    const batch = this.#take();
-    this.#lastSize = batch.length;
-    batchSizes[batch.length] = (batchSizes[batch.length] ?? 0) + 1;
-    try {
-      if (batch.length === 1) await this.#alone(batch[0]!);
-      else await this.#together(batch);
-    } finally {
-      this.#running = false;
-      // Those that arrived meanwhile have waited one statement already: they go now.
-      if (this.#queue.length > 0) void this.#flush();
-    }
+  submit(tx: Tx, values: Values): Promise<CreationOutcome> {
+    return this.#queue.submit({ tx, values });
   }
 
   /** One request: the single statement, exactly as without batching. */
   async #alone(waiting: Waiting): Promise<void> {
     try {
-      const { rows } = await this.#kind.creation.run(db(waiting.tx), waiting.values);
+      const { rows } = await this.#kind.creation.run(db(waiting.item.tx), waiting.item.values);
       waiting.resolve(rows[0]);
     } catch (error) {
       waiting.reject(error);
@@ -107,7 +63,7 @@ class CreationBatcher {
   async #together(batch: Waiting[]): Promise<void> {
     let rows: BatchRow[];
     try {
-      ({ rows } = await this.#kind.batchCreation.run(db(batch[0]!.tx), this.#arrays(batch)));
+      ({ rows } = await this.#kind.batchCreation.run(db(batch[0]!.item.tx), this.#arrays(batch)));
     } catch (error) {
       if (isPoolSaturated(error)) {
         // No connection came free: the statement never ran, and one statement per request would
@@ -129,11 +85,11 @@ class CreationBatcher {
 
   #arrays(batch: Waiting[]): BatchValues {
     const arrays: BatchValues = {};
-    const names = [...Object.keys(this.#kind.columns), ...Object.keys(batch[0]!.values).filter((name) => !(name in this.#kind.columns))];
-    for (const name of names) arrays[name] = batch.map(({ values }) => values[name]);
+    const names = [...Object.keys(this.#kind.columns), ...Object.keys(batch[0]!.item.values).filter((name) => !(name in this.#kind.columns))];
+    for (const name of names) arrays[name] = batch.map(({ item }) => item.values[name]);
     // A policy's lists as text (unnest would flatten an array of arrays).
-    arrays.currencies = batch.map(({ values }) => values.currencies.join(","));
-    arrays.methods = batch.map(({ values }) => values.methods.join(","));
+    arrays.currencies = batch.map(({ item }) => item.values.currencies.join(","));
+    arrays.methods = batch.map(({ item }) => item.values.methods.join(","));
     return arrays;
   }
 }

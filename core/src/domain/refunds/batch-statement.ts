@@ -3,8 +3,9 @@ import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { isActiveKey } from "../api-keys.ts";
 import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, type LedgerValues } from "../ledger.ts";
 import { outboxInsert, outboxNotify, type OutboxValues } from "../outbox.ts";
-import { TRANSITIONS, type PaymentStatus } from "../payment-states.ts";
+import { TRANSITIONS } from "../payment-states.ts";
 import { fromStates } from "../payment-transitions.ts";
+import type { LockedRow } from "./lock.ts";
 
 /** A batch's requests as parallel arrays, element i being request i's (all of them API-key requests with an Idempotency-Key). */
 export type RefundLockValues = {
@@ -18,23 +19,13 @@ export type RefundLockValues = {
 };
 
 /** One row per request, in order (see LOCK_REFUNDS). */
-export interface RefundLockRow {
+export interface RefundLockRow extends Omit<LockedRow, "id"> {
   /** The owner's idempotency scope; null: the API key did not resolve. */
   scope: string | null;
   /** Whether this request won its key (false: an earlier request holds it). */
   claimed: boolean;
   /** The payment, locked; null when it is not the owner's (or the request did not win its key). */
   id: string | null;
-  merchant_id: string | null;
-  mode: string | null;
-  status: PaymentStatus | null;
-  status_before_chargeback: PaymentStatus | null;
-  amount: string | null;
-  currency: string | null;
-  available_to_merchant_at: Date | null;
-  locked_version: string | null;
-  seen_version: string | null;
-  refunded_seen: string | null;
 }
 
 // The API key's SELECT, fed each row's columns (a lateral join), with the same activity test as everywhere else.

@@ -1,4 +1,5 @@
 import { db } from "../../db/orm.ts";
+import { isPoolSaturated } from "../../db/pool-watch.ts";
 import { unauthorized } from "../api-keys.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
@@ -6,9 +7,10 @@ import { replayOrConflict, type IdempotentResult } from "../idempotency.ts";
 import { lockMerchantFunds, type LedgerValues } from "../ledger.ts";
 import { outboxValues } from "../outbox.ts";
 import type { TransitionResult } from "../payment-states.ts";
+import { GroupCommit, type Pending } from "../group-commit.ts";
 import type { Tx } from "../unit-of-work.ts";
 import { LOCK_REFUNDS, REFUNDED_TOTALS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
-import type { LockedPayment } from "./lock.ts";
+import { lockedPaymentOf, type LockedPayment } from "./lock.ts";
 import { refundOnce } from "./once.ts";
 import { planRefund, type PlannedRefund } from "./plan.ts";
 import type { RefundRequest } from "./validate.ts";
@@ -24,13 +26,16 @@ import { writeRefundRecorded } from "./write.ts";
 
 type Outcome = { ok: IdempotentResult<RefundView> } | { error: unknown };
 
-interface Waiting {
+/** A refund request that may be batched: an API key's, with an Idempotency-Key. */
+type BatchedRefund = RefundRequest & { key: string; owner: { kind: "api_key" } };
+
+interface Queued {
   /** The request's own unit of work (outside any transaction); a batch runs in its first request's. */
   tx: Tx;
-  request: RefundRequest & { key: string; owner: { kind: "api_key" } };
-  resolve: (result: IdempotentResult<RefundView>) => void;
-  reject: (error: unknown) => void;
+  request: BatchedRefund;
 }
+
+type Waiting = Pending<Queued, IdempotentResult<RefundView>>;
 
 /** The sizes of the refund batches run so far (index: size). */
 export const refundBatchSizes: number[] = [];
@@ -40,70 +45,27 @@ export const refundBatchFailures = { count: 0 };
 
 class RefundBatcher {
   readonly #deps: CoreDeps;
-  #queue: Waiting[] = [];
-  #running = false;
-  #timer: NodeJS.Timeout | undefined;
-  /** As the creation batcher: an idle batcher waits for company only while requests have been arriving together. */
-  #lastSize = 1;
+  readonly #queue: GroupCommit<Queued, IdempotentResult<RefundView>>;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
-  }
-
-  submit(tx: Tx, request: Waiting["request"]): Promise<IdempotentResult<RefundView>> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ tx, request, resolve, reject });
-      if (this.#running) return;
-      const { max, waitMs } = this.#deps.config.refundBatch;
-      if (this.#queue.length >= max || waitMs === 0 || this.#lastSize <= 1) {
-        clearTimeout(this.#timer);
-        this.#timer = undefined;
-        void this.#flush();
-      } else {
-        this.#timer ??= setTimeout(() => {
-          this.#timer = undefined;
-          void this.#flush();
-        }, waitMs);
-      }
+    this.#queue = new GroupCommit({
+      policy: () => deps.config.refundBatch,
+      // One statement cannot claim a row twice.
+      key: ({ request }) => request.key,
+      sizes: refundBatchSizes,
+      run: (batch) => (batch.length === 1 ? this.#alone(batch[0]!) : this.#together(batch)),
     });
   }
 
-  /** Up to `max` waiting requests in arrival order, no Idempotency-Key twice (one statement cannot claim a row twice): the second waits for the next batch. */
-  #take(): Waiting[] {
-    const { max } = this.#deps.config.refundBatch;
-    const keys = new Set<string>();
-    const batch: Waiting[] = [];
-    const rest: Waiting[] = [];
-    for (const waiting of this.#queue) {
-      const { key } = waiting.request;
-      if (batch.length < max && !keys.has(key)) {
-        keys.add(key);
-        batch.push(waiting);
-      } else rest.push(waiting);
-    }
-    this.#queue = rest;
-    return batch;
-  }
-
-  async #flush(): Promise<void> {
-    this.#running = true;
-    const batch = this.#take();
-    this.#lastSize = batch.length;
-    refundBatchSizes[batch.length] = (refundBatchSizes[batch.length] ?? 0) + 1;
-    try {
-      if (batch.length === 1) await this.#alone(batch[0]!);
-      else await this.#together(batch);
-    } finally {
-      this.#running = false;
-      // Those that arrived meanwhile have waited one batch already: they go now.
-      if (this.#queue.length > 0) void this.#flush();
-    }
+  submit(tx: Tx, request: BatchedRefund): Promise<IdempotentResult<RefundView>> {
+    return this.#queue.submit({ tx, request });
   }
 
   /** One request: its own transaction, exactly as without batching. */
   async #alone(waiting: Waiting): Promise<void> {
     try {
-      waiting.resolve(await refundOnce(this.#deps, waiting.tx, waiting.request));
+      waiting.resolve(await refundOnce(this.#deps, waiting.item.tx, waiting.item.request));
     } catch (error) {
       waiting.reject(error);
     }
@@ -112,8 +74,15 @@ class RefundBatcher {
   async #together(batch: Waiting[]): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await batch[0]!.tx.transactional((inner) => refundTogether(this.#deps, inner, batch));
-    } catch {
+      const requests = batch.map(({ item }) => item.request);
+      outcomes = await batch[0]!.item.tx.transactional((inner) => refundTogether(this.#deps, inner, requests));
+    } catch (error) {
+      if (isPoolSaturated(error)) {
+        // The transaction never got a connection, so nothing ran; one transaction per request
+        // would only queue each of them for another DB_CONNECT_TIMEOUT. Every request answers 503 now.
+        for (const waiting of batch) waiting.reject(error);
+        return;
+      }
       refundBatchFailures.count += 1;
       // The transaction rolled back whole (e.g. a deadlock with another core's batch): each request
       // runs its own transaction, so whatever failed fails only its own request.
@@ -135,14 +104,14 @@ function refused(error: unknown): Outcome {
 }
 
 /** The batch's work inside its transaction: every request's outcome, in order; throws (rolling everything back) only on a bug or a database failure. */
-async function refundTogether(deps: CoreDeps, tx: Tx, batch: Waiting[]): Promise<Outcome[]> {
+async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): Promise<Outcome[]> {
   const now = deps.now();
   const { rows } = await LOCK_REFUNDS.run(db(tx), {
-    digests: batch.map((w) => w.request.owner.key.digest),
-    key_modes: batch.map((w) => w.request.owner.key.mode),
-    keys: batch.map((w) => w.request.key),
-    fingerprints: batch.map((w) => w.request.fingerprint),
-    payment_ids: batch.map((w) => w.request.input.payment_id),
+    digests: batch.map((r) => r.owner.key.digest),
+    key_modes: batch.map((r) => r.owner.key.mode),
+    keys: batch.map((r) => r.key),
+    fingerprints: batch.map((r) => r.fingerprint),
+    payment_ids: batch.map((r) => r.input.payment_id),
     now,
     expires_at: new Date(now.getTime() + deps.config.idempotencyTtlMs),
   });
@@ -160,7 +129,7 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: Waiting[]): Promise
   const written: { planned: PlannedRefund; scope: string; key: string; response: string }[] = [];
   const released: { scope: string; key: string }[] = [];
   const moves = new Map<string, TransitionResult>();
-  for (const [i, { request }] of batch.entries()) {
+  for (const [i, request] of batch.entries()) {
     const row = rows[i]!;
     const { key, fingerprint, input } = request;
     if (row.scope === null) {
@@ -208,19 +177,9 @@ async function lockedPayments(tx: Tx, rows: RefundLockRow[]): Promise<Map<string
   const unvouched: string[] = [];
   for (const row of rows) {
     if (row.id === null || payments.has(row.id)) continue;
-    const payment: LockedPayment = {
-      id: row.id,
-      merchant_id: row.merchant_id!,
-      mode: row.mode!,
-      status: row.status!,
-      status_before_chargeback: row.status_before_chargeback,
-      amount: String(row.amount),
-      currency: row.currency!,
-      available_to_merchant_at: row.available_to_merchant_at,
-    };
     // As lock.ts: the snapshot's sum counts only if no refund committed since (same row version).
-    if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
-    else unvouched.push(row.id);
+    const payment = lockedPaymentOf({ ...row, id: row.id });
+    if (payment.refunded === undefined) unvouched.push(row.id);
     payments.set(row.id, payment);
   }
   if (unvouched.length > 0) {

@@ -82,18 +82,38 @@ export async function lockOwnPayment(tx: Tx, owner: RefundOwner, paymentId: stri
   if (!row) throw unauthorized();
   if (row.claimed === null) return { kind: "taken", scope: row.scope };
   if (row.id === null) return { kind: "missing" };
+  return { kind: "locked", payment: lockedPaymentOf({ ...row, id: row.id }), scope: row.scope };
+}
+
+/** A locking statement's row (lockOwnPayment's, or a refund batch's): the payment it locked, the row version locked, and what its snapshot saw. */
+export interface LockedRow {
+  id: string;
+  merchant_id: string | null;
+  mode: string | null;
+  status: PaymentStatus | null;
+  status_before_chargeback: PaymentStatus | null;
+  amount: string | null;
+  currency: string | null;
+  available_to_merchant_at: Date | null;
+  locked_version: string | null;
+  seen_version: string | null;
+  refunded_seen: string | null;
+}
+
+/** The payment a locking statement locked, with the sum of its refunds when the statement vouches for it (the snapshot saw the row version locked: see lockOwnPayment). */
+export function lockedPaymentOf(row: LockedRow): LockedPayment {
   const payment: LockedPayment = {
     id: row.id,
     merchant_id: row.merchant_id!,
     mode: row.mode!,
     status: row.status!,
     status_before_chargeback: row.status_before_chargeback,
-    amount: row.amount!,
+    amount: String(row.amount),
     currency: row.currency!,
     available_to_merchant_at: row.available_to_merchant_at,
   };
   if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
-  return { kind: "locked", payment, scope: row.scope };
+  return payment;
 }
 
 type LockValues = { payment_id: string; key: string; fingerprint: string; resource_id: string; response: string; now: Date; expires_at: Date };

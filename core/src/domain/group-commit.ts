@@ -1,0 +1,91 @@
+// The queue both group commits share (core/README.md "Group commit"): a request goes out at once
+// when nothing is in flight; those that arrive while a batch runs wait for it and then go together.
+// What a batch does with its requests (one statement, one transaction) is the owner's `run`.
+
+/** How big a batch may grow and how long an idle queue waits for company (CREATE_BATCH_*, REFUND_BATCH_*). */
+export interface GroupCommitPolicy {
+  max: number;
+  /** ms; 0 = never wait. */
+  waitMs: number;
+}
+
+/** One request in the queue: what it carries and how it is answered. */
+export interface Pending<T, R> {
+  readonly item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+export interface GroupCommitOptions<T, R> {
+  /** Read at each decision, so the core's config (or a test's deps) is the only source. */
+  policy: () => GroupCommitPolicy;
+  /** Requests with the same key never share a batch (one statement cannot claim a row twice): the later one waits for the next. */
+  key: (item: T) => string;
+  /** Batches run so far, by size (index: size), for /metrics and the benchmarks. */
+  sizes: number[];
+  /** Runs one batch (arrival order) and answers every request in it; it must not throw. */
+  run: (batch: Pending<T, R>[]) => Promise<void>;
+}
+
+export class GroupCommit<T, R> {
+  readonly #options: GroupCommitOptions<T, R>;
+  #queue: Pending<T, R>[] = [];
+  #running = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** The last batch's size: an idle queue waits for company only while requests have been arriving together. */
+  #lastSize = 1;
+
+  constructor(options: GroupCommitOptions<T, R>) {
+    this.#options = options;
+  }
+
+  submit(item: T): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ item, resolve, reject });
+      if (this.#running) return;
+      const { max, waitMs } = this.#options.policy();
+      if (this.#queue.length >= max || waitMs === 0 || this.#lastSize <= 1) {
+        clearTimeout(this.#timer);
+        this.#timer = undefined;
+        void this.#flush();
+      } else {
+        this.#timer ??= setTimeout(() => {
+          this.#timer = undefined;
+          void this.#flush();
+        }, waitMs);
+      }
+    });
+  }
+
+  /** Up to `max` waiting requests in arrival order, no key twice. */
+  #take(): Pending<T, R>[] {
+    const { max } = this.#options.policy();
+    const keys = new Set<string>();
+    const batch: Pending<T, R>[] = [];
+    const rest: Pending<T, R>[] = [];
+    for (const pending of this.#queue) {
+      const key = this.#options.key(pending.item);
+      if (batch.length < max && !keys.has(key)) {
+        keys.add(key);
+        batch.push(pending);
+      } else rest.push(pending);
+    }
+    this.#queue = rest;
+    return batch;
+  }
+
+  async #flush(): Promise<void> {
+    this.#running = true;
+    const batch = this.#take();
+    this.#lastSize = batch.length;
+    const { sizes } = this.#options;
+    sizes[batch.length] = (sizes[batch.length] ?? 0) + 1;
+    try {
+      await this.#options.run(batch);
+    } finally {
+      this.#running = false;
+      // Those that arrived meanwhile have waited one batch already: they go now.
+      if (this.#queue.length > 0) void this.#flush();
+    }
+  }
+}
