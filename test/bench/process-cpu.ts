@@ -122,12 +122,3 @@ export function natsServerPid(port: number): number | undefined {
   }
   return undefined;
 }
-
-/** A process's peak resident memory so far (VmHWM), in kB, or undefined once it is gone. */
-export function peakRssKb(pid: number): number | undefined {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
-  } catch {
-    return undefined;
-  }
-}

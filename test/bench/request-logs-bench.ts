@@ -12,7 +12,7 @@ import * as os from "node:os";
 import { privateNats } from "../support/private-nats.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
-import { childPids, cpuOf, cpuSpent, natsServerPid, parentPid, peakRssKb } from "./process-cpu.ts";
+import { childPids, cpuOf, cpuSpent, memoryKb, natsServerPid, parentPid } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -127,7 +127,7 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
     "",
   ];
   const peak = (v: Variant, name: "facade" | "core") => {
-    const kb = peakRssKb(stacks[v].pids()[name]!);
+    const kb = memoryKb(stacks[v].pids()[name]!)?.hwm;
     return kb === undefined ? "–" : `${(kb / 1024).toFixed(0)} MB`;
   };
   lines.push(
