@@ -7,7 +7,7 @@ import { lockMerchantFunds, type LedgerValues } from "../ledger.ts";
 import { outboxValues } from "../outbox.ts";
 import type { TransitionResult } from "../payment-states.ts";
 import type { Tx } from "../unit-of-work.ts";
-import { LOCK_REFUNDS, REFUNDED_TOTALS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
+import { LOCK_REFUNDS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
 import type { LockedPayment } from "./lock.ts";
 import { refundOnce } from "./once.ts";
 import { planRefund, type PlannedRefund } from "./plan.ts";
@@ -146,7 +146,7 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: Waiting[]): Promise
     now,
     expires_at: new Date(now.getTime() + deps.config.idempotencyTtlMs),
   });
-  const payments = await lockedPayments(tx, rows);
+  const payments = lockedPayments(rows);
   // Refunds of released payments take their merchant's funds lock (plan.ts): all of them first, in one order, so two batches never wait on each other's.
   const funds = [
     ...new Set([...payments.values()].filter((p) => p.available_to_merchant_at !== null).map((p) => `${p.merchant_id}\u0000${p.mode}\u0000${p.currency}`)),
@@ -160,6 +160,8 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: Waiting[]): Promise
   const written: { planned: PlannedRefund; scope: string; key: string; response: string }[] = [];
   const released: { scope: string; key: string }[] = [];
   const moves = new Map<string, TransitionResult>();
+  /** What the batch's refunds of each moved payment add to its running total. */
+  const added = new Map<string, bigint>();
   for (const [i, { request }] of batch.entries()) {
     const row = rows[i]!;
     const { key, fingerprint, input } = request;
@@ -187,7 +189,7 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: Waiting[]): Promise
       ...payment,
       status: planned.move.status,
       status_before_chargeback: planned.move.status_before_chargeback,
-      refunded: (BigInt(payment.refunded!) + BigInt(planned.view.amount)).toString(),
+      refunded_amount: (BigInt(payment.refunded_amount) + BigInt(planned.view.amount)).toString(),
     });
     const response = JSON.stringify(planned.view);
     // A released payment's refund reads the funds balance (plan.ts), which must count the batch's earlier refunds: written at once.
@@ -195,17 +197,17 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: Waiting[]): Promise
     else {
       written.push({ planned, scope, key, response });
       moves.set(payment.id, planned.move);
+      added.set(payment.id, (added.get(payment.id) ?? 0n) + BigInt(planned.view.amount));
     }
     outcomes.push({ ok: { value: planned.view, replayed: false } });
   }
-  if (written.length > 0 || released.length > 0) await writeAll(tx, written, released, moves);
+  if (written.length > 0 || released.length > 0) await writeAll(tx, written, released, moves, added);
   return outcomes;
 }
 
-/** Each payment the batch locked, with the sum of its refunds: from the locking statement when it vouches for it, else read now (one statement). */
-async function lockedPayments(tx: Tx, rows: RefundLockRow[]): Promise<Map<string, LockedPayment>> {
+/** Each payment the batch locked, with the running total of its refunds. */
+function lockedPayments(rows: RefundLockRow[]): Map<string, LockedPayment> {
   const payments = new Map<string, LockedPayment>();
-  const unvouched: string[] = [];
   for (const row of rows) {
     if (row.id === null || payments.has(row.id)) continue;
     const payment: LockedPayment = {
@@ -217,15 +219,9 @@ async function lockedPayments(tx: Tx, rows: RefundLockRow[]): Promise<Map<string
       amount: String(row.amount),
       currency: row.currency!,
       available_to_merchant_at: row.available_to_merchant_at,
+      refunded_amount: String(row.refunded_amount),
     };
-    // As lock.ts: the snapshot's sum counts only if no refund committed since (same row version).
-    if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
-    else unvouched.push(row.id);
     payments.set(row.id, payment);
-  }
-  if (unvouched.length > 0) {
-    const totals = new Map((await REFUNDED_TOTALS.run(db(tx), { payment_ids: unvouched })).rows.map((r) => [r.payment_id, r.total]));
-    for (const id of unvouched) payments.get(id)!.refunded = totals.get(id) ?? "0";
   }
   return payments;
 }
@@ -235,6 +231,7 @@ async function writeAll(
   written: { planned: PlannedRefund; scope: string; key: string; response: string }[],
   released: { scope: string; key: string }[],
   moves: Map<string, TransitionResult>,
+  added: Map<string, bigint>,
 ): Promise<void> {
   const views = written.map((w) => w.planned.view);
   const values: RefundBatchWriteValues = {
@@ -242,6 +239,7 @@ async function writeAll(
     move_statuses: [...moves.values()].map((m) => m.status),
     move_statuses_before_chargeback: [...moves.values()].map((m) => m.status_before_chargeback),
     move_at: [...moves.values()].map((m) => m.at),
+    move_refunded: [...moves.keys()].map((id) => added.get(id)!.toString()),
     refund_ids: views.map((v) => v.id),
     refund_merchant_ids: written.map((w) => w.planned.payment.merchant_id),
     refund_modes: written.map((w) => w.planned.payment.mode),
