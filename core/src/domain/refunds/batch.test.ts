@@ -127,7 +127,7 @@ async function state(ids: string[]) {
   const q = db(deps().orm.em.fork());
   return Promise.all(
     ids.map(async (id) => {
-      const p = await q.selectFrom("payments").select(["status", "refunded_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const p = await q.selectFrom("payments").select(["status", "refunded_at", "refunded_amount"]).where("id", "=", id).executeTakeFirstOrThrow();
       const refunds = await q.selectFrom("refunds").select(["amount", "reason"]).where("payment_id", "=", id).orderBy("seq").execute();
       const ledger = await q
         .selectFrom("ledger_lines")
@@ -142,7 +142,17 @@ async function state(ids: string[]) {
         .where("type", "=", "refund.succeeded")
         .where(sql`envelope->'data'->>'payment_id'`, "=", id)
         .executeTakeFirstOrThrow();
-      return { status: p.status, refunded_at: p.refunded_at === null ? null : "set", refunds, ledger, events: Number(events.n) };
+      const refunded = refunds.reduce((n, r) => n + BigInt(r.amount), 0n).toString();
+      // The running total is the sum of the refunds, on either path.
+      expect(String(p.refunded_amount)).toBe(refunded);
+      return {
+        status: p.status,
+        refunded_at: p.refunded_at === null ? null : "set",
+        refunded_amount: String(p.refunded_amount),
+        refunds,
+        ledger,
+        events: Number(events.n),
+      };
     }),
   );
 }
