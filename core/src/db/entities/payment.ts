@@ -20,6 +20,10 @@ export const Payment = defineEntity({
     amount: p.bigint("string").check("amount >= 0"),
     service_fee: p.bigint("string").check("service_fee >= 0"),
     net_amount: p.bigint("string").check("net_amount >= 0"),
+    // The sum of the payment's refunds, kept by the statement that writes each refund (refunds/write.ts,
+    // batch-statement.ts) on the row the refund holds locked: a refund reads its remainder here in O(1)
+    // instead of summing the payment's refunds, and the database itself refuses a total above the amount.
+    refunded_amount: p.bigint("string").default(0).check("refunded_amount >= 0 and refunded_amount <= amount"),
     description: p.text().nullable(),
     customer_email: p.text().nullable(),
     customer_name: p.text().nullable(),

@@ -18,6 +18,7 @@ import { Migration20261125210935_request_logs } from "./20261125210935-request-l
 import { Migration20261125211325_api_key_last_used } from "./20261125211325-api-key-last-used.ts";
 import { Migration20261125212349_test_event_endpoint } from "./20261125212349-test-event-endpoint.ts";
 import { Migration20261125221046_merchant_settings } from "./20261125221046-merchant-settings.ts";
+import { Migration20261126013732_payments_refunded_amount } from "./20261126013732-payments-refunded-amount.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Migration20261125211325_api_key_last_used,
   Migration20261125212349_test_event_endpoint,
   Migration20261125221046_merchant_settings,
+  Migration20261126013732_payments_refunded_amount,
 ];

@@ -42,8 +42,7 @@ const owner = statementBuilder
  * own row: `on conflict … do update … where expired`, as claimKey), and only then locks the payments
  * of the requests that won their keys and own them, in id order (`order by` before `for update`:
  * two batches lock their common payments in the same order, so they never deadlock). As in lock.ts,
- * the refunds of each payment are summed in the statement's snapshot and vouched for only when the
- * locked row version is the one the snapshot saw.
+ * each locked row carries the running total of its payment's refunds (refunded_amount).
  */
 export const LOCK_REFUNDS = new PreparedStatement<RefundLockValues, RefundLockRow>((v) => {
   const statement = sql<RefundLockRow>`with r as (
@@ -67,16 +66,14 @@ wanted as (
 ),
 locked as (
   select p.id, p.merchant_id, p.mode, p.status, p.status_before_chargeback, p.amount, p.currency, p.available_to_merchant_at,
-    p.ctid::text as locked_version, wanted.scope
+    p.refunded_amount, wanted.scope
   from payments p join wanted on p.id = wanted.payment_id
   where p.merchant_id || ':' || p.mode = wanted.scope
   order by p.id
   for update of p
 )
 select owner.scope, claim.key is not null as claimed, locked.id, locked.merchant_id, locked.mode, locked.status, locked.status_before_chargeback,
-  locked.amount, locked.currency, locked.available_to_merchant_at, locked.locked_version,
-  (select s.ctid::text from payments s where s.id = locked.id) as seen_version,
-  (select coalesce(sum(f.amount), 0)::text from refunds f where f.payment_id = locked.id) as refunded_seen
+  locked.amount, locked.currency, locked.available_to_merchant_at, locked.refunded_amount
 from r
 left join owner on owner.ord = r.ord
 left join claim on claim.scope = owner.scope and claim.key = r.key
@@ -86,21 +83,14 @@ order by r.ord`;
   return { compile: () => statement.compile(statementBuilder) };
 });
 
-/** The refunds of `payment_ids` committed so far (a statement of its own, after the locks: its snapshot has them all). */
-export const REFUNDED_TOTALS = new PreparedStatement((v: { payment_ids: string[] }) =>
-  statementBuilder
-    .selectFrom("refunds")
-    .select(["payment_id", sql<string>`sum(amount)::text`.as("total")])
-    .where("payment_id", "=", sql<string>`any(${v.payment_ids}::text[])`)
-    .groupBy("payment_id"),
-);
-
 export type RefundBatchWriteValues = {
   /** Each moved payment once, with the state the last of its refunds left it in. */
   move_ids: string[];
   move_statuses: string[];
   move_statuses_before_chargeback: (string | null)[];
   move_at: Date[];
+  /** What the batch's refunds of each moved payment add up to (added to its running total, refunded_amount). */
+  move_refunded: string[];
   refund_ids: string[];
   refund_merchant_ids: string[];
   refund_modes: string[];
@@ -123,18 +113,19 @@ export type RefundBatchWriteValues = {
 const REFUND_STAMP = TRANSITIONS.refundPart.stamp;
 
 /**
- * write.ts's statement over arrays: every payment's move (matched only in a state the state table
+ * write.ts's statement over arrays: every payment's move and running refund total (matched only in a state the state table
  * refunds from, so `moved` counts exactly the payments that moved), every refund row, their ledger
  * transactions and lines, every key's response, the release of the keys of refused requests, the
  * outbox rows and the notification.
  */
 export const WRITE_REFUNDS = new PreparedStatement<RefundBatchWriteValues, { moved: number; notified: string }>((v) => {
   const statement = sql<{ moved: number; notified: string }>`with m as (
-  select * from unnest(${v.move_ids}::text[], ${v.move_statuses}::text[], ${v.move_statuses_before_chargeback}::text[], ${v.move_at}::timestamptz[])
-    as m(id, status, status_before_chargeback, at)
+  select * from unnest(${v.move_ids}::text[], ${v.move_statuses}::text[], ${v.move_statuses_before_chargeback}::text[], ${v.move_at}::timestamptz[], ${v.move_refunded}::bigint[])
+    as m(id, status, status_before_chargeback, at, refunded)
 ),
 payment_moved as (
-  update payments p set status = m.status, status_before_chargeback = m.status_before_chargeback, ${sql.id(REFUND_STAMP)} = m.at, updated_at = m.at
+  update payments p set status = m.status, status_before_chargeback = m.status_before_chargeback, ${sql.id(REFUND_STAMP)} = m.at, updated_at = m.at,
+    refunded_amount = p.refunded_amount + m.refunded
   from m where p.id = m.id and p.status in (${sql.join(fromStates("refundPart"))})
   returning p.id
 ),

@@ -127,7 +127,7 @@ async function state(ids: string[]) {
   const q = db(deps().orm.em.fork());
   return Promise.all(
     ids.map(async (id) => {
-      const p = await q.selectFrom("payments").select(["status", "refunded_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const p = await q.selectFrom("payments").select(["status", "refunded_at", "refunded_amount"]).where("id", "=", id).executeTakeFirstOrThrow();
       const refunds = await q.selectFrom("refunds").select(["amount", "reason"]).where("payment_id", "=", id).orderBy("seq").execute();
       const ledger = await q
         .selectFrom("ledger_lines")
@@ -142,7 +142,17 @@ async function state(ids: string[]) {
         .where("type", "=", "refund.succeeded")
         .where(sql`envelope->'data'->>'payment_id'`, "=", id)
         .executeTakeFirstOrThrow();
-      return { status: p.status, refunded_at: p.refunded_at === null ? null : "set", refunds, ledger, events: Number(events.n) };
+      const refunded = refunds.reduce((n, r) => n + BigInt(r.amount), 0n).toString();
+      // The running total is the sum of the refunds, on either path.
+      expect(String(p.refunded_amount)).toBe(refunded);
+      return {
+        status: p.status,
+        refunded_at: p.refunded_at === null ? null : "set",
+        refunded_amount: String(p.refunded_amount),
+        refunds,
+        ledger,
+        events: Number(events.n),
+      };
     }),
   );
 }
@@ -206,6 +216,38 @@ describe("group commit of refunds", () => {
     // The refused requests' keys were released, as their own rolled-back transactions would have.
     const keys = await db(deps().orm.em.fork()).selectFrom("idempotency_keys").select("key").where("key", "like", "rb-fitkey-%").orderBy("key").execute();
     expect(keys.map((k) => k.key)).toEqual(["rb-fitkey-0", "rb-fitkey-1", "rb-fitkey-3", "rb-fitkey-4"]);
+  });
+
+  test("the running total: refunds of one payment arriving together, batched and alone at once, reach its amount and not one unit more", async () => {
+    const [full, partial] = await payments("rb-total");
+    const refund = (d: CoreDeps, id: string, amount: string, key: string) =>
+      withoutTransaction(d, (tx) => createRefund(d, tx, presentApiKey(credentials[0]), { idempotencyKey: key, input: { payment_id: id, amount } })).then(
+        (r) => r.value.amount,
+        (error: unknown) => (error instanceof DomainError ? error.code : error),
+      );
+    const stored = async (id: string) => {
+      const q = db(deps().orm.em.fork());
+      const p = await q.selectFrom("payments").select(["status", "refunded_amount"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const sum = await q
+        .selectFrom("refunds")
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
+        .where("payment_id", "=", id)
+        .executeTakeFirstOrThrow();
+      return { status: p.status, refunded_amount: String(p.refunded_amount), refunds: String(sum.total) };
+    };
+    // 14 refunds of 1.00 of a 10.00 payment, half through the batcher and half alone, all at once: exactly 10 are made.
+    const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => refund(i % 2 === 0 ? batched : unbatched, full!, "100", `rb-total-full-${i}`)));
+    expect(answers.filter((a) => a === "100")).toHaveLength(10);
+    expect(answers.filter((a) => a !== "100").every((a) => a === "payment_not_refundable")).toBe(true);
+    expect(await stored(full!)).toEqual({ status: "refunded", refunded_amount: "1000", refunds: "1000" });
+    expect(await refund(batched, full!, "1", "rb-total-full-late")).toBe("payment_not_refundable");
+    // 3.00 four times at once: three fit (9.00); then 2.00 exceeds the 1.00 left, and 1.00 is exactly what remains.
+    const partials = await Promise.all(Array.from({ length: 4 }, (_, i) => refund(i % 2 === 0 ? batched : unbatched, partial!, "300", `rb-total-part-${i}`)));
+    expect(partials.toSorted()).toEqual(["300", "300", "300", "refund_amount_exceeds_remaining"]);
+    expect(await stored(partial!)).toEqual({ status: "partially_refunded", refunded_amount: "900", refunds: "900" });
+    expect(await refund(batched, partial!, "200", "rb-total-part-over")).toBe("refund_amount_exceeds_remaining");
+    expect(await refund(unbatched, partial!, "100", "rb-total-part-rest")).toBe("100");
+    expect(await stored(partial!)).toEqual({ status: "refunded", refunded_amount: "1000", refunds: "1000" });
   });
 
   test("same-key requests arriving together make exactly one refund; the others replay it or get 409", async () => {

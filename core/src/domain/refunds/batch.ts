@@ -9,7 +9,7 @@ import { outboxValues } from "../outbox.ts";
 import type { TransitionResult } from "../payment-states.ts";
 import { GroupCommit, type Pending } from "../group-commit.ts";
 import type { Tx } from "../unit-of-work.ts";
-import { LOCK_REFUNDS, REFUNDED_TOTALS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
+import { LOCK_REFUNDS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
 import { lockedPaymentOf, type LockedPayment } from "./lock.ts";
 import { refundOnce } from "./once.ts";
 import { planRefund, type PlannedRefund } from "./plan.ts";
@@ -115,7 +115,7 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): P
     now,
     expires_at: new Date(now.getTime() + deps.config.idempotencyTtlMs),
   });
-  const payments = await lockedPayments(tx, rows);
+  const payments = lockedPayments(rows);
   // Refunds of released payments take their merchant's funds lock (plan.ts): all of them first, in one order, so two batches never wait on each other's.
   const funds = [
     ...new Set([...payments.values()].filter((p) => p.available_to_merchant_at !== null).map((p) => `${p.merchant_id}\u0000${p.mode}\u0000${p.currency}`)),
@@ -129,6 +129,8 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): P
   const written: { planned: PlannedRefund; scope: string; key: string; response: string }[] = [];
   const released: { scope: string; key: string }[] = [];
   const moves = new Map<string, TransitionResult>();
+  /** What the batch's refunds of each moved payment add to its running total. */
+  const added = new Map<string, bigint>();
   for (const [i, request] of batch.entries()) {
     const row = rows[i]!;
     const { key, fingerprint, input } = request;
@@ -156,7 +158,7 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): P
       ...payment,
       status: planned.move.status,
       status_before_chargeback: planned.move.status_before_chargeback,
-      refunded: (BigInt(payment.refunded!) + BigInt(planned.view.amount)).toString(),
+      refunded_amount: (BigInt(payment.refunded_amount) + BigInt(planned.view.amount)).toString(),
     });
     const response = JSON.stringify(planned.view);
     // A released payment's refund reads the funds balance (plan.ts), which must count the batch's earlier refunds: written at once.
@@ -164,27 +166,21 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): P
     else {
       written.push({ planned, scope, key, response });
       moves.set(payment.id, planned.move);
+      added.set(payment.id, (added.get(payment.id) ?? 0n) + BigInt(planned.view.amount));
     }
     outcomes.push({ ok: { value: planned.view, replayed: false } });
   }
-  if (written.length > 0 || released.length > 0) await writeAll(tx, written, released, moves);
+  if (written.length > 0 || released.length > 0) await writeAll(tx, written, released, moves, added);
   return outcomes;
 }
 
-/** Each payment the batch locked, with the sum of its refunds: from the locking statement when it vouches for it, else read now (one statement). */
-async function lockedPayments(tx: Tx, rows: RefundLockRow[]): Promise<Map<string, LockedPayment>> {
+/** Each payment the batch locked, with the running total of its refunds. */
+function lockedPayments(rows: RefundLockRow[]): Map<string, LockedPayment> {
   const payments = new Map<string, LockedPayment>();
-  const unvouched: string[] = [];
   for (const row of rows) {
     if (row.id === null || payments.has(row.id)) continue;
-    // As lock.ts: the snapshot's sum counts only if no refund committed since (same row version).
     const payment = lockedPaymentOf({ ...row, id: row.id });
-    if (payment.refunded === undefined) unvouched.push(row.id);
     payments.set(row.id, payment);
-  }
-  if (unvouched.length > 0) {
-    const totals = new Map((await REFUNDED_TOTALS.run(db(tx), { payment_ids: unvouched })).rows.map((r) => [r.payment_id, r.total]));
-    for (const id of unvouched) payments.get(id)!.refunded = totals.get(id) ?? "0";
   }
   return payments;
 }
@@ -194,6 +190,7 @@ async function writeAll(
   written: { planned: PlannedRefund; scope: string; key: string; response: string }[],
   released: { scope: string; key: string }[],
   moves: Map<string, TransitionResult>,
+  added: Map<string, bigint>,
 ): Promise<void> {
   const views = written.map((w) => w.planned.view);
   const values: RefundBatchWriteValues = {
@@ -201,6 +198,7 @@ async function writeAll(
     move_statuses: [...moves.values()].map((m) => m.status),
     move_statuses_before_chargeback: [...moves.values()].map((m) => m.status_before_chargeback),
     move_at: [...moves.values()].map((m) => m.at),
+    move_refunded: [...moves.keys()].map((id) => added.get(id)!.toString()),
     refund_ids: views.map((v) => v.id),
     refund_merchant_ids: written.map((w) => w.planned.payment.merchant_id),
     refund_modes: written.map((w) => w.planned.payment.mode),

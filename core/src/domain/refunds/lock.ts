@@ -17,11 +17,25 @@ export interface LockedPayment {
   amount: string;
   currency: string;
   available_to_merchant_at: Date | null;
-  /** The sum of the payment's refunds, when the statement that took the lock can vouch for it (lockOwnPayment). */
-  refunded?: string;
+  /**
+   * The sum of the payment's refunds: the running total every refund adds to the row it holds locked
+   * (refunds/write.ts). Read with the row lock (`FOR UPDATE` returns the newest committed version, even
+   * after waiting for another refund of the payment), so it counts every refund committed so far.
+   */
+  refunded_amount: string;
 }
 
-const LOCKED_COLUMNS = ["id", "merchant_id", "mode", "status", "status_before_chargeback", "amount", "currency", "available_to_merchant_at"] as const;
+const LOCKED_COLUMNS = [
+  "id",
+  "merchant_id",
+  "mode",
+  "status",
+  "status_before_chargeback",
+  "amount",
+  "currency",
+  "available_to_merchant_at",
+  "refunded_amount",
+] as const;
 
 /** Any merchant's payment, under its row lock (refundPayment: whoever asks was checked before). */
 export function lockPayment(tx: Tx, paymentId: string): Promise<LockedPayment | undefined> {
@@ -38,13 +52,7 @@ export type LockOutcome = { kind: "locked"; payment: LockedPayment; scope: strin
  * payment, in one statement, so every request takes the key before the payment and two requests never
  * wait on each other in opposite orders. "taken": an earlier request holds the key. unauthorized when
  * the API key does not resolve.
- *
- * The same statement reads the refunds of the payment, but in the statement's snapshot, taken before
- * any wait for the key or the row lock: a refund committed during that wait is not in it. It is
- * vouched for only when the row version locked is the very one the snapshot sees (same ctid): every
- * refund updates its payment's row in its own transaction (refundWrites), so a refund committed
- * after the snapshot leaves a newer row version, and the lock returns that one. Otherwise
- * planRefund reads the remainder in a statement of its own, after the lock.
+ * The locked row carries the sum of the payment's refunds (refunded_amount), so no refund is summed.
  */
 export async function lockOwnPayment(tx: Tx, owner: RefundOwner, paymentId: string, claim: KeyClaim | undefined): Promise<LockOutcome> {
   if (!claim) {
@@ -85,7 +93,7 @@ export async function lockOwnPayment(tx: Tx, owner: RefundOwner, paymentId: stri
   return { kind: "locked", payment: lockedPaymentOf({ ...row, id: row.id }), scope: row.scope };
 }
 
-/** A locking statement's row (lockOwnPayment's, or a refund batch's): the payment it locked, the row version locked, and what its snapshot saw. */
+/** A locking statement's row (lockOwnPayment's, or a refund batch's): the payment it locked. */
 export interface LockedRow {
   id: string;
   merchant_id: string | null;
@@ -95,12 +103,11 @@ export interface LockedRow {
   amount: string | null;
   currency: string | null;
   available_to_merchant_at: Date | null;
-  locked_version: string | null;
-  seen_version: string | null;
-  refunded_seen: string | null;
+  /** The running total of the payment's refunds, read with the lock. */
+  refunded_amount: string | null;
 }
 
-/** The payment a locking statement locked, with the sum of its refunds when the statement vouches for it (the snapshot saw the row version locked: see lockOwnPayment). */
+/** The payment a locking statement locked, with the running total of its refunds. */
 export function lockedPaymentOf(row: LockedRow): LockedPayment {
   const payment: LockedPayment = {
     id: row.id,
@@ -111,8 +118,8 @@ export function lockedPaymentOf(row: LockedRow): LockedPayment {
     amount: String(row.amount),
     currency: row.currency!,
     available_to_merchant_at: row.available_to_merchant_at,
+    refunded_amount: String(row.refunded_amount),
   };
-  if (row.locked_version !== null && row.locked_version === row.seen_version && row.refunded_seen !== null) payment.refunded = row.refunded_seen;
   return payment;
 }
 
@@ -135,8 +142,7 @@ const lockStatement =
       .with("locked", (qc) =>
         qc
           .selectFrom("payments")
-          // ctid (the row version) has no builder form.
-          .select([...LOCKED_COLUMNS, sql<string>`ctid::text`.as("locked_version")])
+          .select(LOCKED_COLUMNS)
           .where("id", "=", v.payment_id)
           // The owner as one expression no index matches, so the payment is always found by its primary
           // key: as separate merchant_id and mode conditions, the planner (on statistics from when the
@@ -149,21 +155,7 @@ const lockStatement =
       .selectFrom("owner")
       .leftJoin("claim", (join) => join.onTrue())
       .leftJoin("locked", (join) => join.onTrue())
-      .select(["owner.scope", "claim.scope as claimed", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const), "locked.locked_version"])
-      .select((eb) => [
-        // In the statement's snapshot: see lockOwnPayment.
-        eb
-          .selectFrom("payments")
-          .select(sql<string>`ctid::text`.as("v"))
-          .where("id", "=", v.payment_id)
-          .as("seen_version"),
-        // `0` inline: a PreparedStatement binds only its values.
-        eb
-          .selectFrom("refunds")
-          .select((e) => e.fn.coalesce(e.fn.sum<string>("amount"), sql<string>`0`).as("t"))
-          .where("payment_id", "=", v.payment_id)
-          .as("refunded_seen"),
-      ]);
+      .select(["owner.scope", "claim.scope as claimed", ...LOCKED_COLUMNS.map((c) => `locked.${c}` as const)]);
 
 const LOCK_FOR_API_KEY = new PreparedStatement(
   lockStatement((qc, v: LockValues & { digest: string; key_mode: string }) =>

@@ -1,6 +1,3 @@
-import { sql } from "kysely";
-import { db } from "../../db/orm.ts";
-import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import type { CoreDeps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -22,17 +19,15 @@ export interface PlannedRefund {
 }
 
 /**
- * The refund of a payment whose row lock `tx` holds: the remainder is read after the lock (amount −
- * every refund committed so far: a statement of its own, so its snapshot is taken after the lock was
- * granted), the state table decides the payment's move (refundPart, or refundRest when nothing
+ * The refund of a payment whose row lock `tx` holds: the remainder is the amount less the running
+ * total of its refunds read with the lock (`refunded_amount`), the state table decides the payment's move (refundPart, or refundRest when nothing
  * remains), and the refund row, its ledger transaction and refund.succeeded are prepared for
  * `refundWrites` (which reuses the row lock instead of locking the payment again).
  */
 export async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment, asked: bigint | undefined, reason: RefundReason): Promise<PlannedRefund> {
   // The state table's refusal (payment_not_refundable, naming the status) comes before any amount check.
   if (!canApply("refundPart", payment.status)) refundPart(payment, deps.now());
-  const refunded = payment.refunded ?? (await REFUNDED_TOTAL.run(db(tx), { payment_id: payment.id })).rows[0]!.total;
-  const remainder = BigInt(payment.amount) - BigInt(refunded);
+  const remainder = BigInt(payment.amount) - BigInt(payment.refunded_amount);
   const amount = asked ?? remainder;
   if (amount > remainder) {
     fail(
@@ -68,14 +63,6 @@ export async function planRefund(deps: CoreDeps, tx: Tx, payment: LockedPayment,
   const event: RaisedEvent = { merchantId: payment.merchant_id, mode: payment.mode, type: "refund.succeeded", data: view, at };
   return { payment, move, view, ledger, event };
 }
-
-const REFUNDED_TOTAL = new PreparedStatement((v: { payment_id: string }) =>
-  statementBuilder
-    .selectFrom("refunds")
-    // `0` inline: a PreparedStatement binds only its values.
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("amount"), sql<string>`0`).as("total"))
-    .where("payment_id", "=", v.payment_id),
-);
 
 /**
  * Paytami pays the customer back from its cash; the merchant owes it. Before release the payment's

@@ -33,7 +33,7 @@ type RefundWriteValues = {
 const REFUND_STAMP = TRANSITIONS.refundPart.stamp;
 
 /**
- * Every write of a planned refund, in one statement: the payment's move, the refund row, its ledger
+ * Every write of a planned refund, in one statement: the payment's move and running refund total, the refund row, its ledger
  * transaction and lines, the idempotency key's response. The move is the state table's twice over:
  * its values are the table's result (planRefund), and it matches the payment only in a state the
  * table refunds from, so the statement selects a row exactly when the payment moved.
@@ -44,7 +44,8 @@ const refundWrites = (v: RefundWriteValues) => {
     .with("payment_moved", (qc) =>
       qc
         .updateTable("payments")
-        .set(transitionColumns(move, v.moved_at))
+        // The running total of its refunds (lock.ts reads it as the remainder's base), on the row this refund holds locked.
+        .set({ ...transitionColumns(move, v.moved_at), refunded_amount: sql<string>`refunded_amount + ${v.amount}::bigint` })
         .where("id", "=", v.payment_id)
         .where("status", "in", fromStates("refundPart"))
         .returning("payments.id"),
