@@ -2,20 +2,18 @@
 // real CLI process against a real stack over the core's operator tRPC: the exact --json output, what
 // it changes in PostgreSQL and on the facade (the logo served by its digest), and a colour failing
 // contrast refused with the catalog error, exit 1 and nothing changed.
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { makePng } from "../core/src/domain/settings/png-fixture.ts";
 import { databaseSnapshot } from "./support/db-snapshot.ts";
 import { useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import type { Merchant } from "./support/stack.ts";
+import { oneJson, runCli } from "./support/cli-run.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const dir = mkdtempSync(path.join(tmpdir(), "paytami-cli-settings-"));
 let m: Merchant;
 
@@ -23,28 +21,7 @@ beforeAll(async () => {
   m = await stack().admin.createMerchant({ name: "Ferretería El Tornillo S.A." });
 });
 
-function paytami(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, {
-    CORE_GRPC_ADDR: stack().coreGrpcAddr,
-    CORE_HTTP_URL: stack().coreHttpUrl,
-    PAYTAMI_INTERNAL_TOKEN: stack().internalToken,
-    PAYTAMI_HOME: "/nonexistent",
-  });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args], { cwd: REPO_ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
-
-/** Exactly one JSON object on stdout, nothing on stderr, the exit code given. */
-function oneJson(r: { code: number | null; stdout: string; stderr: string }, code = 0): any {
-  expect({ code: r.code, stderr: r.stderr }, r.stdout).toEqual({ code, stderr: "" });
-  expect(r.stdout.indexOf("\n")).toBe(r.stdout.length - 1);
-  return JSON.parse(r.stdout);
-}
+const paytami = (...args: string[]) => runCli(stack(), ...args);
 
 const KEYS = [
   "merchant_id",

@@ -1,38 +1,19 @@
 // `paytami users invite|reset-password|list` (DESIGN §5), run as a real CLI process against a real
 // stack: the exact --json outputs, the URLs working in the dashboard, and refusals as catalog errors.
-import { execFile } from "node:child_process";
-import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { dashMutation, dashQuery } from "./support/dashboard.ts";
 import { useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import type { Merchant } from "./support/stack.ts";
+import { oneJson, runCli } from "./support/cli-run.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let m: Merchant;
 
 beforeAll(async () => {
   m = await stack().admin.createMerchant({ name: "Tienda Usuarios" });
 });
 
-function paytami(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, { CORE_GRPC_ADDR: stack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: stack().internalToken, PAYTAMI_HOME: "/nonexistent" });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args], { cwd: REPO_ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
-
-/** Exactly one JSON object on stdout, nothing on stderr, the exit code given. */
-function oneJson(r: { code: number | null; stdout: string; stderr: string }, code = 0): any {
-  expect({ code: r.code, stderr: r.stderr }, r.stdout).toEqual({ code, stderr: "" });
-  expect(r.stdout.indexOf("\n")).toBe(r.stdout.length - 1);
-  return JSON.parse(r.stdout);
-}
+const paytami = (...args: string[]) => runCli(stack(), ...args);
 
 const URL_TOKEN = "[A-Za-z0-9_-]{43}";
 

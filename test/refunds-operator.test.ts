@@ -1,20 +1,17 @@
 // Refunds for operators: `paytami refunds list|show` (a real CLI process, the --json rule), the tRPC
 // procedures refunds.list / refunds.get, and RefundService's acting_for form over gRPC.
-import { execFile } from "node:child_process";
-import * as path from "node:path";
 import { TRPCClientError } from "@trpc/client";
 import { beforeAll, describe, expect, test } from "vitest";
 import { CoreError } from "../proto/core-error.ts";
 import { modeCodec } from "../proto/enums.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import type { AppRouter } from "../core/src/trpc/router.ts";
 import { newIdemKey } from "./support/http.ts";
 import { createOk, driveToState, useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import type { Merchant } from "./support/stack.ts";
 import { trpcClient } from "./support/trpc.ts";
+import { oneJson, runCli } from "./support/cli-run.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let m: Merchant;
 let paymentId: string;
 const refunds: any[] = [];
@@ -31,22 +28,7 @@ beforeAll(async () => {
   }
 });
 
-function paytami(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, { CORE_GRPC_ADDR: stack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: stack().internalToken, PAYTAMI_HOME: "/nonexistent" });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args], { cwd: REPO_ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
-
-function oneJson(r: { code: number | null; stdout: string; stderr: string }, code = 0): any {
-  expect({ code: r.code, stderr: r.stderr }, r.stdout).toEqual({ code, stderr: "" });
-  expect(r.stdout.indexOf("\n")).toBe(r.stdout.length - 1);
-  return JSON.parse(r.stdout);
-}
+const paytami = (...args: string[]) => runCli(stack(), ...args);
 
 describe("paytami refunds", () => {
   test("list --json is {data, has_more}, newest first, filtered by --payment; show prints the Refund", async () => {
