@@ -5,6 +5,7 @@ import { requestLogsDropped, requestLogsPublished } from "../metrics.ts";
 import { LogBuffer } from "./log-buffer.ts";
 import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from "./publisher-thread.ts";
 import type { CapturedRequest } from "./recorder.ts";
+import { isPlainObject } from "./redact.ts";
 
 /** How long after a thread's unexpected end a new one starts. */
 const RESPAWN_AFTER_MS = 1_000;
@@ -12,15 +13,10 @@ const RESPAWN_AFTER_MS = 1_000;
 // The built facade runs from dist/ (.js); tests run the sources (.ts).
 const THREAD = new URL(`./publisher-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 
-const isPlainObject = (value: object) => {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null || Array.isArray(value);
-};
-
 /** What of a captured request crosses to the thread: bodies that are bytes or JSON values (a stream is not logged). */
 function portable(captured: CapturedRequest): CapturedRequest {
   const body = captured.responseBody;
-  if (body === null || typeof body !== "object" || Buffer.isBuffer(body) || isPlainObject(body)) return captured;
+  if (body === null || typeof body !== "object" || Buffer.isBuffer(body) || Array.isArray(body) || isPlainObject(body)) return captured;
   return { ...captured, responseBody: undefined };
 }
 

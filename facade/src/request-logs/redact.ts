@@ -56,7 +56,8 @@ export function redactText(text: string): string {
 const MAX_DEPTH = 32;
 export const TOO_DEEP = "[too deep]";
 
-const isPlainObject = (value: object) => {
+/** An object literal's kind (no class instance, no stream): what redaction copies. */
+export const isPlainObject = (value: object) => {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 };
