@@ -74,6 +74,9 @@ describe("request logs in the dashboard", () => {
       await page.getByLabel("Request id").fill(made.ok);
       await page.getByLabel("Status").selectOption("");
       await page.getByRole("button", { name: "Apply" }).click();
+      // The 4xx list already has one row (the refused request): wait for the list of the new filter.
+      await page.waitForURL(/request=/);
+      await poll(() => page.locator("main tbody").innerText()).toContain(made.ok);
       await poll(() => page.locator("main tbody tr").count()).toBe(1);
       await page.getByRole("link", { name: "POST /v1/payments" }).click();
       await page.waitForURL(/\/request-logs\/\d+$/);

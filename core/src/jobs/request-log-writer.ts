@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { SupervisedThread, threadModule, type ThreadClosed } from "../../../proto/runtime/supervised-thread.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { requestLogRecords } from "../metrics.ts";
 
@@ -15,13 +15,12 @@ export type FromWriterThread =
   | { type: "records"; outcome: "written" | "unknown_key" | "failed" | "malformed"; count: number }
   | { type: "log"; level: "warn" | "error"; msg: string; err: string }
   | { type: "connected"; connected: boolean }
-  | { type: "closed" };
+  | ThreadClosed;
 
 /** How long after a thread's unexpected end a new one starts. */
 const RESPAWN_AFTER_MS = 1_000;
-
-// The built core runs from dist/ (.js); tests and tools may run the sources (.ts).
-const THREAD = new URL(`./request-log-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+/** How long a thread may take to finish its batch after `close` (NATS gone, say) before it is stopped. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * The core's side of the request logs: a plain NATS subscription in a queue group, so each batch
@@ -32,10 +31,8 @@ const THREAD = new URL(`./request-log-thread${import.meta.url.endsWith(".ts") ? 
  */
 export class RequestLogWriter {
   readonly #deps: CoreDeps;
-  #worker: Worker | undefined;
+  #thread: SupervisedThread<ToWriterThread, FromWriterThread> | undefined;
   #connected = false;
-  #closed: Promise<void> | undefined;
-  #closing = false;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
@@ -47,47 +44,39 @@ export class RequestLogWriter {
 
   /** Starts the thread; resolves once it is subscribed (or rejects if it could not start). */
   start(natsUrl: string, subject: string): Promise<void> {
-    return this.#spawn({ natsUrl, subject, databaseUrl: this.#deps.config.databaseUrl, connectTimeoutMs: this.#deps.config.dbConnectTimeoutMs });
+    const { config, log } = this.#deps;
+    const workerData: WriterThreadData = { natsUrl, subject, databaseUrl: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs };
+    return new Promise((subscribed, failed) => {
+      this.#thread = new SupervisedThread({
+        module: threadModule(import.meta.url, "request-log-thread"),
+        name: "request-log-writer",
+        workerData,
+        heapMb: config.requestLogs.threadHeapMb,
+        respawnAfterMs: RESPAWN_AFTER_MS,
+        closeGraceMs: CLOSE_GRACE_MS,
+        onMessage: (message) => {
+          if (message.type === "records") requestLogRecords.inc({ outcome: message.outcome }, message.count);
+          else if (message.type === "log") log[message.level]({ err: message.err }, message.msg);
+          else if (message.type === "connected") {
+            this.#connected = message.connected;
+            subscribed();
+          }
+        },
+        onError: (err) => {
+          log.error({ err }, "request logs: the writer thread failed; logs are dropped until it is back");
+          failed(err);
+        },
+        onExit: () => (this.#connected = false),
+      });
+    });
   }
 
-  #spawn(workerData: WriterThreadData): Promise<void> {
-    const { config, log } = this.#deps;
-    // Its heap is bounded: the thread's garbage must not grow the core's memory without limit.
-    const worker = new Worker(THREAD, { workerData, name: "request-log-writer", resourceLimits: { maxOldGenerationSizeMb: config.requestLogs.threadHeapMb } });
-    this.#worker = worker;
-    let started: () => void;
-    const subscribed = new Promise<void>((resolve) => (started = resolve));
-    this.#closed = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    worker.on("message", (message: FromWriterThread) => {
-      if (message.type === "records") requestLogRecords.inc({ outcome: message.outcome }, message.count);
-      else if (message.type === "log") log[message.level]({ err: message.err }, message.msg);
-      else if (message.type === "connected") {
-        this.#connected = message.connected;
-        started();
-      }
-    });
-    worker.on("error", (err) => {
-      this.#connected = false;
-      log.error({ err }, "request logs: the writer thread failed; logs are dropped until it is back");
-    });
-    worker.once("exit", () => {
-      this.#connected = false;
-      // An end the core did not ask for (out of its heap, say): a new thread after a pause.
-      if (!this.#closing) setTimeout(() => void this.#spawn(workerData).catch(() => undefined), RESPAWN_AFTER_MS).unref();
-    });
-    // The thread must not keep a core that is shutting down alive.
-    worker.unref();
-    return Promise.race([subscribed, new Promise<void>((_, reject) => worker.once("error", reject))]);
+  /** How many times the thread was replaced after an end nobody asked for. */
+  get respawns(): number {
+    return this.#thread?.respawns ?? 0;
   }
 
   async close(): Promise<void> {
-    this.#closing = true;
-    const worker = this.#worker;
-    if (!worker) return;
-    worker.postMessage({ type: "close" } satisfies ToWriterThread);
-    // A thread that cannot drain (NATS gone) is stopped after a grace period.
-    const timer = setTimeout(() => void worker.terminate(), 5_000);
-    await this.#closed;
-    clearTimeout(timer);
+    await this.#thread?.close({ type: "close" });
   }
 }

@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { parentPort, workerData } from "node:worker_threads";
 import { natsServers } from "../../../proto/event-stream.ts";
+import type { ThreadClosed } from "../../../proto/runtime/supervised-thread.ts";
 import type { RequestLogsConfig } from "../config.ts";
 import { toRecord, type CapturedRequest } from "./recorder.ts";
 
@@ -19,7 +20,7 @@ export type FromPublisherThread =
   | { type: "done"; taken: number; published: number; dropped: Partial<Record<DropReason, number>> }
   | { type: "up"; up: boolean }
   | { type: "log"; msg: string; err: string }
-  | { type: "closed" };
+  | ThreadClosed;
 
 /** Room left in a NATS message for the `{"records":[…]}` around the records. */
 const ENVELOPE_BYTES = 64;

@@ -1,5 +1,5 @@
-import { Worker } from "node:worker_threads";
 import type { Logger } from "../../../proto/runtime/logger.ts";
+import { SupervisedThread, threadModule } from "../../../proto/runtime/supervised-thread.ts";
 import type { RequestLogsConfig } from "../config.ts";
 import { requestLogsDropped, requestLogsPublished } from "../metrics.ts";
 import { LogBuffer } from "./log-buffer.ts";
@@ -9,9 +9,8 @@ import { isPlainObject } from "./redact.ts";
 
 /** How long after a thread's unexpected end a new one starts. */
 const RESPAWN_AFTER_MS = 1_000;
-
-// The built facade runs from dist/ (.js); tests run the sources (.ts).
-const THREAD = new URL(`./publisher-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+/** How long a thread may take to publish what it holds after `close` (NATS gone, say) before it is stopped. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** What of a captured request crosses to the thread: bodies that are bytes or JSON values (a stream is not logged). */
 function portable(captured: CapturedRequest): CapturedRequest {
@@ -31,10 +30,7 @@ export class RequestLogPublisher {
   readonly buffer: LogBuffer<CapturedRequest>;
   readonly #config: RequestLogsConfig;
   readonly #log: Logger;
-  #worker!: Worker;
-  #exited!: Promise<void>;
-  #closing = false;
-  readonly #natsUrl: string;
+  readonly #thread: SupervisedThread<ToPublisherThread, FromPublisherThread>;
   #up = false;
   /** Records handed to the thread and not yet reported done. */
   #inFlight = 0;
@@ -46,29 +42,24 @@ export class RequestLogPublisher {
       flush: (batch) => this.#hand(batch),
       dropped: (count) => requestLogsDropped.inc({ reason: "buffer_full" }, count),
     });
-    this.#natsUrl = natsUrl;
-    this.#spawn();
+    this.#thread = new SupervisedThread({
+      module: threadModule(import.meta.url, "publisher-thread"),
+      name: "request-log-publisher",
+      workerData: { config, natsUrl } satisfies PublisherThreadData,
+      heapMb: config.threadHeapMb,
+      respawnAfterMs: RESPAWN_AFTER_MS,
+      closeGraceMs: CLOSE_GRACE_MS,
+      onMessage: (message) => this.#heard(message),
+      onError: (err) => this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back"),
+      onExit: () => (this.#up = false),
+      // What the thread that ended had not reported is gone with it.
+      onStart: () => (this.#inFlight = 0),
+    });
   }
 
-  #spawn(): void {
-    const workerData: PublisherThreadData = { config: this.#config, natsUrl: this.#natsUrl };
-    // Its heap is bounded: the thread's garbage must not grow the facade's memory without limit.
-    const worker = new Worker(THREAD, { workerData, name: "request-log-publisher", resourceLimits: { maxOldGenerationSizeMb: this.#config.threadHeapMb } });
-    this.#worker = worker;
-    this.#inFlight = 0;
-    this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()));
-    worker.on("message", (message: FromPublisherThread) => this.#heard(message));
-    worker.on("error", (err) => {
-      this.#up = false;
-      this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back");
-    });
-    worker.once("exit", () => {
-      this.#up = false;
-      // An end the facade did not ask for (out of its heap, say): a new thread after a pause.
-      if (!this.#closing) setTimeout(() => this.#spawn(), RESPAWN_AFTER_MS).unref();
-    });
-    // The thread must not keep a facade that is shutting down alive.
-    worker.unref();
+  /** How many times the thread was replaced after an end nobody asked for. */
+  get respawns(): number {
+    return this.#thread.respawns;
   }
 
   /** Whether batches are being sent (connected and not reconnecting). */
@@ -97,7 +88,7 @@ export class RequestLogPublisher {
       return;
     }
     const send = (entries: CapturedRequest[]) => {
-      this.#worker.postMessage({ type: "batch", batch: entries } satisfies ToPublisherThread);
+      this.#thread.post({ type: "batch", batch: entries });
       this.#inFlight += entries.length;
     };
     const entries = batch.map(portable);
@@ -117,16 +108,7 @@ export class RequestLogPublisher {
   }
 
   async close(): Promise<void> {
-    this.#closing = true;
     this.buffer.flush();
-    this.#worker.postMessage({ type: "close" } satisfies ToPublisherThread);
-    // A thread that cannot drain (NATS gone) is stopped after a grace period.
-    const timer = setTimeout(() => void this.#worker.terminate(), 5_000);
-    await new Promise<void>((resolve) => {
-      this.#worker.on("message", (message: FromPublisherThread) => message.type === "closed" && resolve());
-      void this.#exited.then(resolve);
-    });
-    clearTimeout(timer);
-    await this.#worker.terminate();
+    await this.#thread.close({ type: "close" });
   }
 }
