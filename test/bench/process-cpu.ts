@@ -20,6 +20,10 @@ export function procStat(pid: number): ProcStat | undefined {
   } catch {
     return undefined;
   }
+  return parseStat(stat);
+}
+
+function parseStat(stat: string): ProcStat {
   // The command name is parenthesised and may hold spaces; ppid, utime and stime are fields 4, 14 and 15.
   const close = stat.lastIndexOf(")");
   const fields = stat.slice(close + 2).split(" ");
@@ -29,6 +33,33 @@ export function procStat(pid: number): ProcStat | undefined {
 /** CPU milliseconds a process has used so far, or undefined once it is gone. */
 export function cpuMs(pid: number): number | undefined {
   return procStat(pid)?.cpuMs;
+}
+
+/**
+ * CPU milliseconds the threads of `pid` whose name starts with `prefix` have used so far (a Node
+ * worker thread's name is its `name` option, cut to 15 characters), 0 when there are none.
+ */
+export function threadCpuMs(pid: number, prefix: string): number {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const tid of tasks) {
+    const stat = readTaskStat(pid, tid);
+    if (stat?.comm.startsWith(prefix)) total += stat.cpuMs;
+  }
+  return total;
+}
+
+function readTaskStat(pid: number, tid: string): ProcStat | undefined {
+  try {
+    return parseStat(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A process's memory from /proc/<pid>/status, in kB: resident now (VmRSS), its peak (VmHWM), and the anonymous part of the resident (RssAnon: heaps, malloc; the rest is mapped files such as the node binary and ICU data). */

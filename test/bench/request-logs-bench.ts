@@ -12,7 +12,7 @@ import * as os from "node:os";
 import { privateNats } from "../support/private-nats.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
-import { childPids, cpuOf, cpuSpent, memoryKb, natsServerPid, parentPid } from "./process-cpu.ts";
+import { childPids, cpuMs, cpuOf, cpuSpent, memoryKb, natsServerPid, parentPid, threadCpuMs } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -40,15 +40,34 @@ async function processGroups(stack: Stack): Promise<Record<(typeof GROUPS)[numbe
   };
 }
 
-/** A run of POST /v1/payments with the CPU each part of the stack spent per answered request. */
+/**
+ * The parts of the logging pipeline that only logging runs, each a thread or process of its own:
+ * the facade's publisher thread, the core's writer thread and the writer's PostgreSQL backend.
+ * Their CPU is logging's own cost, free of the noise of the whole stack's figures.
+ */
+const LOG_PARTS = ["publisher thread", "writer thread", "writer's backend"] as const;
+
+async function logPartsCpu(stack: Stack): Promise<Record<(typeof LOG_PARTS)[number], number>> {
+  const backends = await stack.sql<{ pid: number }>("select pid from pg_stat_activity where application_name = 'paytami-core-request-logs'");
+  return {
+    "publisher thread": threadCpuMs(stack.pids().facade!, "request-log-pub"),
+    "writer thread": threadCpuMs(stack.pids().core!, "request-log-wri"),
+    "writer's backend": backends.reduce((sum, { pid }) => sum + (cpuMs(pid) ?? 0), 0),
+  };
+}
+
+/** A run of POST /v1/payments with the CPU each part of the stack (and of the logging pipeline) spent per answered request. */
 async function measuredRun(stack: Stack, key: string): Promise<CreateRun & { cpu: Record<string, number> }> {
   const before = cpuOf(await processGroups(stack));
+  const partsBefore = await logPartsCpu(stack);
   const run = await createRun(stack.baseUrl, key, SECONDS, CONCURRENCY);
   // The writer's last batches land within a flush (250 ms) and the INSERT after it.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const spent = cpuSpent(before, cpuOf(await processGroups(stack)));
+  const partsAfter = await logPartsCpu(stack);
   const cpu: Record<string, number> = {};
   for (const g of GROUPS) cpu[g] = (spent[g] ?? 0) / Math.max(1, run.ok);
+  for (const part of LOG_PARTS) cpu[part] = Math.max(0, partsAfter[part] - partsBefore[part]) / Math.max(1, run.ok);
   return { ...run, cpu };
 }
 
@@ -124,6 +143,17 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
       const per = GROUPS.map((g) => median(rounds.map((r) => r[v].cpu[g] ?? 0)));
       return `| ${v} | ${per.map((ms) => ms.toFixed(3)).join(" | ")} | ${per.reduce((a, b) => a + b, 0).toFixed(3)} |`;
     }),
+    "",
+    // Summed over the rounds, not medians: a thread's CPU per round is a few of /proc's 10 ms ticks.
+    "Logging's own threads (on; ms of CPU per answered request over all rounds; what logging adds to the facade's and core's request threads is not in it):",
+    "",
+    `| ${LOG_PARTS.join(" | ")} | total |`,
+    `|${LOG_PARTS.map(() => "---:").join("|")}|---:|`,
+    (() => {
+      const answered = rounds.reduce((sum, r) => sum + r.on.ok, 0);
+      const per = LOG_PARTS.map((part) => rounds.reduce((sum, r) => sum + (r.on.cpu[part] ?? 0) * r.on.ok, 0) / Math.max(1, answered));
+      return `| ${per.map((ms) => ms.toFixed(4)).join(" | ")} | ${per.reduce((a, b) => a + b, 0).toFixed(4)} |`;
+    })(),
     "",
   ];
   const peak = (v: Variant, name: "facade" | "core") => {

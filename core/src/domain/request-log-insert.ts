@@ -5,21 +5,28 @@ import type { RequestLogRecord } from "../../../proto/request-log.ts";
 import type { DB } from "../db/orm.ts";
 
 /**
- * Inserts a batch with one statement: the records travel as one JSON parameter (json, not jsonb:
- * parsed once, never stored as jsonb), and the join on
- * api_keys.digest turns each key digest into the key's id, merchant and mode. A record whose digest
- * matches no key (a key that never existed, or one of another deployment) is dropped: there is no
- * merchant to show it to. Returns how many rows were written.
+ * Inserts a batch with one statement: the records travel as one array per column, taken apart by
+ * `unnest`, and the join on api_keys.digest turns each key digest into the key's id, merchant and
+ * mode. A record whose digest matches no key (a key that never existed, or one of another
+ * deployment) is dropped: there is no merchant to show it to. Returns how many rows were written.
+ *
+ * Arrays, not the batch's JSON: PostgreSQL's JSON parser was most of the statement's cost
+ * (json_to_recordset: 10.7 µs of backend CPU per ~1.2 KB record, unnest of arrays: 3.0; the whole
+ * insert 16 against 9), more than building the arrays here costs (about 2.5 µs per record).
  */
 export async function recordRequestLogs(database: Kysely<DB>, records: readonly RequestLogRecord[]): Promise<number> {
   if (records.length === 0) return 0;
-  const written = await sql<{ seq: string }>`
+  const column = <K extends keyof RequestLogRecord>(key: K) => records.map((record) => record[key]);
+  const written = await sql`
     insert into request_logs (merchant_id, mode, api_key_id, created_at, method, path, status, code, latency_ms, request_id,
                               idempotency_key, replayed, client_ip, request_body, response_body)
     select k.merchant_id, k.mode, k.id, r.at, r.method, r.path, r.status, r.code, r.latency_ms, r.request_id,
            r.idempotency_key, r.replayed, r.client_ip, r.request_body, r.response_body
-    from json_to_recordset(${JSON.stringify(records)}::json) as r(at timestamptz, key_digest text, method text, path text, status smallint,
-         code text, latency_ms int, request_id text, idempotency_key text, replayed boolean, client_ip text, request_body text, response_body text)
+    from unnest(${column("at")}::timestamptz[], ${column("key_digest")}::text[], ${column("method")}::text[], ${column("path")}::text[],
+                ${column("status")}::smallint[], ${column("code")}::text[], ${column("latency_ms")}::int[], ${column("request_id")}::text[],
+                ${column("idempotency_key")}::text[], ${column("replayed")}::boolean[], ${column("client_ip")}::text[],
+                ${column("request_body")}::text[], ${column("response_body")}::text[])
+         as r(at, key_digest, method, path, status, code, latency_ms, request_id, idempotency_key, replayed, client_ip, request_body, response_body)
     join api_keys k on k.digest = r.key_digest`.execute(database);
   return Number(written.numAffectedRows ?? 0n);
 }

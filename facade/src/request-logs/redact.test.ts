@@ -74,6 +74,11 @@ describe("storedBody", () => {
     expect(storedBody(Buffer.from(`number=${CARD}&cvc=1`), 100)).toBe(`number=${REDACTED}&cvc=1`);
   });
 
+  it("stores no NUL character (PostgreSQL text cannot hold one); JSON keeps its escaped form", () => {
+    expect(storedBody(Buffer.from("a\0b"), 100)).toBe("a\uFFFDb");
+    expect(storedBody(Buffer.from('{"a":"x\\u0000y"}'), 100)).toBe('{"a":"x\\u0000y"}');
+  });
+
   it("caps the stored text and says how much was cut", () => {
     const text = storedBody({ description: "x".repeat(500) }, 50)!;
     expect(text.startsWith('{"description":"xxx')).toBe(true);
