@@ -3,6 +3,7 @@
 // transactions on two pooled connections, as two cores would be.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { db } from "../db/orm.ts";
@@ -203,6 +204,33 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
 });
 
 describe("claimLeased / completeLeased (work outside any transaction)", () => {
+  it("walks the queue's index in order, so the entries of rows that left the queue are marked dead and not read again", async () => {
+    const published = await pendingEvents(3_000);
+    const publish = (ids: string[]) => db(orm.em.fork()).updateTable("outbox_events").set({ published_at: clock }).where("id", "in", ids).execute();
+    // As under load: the statistics say a hundred or so are pending, for which the planner prefers a bitmap scan.
+    await publish(published.slice(0, 2_850));
+    await sql`analyze outbox_events`.execute(db(orm.em.fork()));
+    await publish(published.slice(2_850));
+    await db(orm.em.fork())
+      .insertInto("outbox_events")
+      .values({ id: "evt-new", merchant_id: "m", mode: "test", type: "payment.succeeded", envelope: {}, created_at: clock })
+      .execute();
+    // What a bitmap scan of the pending index returns: every entry not yet marked dead.
+    const entriesRead = async () => {
+      const plan = await orm.em.fork().transactional(async (tx) => {
+        await sql`set local enable_indexscan = off`.execute(db(tx));
+        await sql`set local enable_seqscan = off`.execute(db(tx));
+        return sql<{ "QUERY PLAN": string }>`explain (analyze, costs off, timing off, summary off)
+          select id from outbox_events where published_at is null order by seq`.execute(db(tx));
+      });
+      const scan = plan.rows.map((row) => row["QUERY PLAN"]).find((line) => line.includes("Bitmap Index Scan on outbox_events_pending_idx"));
+      return Number(/rows=(\d+)/.exec(scan ?? "")?.[1]);
+    };
+    expect(await entriesRead()).toBeGreaterThanOrEqual(3_000);
+    expect((await claimLeased(deps, unpublishedEvents, { batch: 100, leaseMs: 60_000 })).map((event) => event.id)).toEqual(["evt-new"]);
+    expect(await entriesRead()).toBeLessThan(10);
+  });
+
   const lease = { batch: 10, leaseMs: 30_000 };
 
   it("a leased row is not claimed again until its lease runs out; then any claimer gets it back", async () => {

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder, Updateable } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder, type Updateable } from "kysely";
 import type { JobPolicy, LeasedJobPolicy } from "../config.ts";
 import { db, type DB, type Db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
@@ -136,11 +136,28 @@ export function eachRow<Row>(
 }
 
 /**
+ * Runs a lease (`claim`, one statement) so that PostgreSQL walks the queue's partial index in its
+ * order, an Index Scan, and never a Bitmap Index Scan or a Seq Scan with a Sort. A row that leaves its queue
+ * (published, delivered) leaves a dead entry in the partial index until VACUUM, which on a table
+ * that is also a store of millions of rows comes seldom. Only a plain index scan marks the dead
+ * entries it passes (LP_DEAD), so the next claims skip them; the planner, expecting few due rows,
+ * prefers the bitmap plan, which marks nothing, and then every claim re-reads every entry since the
+ * last vacuum. Measured on the outbox after 15 s of refunds: 14 088 entries read and 4.5 ms per
+ * claim, against 0.07 ms once one index scan had marked them. The settings are local to this
+ * transaction (`set_config(…, true)`); a sequential scan is off too, which a small table would get.
+ */
+export function inIndexOrder<T>(em: Tx, claim: (tx: Tx) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(db(tx));
+    return claim(tx);
+  });
+}
+
+/**
  * Claims up to `policy.batch` due rows whose lease is free (never claimed, or
- * the lease ran out) and leases them for `policy.leaseMs`, in one statement:
- * the due rows are locked (skipping others' locks) and stamped together, so a
- * pass that finds nothing costs one round trip. Do the work outside any
- * transaction, then `completeLeased`.
+ * the lease ran out) and leases them for `policy.leaseMs`, in one statement
+ * (inIndexOrder): the due rows are locked (skipping others' locks) and stamped
+ * together. Do the work outside any transaction, then `completeLeased`.
  */
 export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
   deps: CoreDeps,
@@ -149,12 +166,13 @@ export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] &
   /** The operation's unit of work, when an operation claims (one statement: it needs no transaction). */
   em: Tx = deps.orm.em.fork(),
 ): Promise<Row[]> {
-  return (await leaseStatement(deps, queue, policy, em).execute()) as Row[];
+  return inIndexOrder(em, async (tx) => (await leaseStatement(deps, queue, policy, tx).execute()) as Row[]);
 }
 
 /**
  * claimLeased's statement, not executed: `UPDATE … RETURNING` the due rows' columns, for a claim
- * that reads what it needs of the leased rows in the same statement (`WITH leased AS (…) SELECT …`).
+ * that reads what it needs of the leased rows in the same statement (`WITH leased AS (…) SELECT …`),
+ * run through inIndexOrder as claimLeased does.
  */
 export function leaseStatement<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
   deps: CoreDeps,
