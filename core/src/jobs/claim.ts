@@ -172,7 +172,8 @@ export async function claimLeased<T extends LeasedTable, K extends keyof DB[T] &
 /**
  * claimLeased's statement, not executed: `UPDATE … RETURNING` the due rows' columns, for a claim
  * that reads what it needs of the leased rows in the same statement (`WITH leased AS (…) SELECT …`),
- * run through inIndexOrder as claimLeased does.
+ * run through inIndexOrder as claimLeased does, unless its own select already walks an index in
+ * order (claim-due-deliveries.ts: with bitmap and sequential scans off its plan collapsed).
  */
 export function leaseStatement<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
   deps: CoreDeps,
