@@ -28,11 +28,10 @@
 // BENCH_KEEP_LOGS=1 (keep the processes' logs), BENCH_CREATE_ONLY=1 (creation against the baseline only). Then `ledger verify` over 1 000 000 ledger lines against
 // one sequential scan of them (ledger-verify.ts; BENCH_LEDGER=0 skips it, BENCH_LEDGER_LINES, BENCH_LEDGER_REPS),
 // the webhook delivery bench (webhook-bench.ts; BENCH_WEBHOOKS=0 skips it), and creation with tracing
-// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), and creation with
+// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), creation with
 // request logs on against off and against NATS unreachable (request-logs-bench.ts; BENCH_REQUEST_LOGS=0
-// skips it, BENCH_REQUEST_LOG_ROUNDS).
-// on against off (tracing-bench.ts; BENCH_TRACING=0 skips it, BENCH_TRACING_ROUNDS), and the cluster shape
-// through HAProxy against the single stack (cluster-bench.ts; BENCH_CLUSTER=0 skips it, BENCH_CLUSTER_ROUNDS).
+// skips it, BENCH_REQUEST_LOG_ROUNDS), and the cluster shape through HAProxy against the single stack
+// (cluster-bench.ts; BENCH_CLUSTER=0 skips it, BENCH_CLUSTER_ROUNDS).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
