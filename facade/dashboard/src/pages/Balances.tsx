@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { DataTable, useKeysetPages } from "../components/DataTable.tsx";
+import { KeysetTable } from "../components/KeysetTable.tsx";
 import { SelectField, TextField } from "../components/Field.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { Loading, Page } from "../components/Page.tsx";
@@ -124,39 +125,30 @@ function PayoutTimes({ payout }: { payout: Payout }) {
 
 function Payouts() {
   const m = useMessages(balanceMessages);
-  const shell = useMessages(shellMessages);
-  const { lang } = useLang();
   const format = useFormat();
   const trpc = useTRPC();
   const pages = useKeysetPages();
   const list = useQuery(trpc.dashboard.payouts.list.queryOptions({ starting_after: pages.cursor }));
-  const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="payouts-heading">
       <h2 id="payouts-heading">{m.payouts}</h2>
-      {list.isError && <Notice tone="danger">{errorText(list.error, shell, lang)}</Notice>}
-      {list.isPending ? (
-        <Loading />
-      ) : (
-        <DataTable
-          caption={m.payouts}
-          rows={rows}
-          rowKey={(p) => p.id}
-          paging={pages.paging(list.data?.has_more ?? false, rows.at(-1)?.id)}
-          columns={[
-            { key: "id", header: m.payoutColumns.id, cell: (p) => <span className="mono">{p.id}</span> },
-            { key: "amount", header: m.payoutColumns.amount, align: "end", cell: (p) => format.money(p.amount, p.currency) },
-            {
-              key: "status",
-              header: m.payoutColumns.status,
-              cell: (p) => <StatusBadge tone={PAYOUT_TONES[p.status] ?? "info"}>{label(m.payoutStatuses, p.status)}</StatusBadge>,
-            },
-            { key: "account", header: m.payoutColumns.account, cell: (p) => <span className="mono">{p.bank_account_masked}</span> },
-            { key: "times", header: m.payoutColumns.times, cell: (p) => <PayoutTimes payout={p} /> },
-            { key: "failure", header: m.payoutColumns.failure, cell: (p) => (p.failure_reason === null ? "" : label(m.failureReasons, p.failure_reason)) },
-          ]}
-        />
-      )}
+      <KeysetTable
+        list={list}
+        pages={pages}
+        caption={m.payouts}
+        columns={[
+          { key: "id", header: m.payoutColumns.id, cell: (p) => <span className="mono">{p.id}</span> },
+          { key: "amount", header: m.payoutColumns.amount, align: "end", cell: (p) => format.money(p.amount, p.currency) },
+          {
+            key: "status",
+            header: m.payoutColumns.status,
+            cell: (p) => <StatusBadge tone={PAYOUT_TONES[p.status] ?? "info"}>{label(m.payoutStatuses, p.status)}</StatusBadge>,
+          },
+          { key: "account", header: m.payoutColumns.account, cell: (p) => <span className="mono">{p.bank_account_masked}</span> },
+          { key: "times", header: m.payoutColumns.times, cell: (p) => <PayoutTimes payout={p} /> },
+          { key: "failure", header: m.payoutColumns.failure, cell: (p) => (p.failure_reason === null ? "" : label(m.failureReasons, p.failure_reason)) },
+        ]}
+      />
     </section>
   );
 }

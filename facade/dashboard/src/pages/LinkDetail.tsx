@@ -3,7 +3,8 @@ import { useState } from "react";
 import { Link, useParams } from "wouter";
 import { CopyButton } from "../components/CopyButton.tsx";
 import { Fact, Facts } from "../components/Facts.tsx";
-import { DataTable, useKeysetPages } from "../components/DataTable.tsx";
+import { useKeysetPages } from "../components/DataTable.tsx";
+import { KeysetTable } from "../components/KeysetTable.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { Loading, Page } from "../components/Page.tsx";
 import { QrCode } from "../components/QrCode.tsx";
@@ -89,28 +90,14 @@ function LinkBody({ link }: { link: LinkObject }) {
 
 function LinkPayments({ id }: { id: string }) {
   const m = useMessages(linkMessages);
-  const shell = useMessages(shellMessages);
-  const { lang } = useLang();
   const trpc = useTRPC();
   const pages = useKeysetPages();
   const columns = usePaymentColumns();
   const list = useQuery(trpc.dashboard.links.payments.queryOptions({ id, starting_after: pages.cursor }));
-  const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="link-payments-heading">
       <h2 id="link-payments-heading">{m.detail.payments}</h2>
-      {list.isError && <Notice tone="danger">{errorText(list.error, shell, lang)}</Notice>}
-      {list.isPending ? (
-        <Loading />
-      ) : (
-        <DataTable
-          caption={m.detail.payments}
-          columns={columns}
-          rows={rows}
-          rowKey={(p) => p.id}
-          paging={pages.paging(list.data?.has_more ?? false, rows.at(-1)?.id)}
-        />
-      )}
+      <KeysetTable list={list} pages={pages} caption={m.detail.payments} columns={columns} />
     </section>
   );
 }
