@@ -29,20 +29,13 @@ export function useAddressFilters<F extends Filters>(parse: (params: URLSearchPa
  * keyboard user just pressed keeps the focus. `fields` draws the page's own controls.
  */
 export function FilterForm<F extends Filters>({
-  address,
-  initial,
-  onApply,
-  legend,
-  applyLabel,
-  clearLabel,
+  state: { address, filters: initial, apply: onApply },
+  labels,
   fields,
 }: {
-  address: string;
-  initial: F;
-  onApply: (filters: F) => void;
-  legend: string;
-  applyLabel: string;
-  clearLabel: string;
+  /** What useAddressFilters returned. */
+  state: Pick<ReturnType<typeof useAddressFilters<F>>, "address" | "filters" | "apply">;
+  labels: { legend: string; apply: string; clear: string };
   fields: (draft: F, set: (name: keyof F & string) => (event: { target: { value: string } }) => void) => ReactNode;
 }) {
   const [draft, setDraft] = useState<F>(initial);
@@ -57,11 +50,11 @@ export function FilterForm<F extends Filters>({
     onApply(draft);
   };
   return (
-    <form className="filters panel" role="search" aria-label={legend} onSubmit={submit}>
+    <form className="filters panel" role="search" aria-label={labels.legend} onSubmit={submit}>
       {fields(draft, set)}
       <div className="form-actions">
         <button type="submit" className="button button-primary">
-          {applyLabel}
+          {labels.apply}
         </button>
         <button
           type="button"
@@ -71,7 +64,7 @@ export function FilterForm<F extends Filters>({
             onApply({} as F);
           }}
         >
-          {clearLabel}
+          {labels.clear}
         </button>
       </div>
     </form>

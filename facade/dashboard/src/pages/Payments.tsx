@@ -17,9 +17,12 @@ export default function Payments() {
   const m = useMessages(paymentMessages);
   const { timeZone } = useSession();
   const trpc = useTRPC();
-  const { address, filters, pages, apply } = useAddressFilters(filtersFrom);
-  const input = filterInput(filters, timeZone);
-  const list = useQuery({ ...trpc.dashboard.payments.list.queryOptions({ ...input, starting_after: pages.cursor }), placeholderData: keepPreviousData });
+  const addressFilters = useAddressFilters(filtersFrom);
+  const input = filterInput(addressFilters.filters, timeZone);
+  const list = useQuery({
+    ...trpc.dashboard.payments.list.queryOptions({ ...input, starting_after: addressFilters.pages.cursor }),
+    placeholderData: keepPreviousData,
+  });
   const columns = usePaymentColumns();
   const any = { value: "", label: m.filters.any };
   return (
@@ -33,12 +36,8 @@ export default function Payments() {
     >
       <p className="muted">{m.exportHint}</p>
       <FilterForm<FilterParams>
-        address={address}
-        initial={filters}
-        onApply={apply}
-        legend={m.filters.legend}
-        applyLabel={m.filters.apply}
-        clearLabel={m.filters.clear}
+        state={addressFilters}
+        labels={m.filters}
         fields={(draft, set) => (
           <>
             <SelectField
@@ -65,7 +64,7 @@ export default function Payments() {
           </>
         )}
       />
-      <KeysetTable list={list} pages={pages} caption={m.table.caption} columns={columns} />
+      <KeysetTable list={list} pages={addressFilters.pages} caption={m.table.caption} columns={columns} />
     </Page>
   );
 }

@@ -20,9 +20,9 @@ export default function RequestLogs() {
   const m = useMessages(requestLogMessages);
   const format = useFormat();
   const trpc = useTRPC();
-  const { address, filters, pages, apply } = useAddressFilters(logFiltersFrom);
+  const addressFilters = useAddressFilters(logFiltersFrom);
   const list = useQuery({
-    ...trpc.dashboard.requestLogs.list.queryOptions({ ...logFilterInput(filters), starting_after: pages.cursor }),
+    ...trpc.dashboard.requestLogs.list.queryOptions({ ...logFilterInput(addressFilters.filters), starting_after: addressFilters.pages.cursor }),
     placeholderData: keepPreviousData,
   });
   const columns: Column<LogRow>[] = [
@@ -54,12 +54,8 @@ export default function RequestLogs() {
     <Page title={m.title}>
       <p className="muted">{m.intro}</p>
       <FilterForm<LogFilterParams>
-        address={address}
-        initial={filters}
-        onApply={apply}
-        legend={m.filters.legend}
-        applyLabel={m.filters.apply}
-        clearLabel={m.filters.clear}
+        state={addressFilters}
+        labels={m.filters}
         fields={(draft, set) => (
           <>
             <SelectField
@@ -74,7 +70,7 @@ export default function RequestLogs() {
           </>
         )}
       />
-      <KeysetTable list={list} pages={pages} caption={m.table.caption} columns={columns} />
+      <KeysetTable list={list} pages={addressFilters.pages} caption={m.table.caption} columns={columns} />
     </Page>
   );
 }
