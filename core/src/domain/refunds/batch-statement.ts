@@ -89,8 +89,8 @@ export type RefundBatchWriteValues = {
   move_statuses: string[];
   move_statuses_before_chargeback: (string | null)[];
   move_at: Date[];
-  /** What the batch's refunds of each moved payment add up to (added to its running total, refunded_amount). */
-  move_refunded: string[];
+  /** Each moved payment's running total of refunds once the batch's refunds of it are counted (the row is locked since LOCK_REFUNDS). */
+  move_refunded_amounts: string[];
   refund_ids: string[];
   refund_merchant_ids: string[];
   refund_modes: string[];
@@ -120,12 +120,12 @@ const REFUND_STAMP = TRANSITIONS.refundPart.stamp;
  */
 export const WRITE_REFUNDS = new PreparedStatement<RefundBatchWriteValues, { moved: number; notified: string }>((v) => {
   const statement = sql<{ moved: number; notified: string }>`with m as (
-  select * from unnest(${v.move_ids}::text[], ${v.move_statuses}::text[], ${v.move_statuses_before_chargeback}::text[], ${v.move_at}::timestamptz[], ${v.move_refunded}::bigint[])
-    as m(id, status, status_before_chargeback, at, refunded)
+  select * from unnest(${v.move_ids}::text[], ${v.move_statuses}::text[], ${v.move_statuses_before_chargeback}::text[], ${v.move_at}::timestamptz[], ${v.move_refunded_amounts}::bigint[])
+    as m(id, status, status_before_chargeback, at, refunded_amount)
 ),
 payment_moved as (
   update payments p set status = m.status, status_before_chargeback = m.status_before_chargeback, ${sql.id(REFUND_STAMP)} = m.at, updated_at = m.at,
-    refunded_amount = p.refunded_amount + m.refunded
+    refunded_amount = m.refunded_amount
   from m where p.id = m.id and p.status in (${sql.join(fromStates("refundPart"))})
   returning p.id
 ),

@@ -129,8 +129,6 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): P
   const written: { planned: PlannedRefund; scope: string; key: string; response: string }[] = [];
   const released: { scope: string; key: string }[] = [];
   const moves = new Map<string, TransitionResult>();
-  /** What the batch's refunds of each moved payment add to its running total. */
-  const added = new Map<string, bigint>();
   for (const [i, request] of batch.entries()) {
     const row = rows[i]!;
     const { key, fingerprint, input } = request;
@@ -166,11 +164,10 @@ async function refundTogether(deps: CoreDeps, tx: Tx, batch: BatchedRefund[]): P
     else {
       written.push({ planned, scope, key, response });
       moves.set(payment.id, planned.move);
-      added.set(payment.id, (added.get(payment.id) ?? 0n) + BigInt(planned.view.amount));
     }
     outcomes.push({ ok: { value: planned.view, replayed: false } });
   }
-  if (written.length > 0 || released.length > 0) await writeAll(tx, written, released, moves, added);
+  if (written.length > 0 || released.length > 0) await writeAll(tx, written, released, moves, payments);
   return outcomes;
 }
 
@@ -179,8 +176,7 @@ function lockedPayments(rows: RefundLockRow[]): Map<string, LockedPayment> {
   const payments = new Map<string, LockedPayment>();
   for (const row of rows) {
     if (row.id === null || payments.has(row.id)) continue;
-    const payment = lockedPaymentOf({ ...row, id: row.id });
-    payments.set(row.id, payment);
+    payments.set(row.id, lockedPaymentOf({ ...row, id: row.id }));
   }
   return payments;
 }
@@ -190,7 +186,7 @@ async function writeAll(
   written: { planned: PlannedRefund; scope: string; key: string; response: string }[],
   released: { scope: string; key: string }[],
   moves: Map<string, TransitionResult>,
-  added: Map<string, bigint>,
+  payments: Map<string, LockedPayment>,
 ): Promise<void> {
   const views = written.map((w) => w.planned.view);
   const values: RefundBatchWriteValues = {
@@ -198,7 +194,7 @@ async function writeAll(
     move_statuses: [...moves.values()].map((m) => m.status),
     move_statuses_before_chargeback: [...moves.values()].map((m) => m.status_before_chargeback),
     move_at: [...moves.values()].map((m) => m.at),
-    move_refunded: [...moves.keys()].map((id) => added.get(id)!.toString()),
+    move_refunded_amounts: [...moves.keys()].map((id) => payments.get(id)!.refunded_amount),
     refund_ids: views.map((v) => v.id),
     refund_merchant_ids: written.map((w) => w.planned.payment.merchant_id),
     refund_modes: written.map((w) => w.planned.payment.mode),
