@@ -20,6 +20,12 @@ export interface ThreadClosed {
  */
 export const YOUNG_GENERATION_MB = 8;
 
+/** How long after a thread's unasked end (out of its heap, say) a new one starts, unless said. */
+export const RESPAWN_AFTER_MS = 1_000;
+
+/** How long a thread may take to finish what it holds after `close` (NATS gone, say) before it is stopped, unless said. */
+export const CLOSE_GRACE_MS = 5_000;
+
 export interface SupervisedThreadOptions<Out> {
   module: URL;
   /** The thread's name (in stack traces and heap snapshots). */
@@ -29,10 +35,10 @@ export interface SupervisedThreadOptions<Out> {
   heapMb: number;
   /** Its young generation; YOUNG_GENERATION_MB unless said. */
   youngGenerationMb?: number;
-  /** How long after an unasked end a new thread starts. */
-  respawnAfterMs: number;
-  /** How long a thread may take to finish after `close` before it is stopped. */
-  closeGraceMs: number;
+  /** How long after an unasked end a new thread starts; RESPAWN_AFTER_MS unless said. */
+  respawnAfterMs?: number;
+  /** How long a thread may take to finish after `close` before it is stopped; CLOSE_GRACE_MS unless said. */
+  closeGraceMs?: number;
   /** Every message a thread posts, but `closed`. */
   onMessage(message: Out): void;
   /** A thread failed with an uncaught error (it ends, and is replaced). */
@@ -86,7 +92,7 @@ export class SupervisedThread<In extends { type: string }, Out extends { type: s
           if (this.#closing) return;
           this.#respawns++;
           this.#spawn();
-        }, this.#options.respawnAfterMs).unref();
+        }, this.#options.respawnAfterMs ?? RESPAWN_AFTER_MS).unref();
     });
     // A thread must not keep a process that is shutting down alive.
     worker.unref();
@@ -103,7 +109,7 @@ export class SupervisedThread<In extends { type: string }, Out extends { type: s
     this.#closing = true;
     const worker = this.#worker;
     worker.postMessage(message);
-    const timer = setTimeout(() => void worker.terminate(), this.#options.closeGraceMs);
+    const timer = setTimeout(() => void worker.terminate(), this.#options.closeGraceMs ?? CLOSE_GRACE_MS);
     await this.#ended;
     clearTimeout(timer);
     await worker.terminate();

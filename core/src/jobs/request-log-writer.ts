@@ -17,11 +17,6 @@ export type FromWriterThread =
   | { type: "connected"; connected: boolean }
   | ThreadClosed;
 
-/** How long after a thread's unexpected end a new one starts. */
-const RESPAWN_AFTER_MS = 1_000;
-/** How long a thread may take to finish its batch after `close` (NATS gone, say) before it is stopped. */
-const CLOSE_GRACE_MS = 5_000;
-
 /**
  * The core's side of the request logs: a plain NATS subscription in a queue group, so each batch
  * a facade publishes is written by exactly one of the cores, with one statement. What arrives is
@@ -52,8 +47,6 @@ export class RequestLogWriter {
         name: "request-log-writer",
         workerData,
         heapMb: config.requestLogs.threadHeapMb,
-        respawnAfterMs: RESPAWN_AFTER_MS,
-        closeGraceMs: CLOSE_GRACE_MS,
         onMessage: (message) => {
           if (message.type === "records") requestLogRecords.inc({ outcome: message.outcome }, message.count);
           else if (message.type === "log") log[message.level]({ err: message.err }, message.msg);
@@ -69,11 +62,6 @@ export class RequestLogWriter {
         onExit: () => (this.#connected = false),
       });
     });
-  }
-
-  /** How many times the thread was replaced after an end nobody asked for. */
-  get respawns(): number {
-    return this.#thread?.respawns ?? 0;
   }
 
   async close(): Promise<void> {

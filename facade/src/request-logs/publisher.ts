@@ -7,11 +7,6 @@ import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from
 import type { CapturedRequest } from "./recorder.ts";
 import { isPlainObject } from "./redact.ts";
 
-/** How long after a thread's unexpected end a new one starts. */
-const RESPAWN_AFTER_MS = 1_000;
-/** How long a thread may take to publish what it holds after `close` (NATS gone, say) before it is stopped. */
-const CLOSE_GRACE_MS = 5_000;
-
 /** What of a captured request crosses to the thread: bodies that are bytes or JSON values (a stream is not logged). */
 function portable(captured: CapturedRequest): CapturedRequest {
   const body = captured.responseBody;
@@ -47,19 +42,12 @@ export class RequestLogPublisher {
       name: "request-log-publisher",
       workerData: { config, natsUrl } satisfies PublisherThreadData,
       heapMb: config.threadHeapMb,
-      respawnAfterMs: RESPAWN_AFTER_MS,
-      closeGraceMs: CLOSE_GRACE_MS,
       onMessage: (message) => this.#heard(message),
       onError: (err) => this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back"),
       onExit: () => (this.#up = false),
       // What the thread that ended had not reported is gone with it.
       onStart: () => (this.#inFlight = 0),
     });
-  }
-
-  /** How many times the thread was replaced after an end nobody asked for. */
-  get respawns(): number {
-    return this.#thread.respawns;
   }
 
   /** Whether batches are being sent (connected and not reconnecting). */
