@@ -5,19 +5,17 @@
 // are each reported with their ids and exit 1 ({"ok":false,"violations":[…]}, not an {"error"}).
 // Corrupting needs the append-only trigger off: `session_replication_role = replica`, set for that
 // one statement's transaction only; without it the trigger refuses.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { CREATED_AT_RE, createOk, useStack } from "./support/expect.ts";
 import { newIdemKey } from "./support/http.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { type Merchant } from "./support/stack.ts";
+import { runCliWith } from "./support/cli-run.ts";
 
 // Its last test leaves the ledger broken on purpose, so the harness's clean-ledger check after the file is off here.
 const getStack = useStack({ env: { PAYOUT_SCHEDULE: "off" }, ledgerCorruptedOnPurpose: true });
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let home: string;
 let merchant: Merchant;
 /**
@@ -40,14 +38,7 @@ interface Run {
 }
 
 function paytami(...args: string[]): Promise<Run> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, { PAYTAMI_HOME: home, CORE_GRPC_ADDR: getStack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: getStack().internalToken });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args], { env, cwd: REPO_ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+  return runCliWith(getStack(), { home, timeoutMs: 60_000 }, args).then((r) => ({ ...r, code: r.code ?? 1 }));
 }
 
 /** Exactly one JSON object on one line of stdout. */

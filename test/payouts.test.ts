@@ -1,23 +1,21 @@
 // Chargebacks, bank accounts and payouts end to end: the real core, dispatcher and `paytami` CLI,
 // balances read as sums of ledger lines, and the events arriving at a real webhook receiver with
 // exactly the data shapes of spec 2.5 and 2.6.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CoreError } from "../proto/core-error.ts";
 import { modeCodec } from "../proto/enums.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { CREATED_AT_RE, createOk, useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { type Merchant } from "./support/stack.ts";
+import { lastJson, runCliWith } from "./support/cli-run.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const getStack = useStack({
   dispatcher: true,
   env: { PAYOUT_SCHEDULE: "off", OUTBOX_RELAY_INTERVAL: "50ms", DISPATCHER_POLL_INTERVAL: "100ms", WEBHOOK_RETRY_SCHEDULE: "0,200ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const TEST = modeCodec.fromWire("test");
 const CHARGEBACK_KEYS = ["id", "payment_id", "amount", "currency", "status"];
 const PAYOUT_KEYS = [
@@ -51,14 +49,7 @@ afterAll(async () => {
 });
 
 function cli(args: string[]): Promise<{ code: number; json: any }> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, { PAYTAMI_HOME: home, CORE_GRPC_ADDR: getStack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: getStack().internalToken });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args, "--json"], { env, cwd: REPO_ROOT }, (error, stdout) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, json: JSON.parse(stdout.trim().split("\n").at(-1)!) });
-    });
-  });
+  return lastJson(runCliWith(getStack(), { home }, [...args, "--json"]));
 }
 
 /** The merchant's test-mode GTQ balances: sums of its ledger lines per account. */

@@ -5,7 +5,6 @@
 // This file runs its own nats-server, since it stops it.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -18,6 +17,7 @@ import { eventually } from "./support/eventually.ts";
 import { newIdemKey } from "./support/http.ts";
 import { privateNats, type PrivateNats } from "./support/private-nats.ts";
 import { nodeBinary, startStack, type Merchant, type Stack } from "./support/stack.ts";
+import { CLI, cliEnv } from "./support/cli-run.ts";
 
 const CARD = "4000000000000077";
 const CVC = "739";
@@ -319,18 +319,7 @@ describe("request logs", () => {
   }, 120_000);
 
   test("`paytami logs tail --merchant M --status 4xx` prints one line per new request of that class, and Ctrl-C ends it cleanly", async () => {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-    Object.assign(env, {
-      CORE_GRPC_ADDR: stack.coreGrpcAddr,
-      CORE_HTTP_URL: stack.coreHttpUrl,
-      PAYTAMI_INTERNAL_TOKEN: stack.internalToken,
-      PAYTAMI_HOME: "/nonexistent",
-    });
-    const cli = spawn(nodeBinary(), [path.join(REPO_ROOT, "core/bin/paytami.mjs"), "logs", "tail", "--merchant", m.merchantId, "--status", "4xx"], {
-      cwd: REPO_ROOT,
-      env,
-    });
+    const cli = spawn(nodeBinary(), [CLI, "logs", "tail", "--merchant", m.merchantId, "--status", "4xx"], { cwd: REPO_ROOT, env: cliEnv(stack) });
     const lines: string[] = [];
     createInterface({ input: cli.stdout }).on("line", (l) => lines.push(l));
     let stderr = "";

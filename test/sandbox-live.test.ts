@@ -4,20 +4,18 @@
 // nothing written: the live payments, ledger, balances, chargebacks and events stay as they were.
 // The live payments get where they are legitimately: one is paid by card through the live card
 // network the harness gives this stack's core (the only way a live payment is captured).
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { SIMULATION_STEP_NAMES } from "../proto/simulation-steps.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { coreRefusal, createOk, payByCard, useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { type Merchant } from "./support/stack.ts";
+import { runCliWith, type CliRun } from "./support/cli-run.ts";
 import { trpcClient, trpcFailure } from "./support/trpc.ts";
 
 const stack = useStack({ liveCardNetwork: true, env: { PAYOUT_SCHEDULE: "off" } });
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const REFUSED = (id: string) => new RegExp(`works in test mode only; ${id} is a live payment`);
 
 let home: string;
@@ -102,25 +100,12 @@ describe("tRPC", () => {
 });
 
 describe("CLI", () => {
-  interface Run {
-    code: number | null;
-    stdout: string;
-    stderr: string;
-  }
-
-  function paytami(...args: string[]): Promise<Run> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-    Object.assign(env, { PAYTAMI_HOME: home, CORE_GRPC_ADDR: stack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: stack().internalToken });
-    return new Promise((resolve) => {
-      execFile(nodeBinary(), [CLI, ...args], { env, cwd: REPO_ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-      });
-    });
+  function paytami(...args: string[]): Promise<CliRun> {
+    return runCliWith(stack(), { home, timeoutMs: 60_000 }, args);
   }
 
   /** Exit 1 and exactly {"error":{"code","message"}} on stdout. */
-  function jsonError(r: Run): { code: string; message: string } {
+  function jsonError(r: CliRun): { code: string; message: string } {
     const shown = `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
     expect({ code: r.code, stderr: r.stderr }, shown).toEqual({ code: 1, stderr: "" });
     const value = JSON.parse(r.stdout);

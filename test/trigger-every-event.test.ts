@@ -1,24 +1,22 @@
 // `paytami trigger` fires every event type of the catalog (spec 6.2), each made by the operations
 // real money takes, and each arrives at a real webhook receiver signed, with its id as printed and
 // its data exactly in the shape of spec 2.1 / 2.4 / 2.5 / 2.6: the same keys in the same order.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { EVENT_TYPES } from "../proto/event-catalog.ts";
 import { verifySignature } from "../proto/webhook-signature.ts";
 import { useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { type Merchant } from "./support/stack.ts";
+import { lastJson, runCliWith } from "./support/cli-run.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const getStack = useStack({
   dispatcher: true,
   env: { PAYOUT_SCHEDULE: "off", OUTBOX_RELAY_INTERVAL: "50ms", DISPATCHER_POLL_INTERVAL: "100ms", WEBHOOK_RETRY_SCHEDULE: "0,200ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const PAYMENT_KEYS = ["id", "status", "currency", "amount", "service_fee", "net_amount", "description", "checkout_url", "created_at"];
@@ -123,14 +121,7 @@ afterAll(async () => {
 });
 
 function trigger(type: string): Promise<{ code: number; json: any }> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, { PAYTAMI_HOME: home, CORE_GRPC_ADDR: getStack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: getStack().internalToken });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, "trigger", type, "--merchant", merchant.merchantId, "--json"], { env, cwd: REPO_ROOT }, (error, stdout) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, json: JSON.parse(stdout.trim().split("\n").at(-1)!) });
-    });
-  });
+  return lastJson(runCliWith(getStack(), { home }, ["trigger", type, "--merchant", merchant.merchantId, "--json"]));
 }
 
 describe("paytami trigger covers the whole event catalog", () => {

@@ -1,7 +1,7 @@
 // The developer and operator tools of the delivery model, through the real `paytami` binary:
 // `listen` forwards a merchant's new events signed with the session secret it prints, and
 // `deliveries list|show|replay` show and replay what the dispatcher did (tRPC serves the same).
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -12,6 +12,7 @@ import { modeCodec } from "../proto/enums.ts";
 import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { nodeBinary } from "./support/stack.ts";
+import { CLI, cliEnv, lastJson, runCliWith } from "./support/cli-run.ts";
 import { eventually } from "./support/eventually.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -19,7 +20,6 @@ const getStack = useStack({
   dispatcher: true,
   env: { WEBHOOK_RETRY_SCHEDULE: "0,200ms", WEBHOOK_TIMEOUT: "1s", DISPATCHER_POLL_INTERVAL: "100ms", OUTBOX_RELAY_INTERVAL: "50ms" },
 });
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 let emptyHome: string;
 const receivers: WebhookReceiver[] = [];
 
@@ -31,21 +31,8 @@ afterAll(async () => {
   fs.rmSync(emptyHome, { recursive: true, force: true });
 });
 
-function cliEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith("VITEST") || k === "NODE_OPTIONS") continue;
-    out[k] = v;
-  }
-  return { ...out, PAYTAMI_HOME: emptyHome, CORE_GRPC_ADDR: getStack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: getStack().internalToken };
-}
-
 function cli(args: string[]): Promise<{ code: number; json: any }> {
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args, "--json"], { env: cliEnv(), cwd: REPO_ROOT }, (error, stdout) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, json: JSON.parse(stdout.trim().split("\n").at(-1)!) });
-    });
-  });
+  return lastJson(runCliWith(getStack(), { home: emptyHome }, [...args, "--json"]));
 }
 
 async function paymentEvent(key: string, step: "succeed" | "fail"): Promise<string> {
@@ -64,7 +51,10 @@ describe("paytami listen", () => {
     const before = await paymentEvent(merchant.testApiKey, "succeed");
     const r = await new WebhookReceiver(() => ({ status: 204 })).start();
     receivers.push(r);
-    const child = spawn(nodeBinary(), [CLI, "listen", "--merchant", merchant.merchantId, "--forward-to", r.url, "--json"], { env: cliEnv(), cwd: REPO_ROOT });
+    const child = spawn(nodeBinary(), [CLI, "listen", "--merchant", merchant.merchantId, "--forward-to", r.url, "--json"], {
+      env: cliEnv(getStack(), emptyHome),
+      cwd: REPO_ROOT,
+    });
     try {
       const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const first = JSON.parse((await lines.next()).value as string) as { listening: boolean; secret: string };

@@ -1,22 +1,20 @@
 // Webhook endpoints (CLI, gRPC, tRPC), the events API (GET /v1/events, /v1/events/{id}) over the
 // outbox event store, and `paytami trigger`, against a real stack.
 
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AppRouter } from "../core/src/trpc/router.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { CoreError } from "../proto/core-error.ts";
 import { Mode } from "../proto/gen/paytami/v1/enums.ts";
 import { CREATED_AT_RE, createOk, expectError, useStack } from "./support/expect.ts";
-import { nodeBinary, type Merchant } from "./support/stack.ts";
+import { type Merchant } from "./support/stack.ts";
+import { runCliWith, type CliRun } from "./support/cli-run.ts";
 import { trpcClient } from "./support/trpc.ts";
 
 const stack = useStack();
-const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 const ENDPOINT_ID_RE = /^we_[0-9a-f]{24}$/;
 const SECRET_RE = /^whsec_[A-Za-z0-9_-]{43}$/;
 const EVENT_ID_RE = /^evt_[0-9a-f]{24}$/;
@@ -33,21 +31,8 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function paytami(...args: string[]): Promise<Run> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
-  Object.assign(env, { PAYTAMI_HOME: home, CORE_GRPC_ADDR: stack().coreGrpcAddr, PAYTAMI_INTERNAL_TOKEN: stack().internalToken });
-  return new Promise((resolve) => {
-    execFile(nodeBinary(), [CLI, ...args, "--json"], { cwd: REPO_ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-    });
-  });
+function paytami(...args: string[]): Promise<CliRun> {
+  return runCliWith(stack(), { home }, [...args, "--json"]);
 }
 
 async function ok(...args: string[]): Promise<any> {
