@@ -14,16 +14,17 @@ export interface ProcStat {
 
 /** A process's /proc/<pid>/stat, or undefined once it is gone. */
 export function procStat(pid: number): ProcStat | undefined {
+  return readStat(`/proc/${pid}/stat`);
+}
+
+/** A stat file (a process's, or one of its threads' under /proc/<pid>/task), or undefined once it is gone. */
+function readStat(file: string): ProcStat | undefined {
   let stat: string;
   try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    stat = fs.readFileSync(file, "utf8");
   } catch {
     return undefined;
   }
-  return parseStat(stat);
-}
-
-function parseStat(stat: string): ProcStat {
   // The command name is parenthesised and may hold spaces; ppid, utime and stime are fields 4, 14 and 15.
   const close = stat.lastIndexOf(")");
   const fields = stat.slice(close + 2).split(" ");
@@ -48,18 +49,10 @@ export function threadCpuMs(pid: number, prefix: string): number {
   }
   let total = 0;
   for (const tid of tasks) {
-    const stat = readTaskStat(pid, tid);
+    const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
     if (stat?.comm.startsWith(prefix)) total += stat.cpuMs;
   }
   return total;
-}
-
-function readTaskStat(pid: number, tid: string): ProcStat | undefined {
-  try {
-    return parseStat(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
-  } catch {
-    return undefined;
-  }
 }
 
 /** A process's memory from /proc/<pid>/status, in kB: resident now (VmRSS), its peak (VmHWM), and the anonymous part of the resident (RssAnon: heaps, malloc; the rest is mapped files such as the node binary and ICU data). */
