@@ -36,7 +36,8 @@ export function FilterForm<F extends Filters>({
   /** What useAddressFilters returned. */
   state: Pick<ReturnType<typeof useAddressFilters<F>>, "address" | "filters" | "apply">;
   labels: { legend: string; apply: string; clear: string };
-  fields: (draft: F, set: (name: keyof F & string) => (event: { target: { value: string } }) => void) => ReactNode;
+  /** The page's controls; `bind(name)` is a control's value and change handler for filter `name`. */
+  fields: (bind: (name: keyof F & string) => { value: string; onChange: (event: { target: { value: string } }) => void }) => ReactNode;
 }) {
   const [draft, setDraft] = useState<F>(initial);
   const [shownAddress, setShownAddress] = useState(address);
@@ -44,14 +45,17 @@ export function FilterForm<F extends Filters>({
     setShownAddress(address);
     setDraft(initial);
   }
-  const set = (name: keyof F & string) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value }));
+  const bind = (name: keyof F & string) => ({
+    value: draft[name] ?? "",
+    onChange: (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value })),
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply(draft);
   };
   return (
     <form className="filters panel" role="search" aria-label={labels.legend} onSubmit={submit}>
-      {fields(draft, set)}
+      {fields(bind)}
       <div className="form-actions">
         <button type="submit" className="button button-primary">
           {labels.apply}

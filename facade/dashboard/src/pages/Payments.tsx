@@ -38,29 +38,22 @@ export default function Payments() {
       <FilterForm<FilterParams>
         state={addressFilters}
         labels={m.filters}
-        fields={(draft, set) => (
+        fields={(bind) => (
           <>
             <SelectField
               label={m.filters.status}
-              value={draft.status ?? ""}
-              onChange={set("status")}
+              {...bind("status")}
               options={[any, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: label(m.statuses, s) }))]}
             />
-            <SelectField
-              label={m.filters.currency}
-              value={draft.currency ?? ""}
-              onChange={set("currency")}
-              options={[any, ...CURRENCIES.map((c) => ({ value: c, label: c }))]}
-            />
+            <SelectField label={m.filters.currency} {...bind("currency")} options={[any, ...CURRENCIES.map((c) => ({ value: c, label: c }))]} />
             <SelectField
               label={m.filters.method}
-              value={draft.method ?? ""}
-              onChange={set("method")}
+              {...bind("method")}
               options={[any, ...METHODS.map((method) => ({ value: method, label: label(m.methods, method) }))]}
             />
-            <TextField label={m.filters.from} type="date" value={draft.from ?? ""} onChange={set("from")} />
-            <TextField label={m.filters.to} type="date" value={draft.to ?? ""} onChange={set("to")} />
-            <TextField label={m.filters.search} type="search" hint={m.filters.searchHint} value={draft.search ?? ""} onChange={set("search")} maxLength={254} />
+            <TextField label={m.filters.from} type="date" {...bind("from")} />
+            <TextField label={m.filters.to} type="date" {...bind("to")} />
+            <TextField label={m.filters.search} type="search" hint={m.filters.searchHint} {...bind("search")} maxLength={254} />
           </>
         )}
       />

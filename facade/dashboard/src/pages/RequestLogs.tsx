@@ -56,17 +56,16 @@ export default function RequestLogs() {
       <FilterForm<LogFilterParams>
         state={addressFilters}
         labels={m.filters}
-        fields={(draft, set) => (
+        fields={(bind) => (
           <>
             <SelectField
               label={m.filters.status}
-              value={draft.status ?? ""}
-              onChange={set("status")}
+              {...bind("status")}
               options={[{ value: "", label: m.filters.any }, ...STATUS_CLASSES.map((s) => ({ value: s, label: m.statusClasses[s] }))]}
             />
-            <TextField label={m.filters.path} hint={m.filters.pathHint} value={draft.path ?? ""} onChange={set("path")} maxLength={2048} />
-            <TextField label={m.filters.key} hint={m.filters.keyHint} value={draft.key ?? ""} onChange={set("key")} maxLength={64} />
-            <TextField label={m.filters.requestId} value={draft.request ?? ""} onChange={set("request")} maxLength={128} />
+            <TextField label={m.filters.path} hint={m.filters.pathHint} {...bind("path")} maxLength={2048} />
+            <TextField label={m.filters.key} hint={m.filters.keyHint} {...bind("key")} maxLength={64} />
+            <TextField label={m.filters.requestId} {...bind("request")} maxLength={128} />
           </>
         )}
       />
