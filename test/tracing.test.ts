@@ -89,8 +89,9 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(call).toMatchObject({ name: "paytami.v1.PaymentService/CreatePayment", parentSpanId: request.spanId });
     const served = await one((s) => inTrace(s) && s.service === "paytami-core" && s.kind === SERVER, "the core's gRPC server span");
     expect(served).toMatchObject({ name: "paytami.v1.PaymentService/CreatePayment", parentSpanId: call.spanId });
-    const operation = await one((s) => inTrace(s) && s.name === "operation create_payment", "the create_payment operation span");
-    expect(operation.parentSpanId).toBe(served.spanId);
+    // The server span is the operation's span: one span, not a second one covering the same time.
+    expect(served.attributes).toMatchObject({ "paytami.operation": "create_payment", "paytami.transaction": "statement" });
+    const operation = served;
     await settled(() => {
       const sql = collector.spans.filter((s) => inTrace(s) && s.service === "paytami-core" && s.name.startsWith("pg.query"));
       expect(sql.length, "SQL spans of create_payment").toBeGreaterThan(0);
@@ -114,8 +115,8 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(served).toMatchObject({ kind: SERVER, parentSpanId: "" });
     const trace = served.traceId;
     expect(trace).not.toBe(createTrace);
-    const operation = await one((s) => s.traceId === trace && s.name === "operation simulate_payment", "the simulate_payment operation span");
-    expect(operation.parentSpanId).toBe(served.spanId);
+    expect(served.attributes["paytami.operation"]).toBe("simulate_payment");
+    const operation = served;
     // The outbox row keeps the traceparent of the operation that raised the event.
     expect(event!.traceparent).toBe(`00-${trace}-${operation.spanId}-01`);
 
@@ -132,8 +133,7 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(recordCall).toMatchObject({ name: "paytami.v1.DeliveryService/RecordDeliveries", traceId: trace });
     const recordServed = await one((s) => s.parentSpanId === recordCall.spanId, "the core's RecordDeliveries server span");
     expect(recordServed).toMatchObject({ service: "paytami-core", kind: SERVER, traceId: trace });
-    const recordOperation = await one((s) => s.parentSpanId === recordServed.spanId && s.name === "operation record_deliveries", "record_deliveries");
-    expect(recordOperation.traceId).toBe(trace);
+    expect(recordServed.attributes["paytami.operation"]).toBe("record_deliveries");
 
     const attempt = await one((s) => s.name === "webhook attempt" && s.attributes["paytami.event_id"] === event!.id, "the webhook attempt span");
     expect(attempt).toMatchObject({ service: "paytami-dispatcher", kind: CLIENT, traceId: trace, parentSpanId: operation.spanId });
@@ -169,6 +169,43 @@ describe("one trace per request, continued by the event it raised", () => {
     for (const span of [publish, record, attempt]) expect(span.traceId, span.name).toBe(trace);
     expect(record.parentSpanId).toBe(publish.spanId);
     expect(new Set(collector.spans.filter(inTrace).map((s) => s.service))).toEqual(new Set(["paytami-facade", "paytami-core", "paytami-dispatcher"]));
+  });
+
+  test("creations committed together: the batch's statements hang from a batch span linked to each request's span", async () => {
+    const requestIds = Array.from({ length: 32 }, (_, i) => `tracing-batch-${i}`);
+    const answers = await Promise.all(requestIds.map((id) => stack().http.createPayment(merchant.testApiKey, validBody(), { headers: { "request-id": id } })));
+    for (const res of answers) expect(res.status, res.text).toBe(201);
+    // Each request's span in the core: the CreatePayment server span of the trace its facade span began.
+    const served = await settled(() =>
+      requestIds.map((id) => {
+        const [request] = collector.spans.filter((s) => s.service === "paytami-facade" && s.attributes["paytami.request_id"] === id);
+        expect(request, id).toBeDefined();
+        const [span] = collector.spans.filter((s) => s.traceId === request!.traceId && s.service === "paytami-core" && s.kind === SERVER);
+        expect(span, id).toBeDefined();
+        return span!;
+      }),
+    );
+    const servedIds = new Set(served.map((s) => s.spanId));
+    await settled(() => {
+      const batches = collector.spans.filter((s) => s.name === "create_charge batch" && s.links.some((l) => servedIds.has(l)));
+      // 32 at once: those that arrive while the first statement runs go together.
+      expect(batches.length).toBeGreaterThan(0);
+      const linked = new Set<string>();
+      for (const batch of batches) {
+        expect(batch).toMatchObject({ service: "paytami-core", parentSpanId: "" });
+        expect(batch.links).toHaveLength(Number(batch.attributes["paytami.batch_size"]));
+        for (const link of batch.links) {
+          expect(servedIds.has(link)).toBe(true);
+          expect(linked.has(link), "a request in two batches").toBe(false);
+          linked.add(link);
+        }
+        expect(collector.spans.some((s) => s.name.startsWith("pg.query") && s.parentSpanId === batch.spanId)).toBe(true);
+      }
+      // A request that went alone has its statement under its own span.
+      for (const span of served.filter((s) => !linked.has(s.spanId))) {
+        expect(collector.spans.some((s) => s.name.startsWith("pg.query") && s.parentSpanId === span.spanId)).toBe(true);
+      }
+    });
   });
 
   test("every export was OTLP JSON on /v1/traces, and background polls made no traces of their own", () => {

@@ -119,6 +119,26 @@ export function contextOf(traceparent: string | null | undefined): Context {
   return propagation.extract(ROOT_CONTEXT, { traceparent });
 }
 
+/** The active context, for work queued now and done later on its behalf; undefined with tracing off. */
+export function capturedContext(): Context | undefined {
+  return state.on ? context.active() : undefined;
+}
+
+/** Runs `fn` in a context `capturedContext` took (or as it is, with none). */
+export function inContext<T>(captured: Context | undefined, fn: () => T): T {
+  return captured ? context.with(captured, fn) : fn();
+}
+
+/** Links to the spans active in captured contexts, for a span that serves them all (a batch). */
+export function linksToSpansIn(captured: readonly (Context | undefined)[]): Link[] {
+  const links: Link[] = [];
+  for (const c of captured) {
+    const span = c && trace.getSpanContext(c);
+    if (span) links.push({ context: span });
+  }
+  return links;
+}
+
 /** A link to the span a traceparent names, for a span that serves several (a batch). */
 export function linkTo(traceparent: string | null | undefined): Link[] {
   const span = trace.getSpanContext(contextOf(traceparent));

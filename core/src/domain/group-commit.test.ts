@@ -13,6 +13,7 @@ function queue(policy: GroupCommitPolicy) {
   const finish: (() => void)[] = [];
   const sizes: number[] = [];
   const group = new GroupCommit<Item, number>({
+    name: "test",
     policy: () => policy,
     key: (item) => item.key,
     sizes,

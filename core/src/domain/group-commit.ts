@@ -1,6 +1,7 @@
 // The queue both group commits share (core/README.md "Group commit"): a request goes out at once
 // when nothing is in flight; those that arrive while a batch runs wait for it and then go together.
 // What a batch does with its requests (one statement, one transaction) is the owner's `run`.
+import { capturedContext, contextOf, inContext, inSpan, linksToSpansIn, type Context } from "../../../proto/runtime/spans.ts";
 
 /** How big a batch may grow and how long an idle queue waits for company (CREATE_BATCH_*, REFUND_BATCH_*). */
 export interface GroupCommitPolicy {
@@ -12,11 +13,15 @@ export interface GroupCommitPolicy {
 /** One request in the queue: what it carries and how it is answered. */
 export interface Pending<T, R> {
   readonly item: T;
+  /** The request's tracing context (tracing on), so the batch's SQL is traced on its behalf. */
+  readonly context?: Context | undefined;
   resolve(result: R): void;
   reject(error: unknown): void;
 }
 
 export interface GroupCommitOptions<T, R> {
+  /** Names a batch's span (`<name> batch`), tracing on. */
+  name: string;
   /** Read at each decision, so the core's config (or a test's deps) is the only source. */
   policy: () => GroupCommitPolicy;
   /** Requests with the same key never share a batch (one statement cannot claim a row twice): the later one waits for the next. */
@@ -41,7 +46,7 @@ export class GroupCommit<T, R> {
 
   submit(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ item, resolve, reject });
+      this.#queue.push({ item, context: capturedContext(), resolve, reject });
       if (this.#running) return;
       const { max, waitMs } = this.#options.policy();
       if (this.#queue.length >= max || waitMs === 0 || this.#lastSize <= 1) {
@@ -74,6 +79,19 @@ export class GroupCommit<T, R> {
     return batch;
   }
 
+  /**
+   * Tracing on, a batch's statements are traced where its requests can find them: a lone request's
+   * under its own operation span, as if it had not queued; a batch of several under a span of its
+   * own (a trace of its own) linked to each request's span, as the dispatcher's record spans are.
+   */
+  #traced(batch: Pending<T, R>[]): Promise<void> {
+    const { run, name } = this.#options;
+    if (batch.length === 1) return inContext(batch[0]!.context, () => run(batch));
+    const links = linksToSpansIn(batch.map((p) => p.context));
+    if (links.length === 0) return run(batch);
+    return inSpan(`${name} batch`, { parent: contextOf(null), links, attributes: { "paytami.batch_size": batch.length } }, () => run(batch));
+  }
+
   async #flush(): Promise<void> {
     this.#running = true;
     const batch = this.#take();
@@ -81,7 +99,7 @@ export class GroupCommit<T, R> {
     const { sizes } = this.#options;
     sizes[batch.length] = (sizes[batch.length] ?? 0) + 1;
     try {
-      await this.#options.run(batch);
+      await this.#traced(batch);
     } finally {
       this.#running = false;
       // Those that arrived meanwhile have waited one batch already: they go now.

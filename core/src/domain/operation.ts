@@ -196,11 +196,26 @@ export function runOperation<C, I, R, M extends TransactionMode>(
   op: Operation<C, I, R, M>,
   caller: CallerFor<C>,
   input: I,
+  options: RunOptions = {},
 ): Promise<ValueOf<M, R>> {
-  if (!tracingOn()) return runUntraced(deps, op, caller, input);
+  if (!tracingOn() || options.spanned) return runUntraced(deps, op, caller, input);
   // One span per operation; its SQL (instrumentation-pg) and the events it raises (outbox.ts) hang from it.
   // The operation's name is the span's; its transaction mode is the one attribute the name does not say.
   return inSpan(`operation ${op.name}`, { attributes: { "paytami.transaction": op.transaction } }, () => runUntraced(deps, op, caller, input));
+}
+
+export interface RunOptions {
+  /**
+   * The transport's own span stands for the operation (a gRPC method runs exactly one operation, so
+   * its server span and an operation span would cover the same time: one span is made, not two,
+   * carrying `operationSpanAttributes`).
+   */
+  spanned?: true;
+}
+
+/** What names the operation on the span of a transport that runs it (`RunOptions.spanned`). */
+export function operationSpanAttributes(op: OperationInfo): Record<string, string> {
+  return { "paytami.operation": op.name, "paytami.transaction": op.transaction };
 }
 
 /** Where a run got to: a transaction whose work is done is committing, and its outcome is unknown if the connection drops. */

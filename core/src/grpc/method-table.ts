@@ -38,7 +38,8 @@ export function call<Req, Res, C, I, R, M extends TransactionMode>(
   return {
     operation,
     kinds: caller.kinds,
-    handle: async (deps, request, context) => output(await runOperation(deps, operation, caller.resolve(context, request), input(request)), request),
+    handle: async (deps, request, context) =>
+      output(await runOperation(deps, operation, caller.resolve(context, request), input(request), { spanned: true }), request),
   };
 }
 
@@ -60,7 +61,7 @@ export function serviceOf<D extends Definition>(
     const method = table[key] as Method<unknown, unknown>;
     checkMethod(path, method);
     const name = path.slice(path.lastIndexOf("/") + 1);
-    handlers[key] = unary(deps, name, (request, context) => method.handle(deps, request, context));
+    handlers[key] = unary(deps, name, method.operation, (request, context) => method.handle(deps, request, context));
   }
   return handlers as { [K in keyof D]: handleUnaryCall<RequestOf<D[K]>, ResponseOf<D[K]>> };
 }

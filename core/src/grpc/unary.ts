@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { handleUnaryCall, Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { INTERNAL_TOKEN_METADATA_KEY, REQUEST_ID_METADATA_KEY } from "../../../proto/error-catalog.ts";
 import type { ServiceCaller } from "../domain/caller.ts";
+import { operationSpanAttributes, type OperationInfo } from "../domain/operation.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { serviceCheck } from "../domain/service-credentials.ts";
@@ -34,10 +35,12 @@ function firstString(metadata: Metadata, key: string): string | undefined {
 export function unary<Req, Res>(
   deps: Pick<CoreDeps, "log" | "config">,
   method: string,
+  operation: OperationInfo,
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   const base = deps.log;
   const resolveCaller = serviceCheck(deps.config.serviceTokens);
+  const spanAttributes = { "rpc.system": "grpc", ...operationSpanAttributes(operation) };
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = firstString(call.metadata, REQUEST_ID_METADATA_KEY) ?? randomUUID();
     let child: Logger | undefined;
@@ -57,12 +60,13 @@ export function unary<Req, Res>(
         caller,
       });
     };
-    // Tracing on: a server span continuing the caller's trace (its `traceparent` metadata).
+    // Tracing on: a server span continuing the caller's trace (its `traceparent` metadata). It is the
+    // operation's span too (the method runs it with `spanned`), named by the method as gRPC spans are.
     const traced = tracingOn()
       ? () =>
           inSpan(
             call.getPath().slice(1),
-            { kind: SpanKind.SERVER, parent: contextOf(firstString(call.metadata, "traceparent")), attributes: { "rpc.system": "grpc" } },
+            { kind: SpanKind.SERVER, parent: contextOf(firstString(call.metadata, "traceparent")), attributes: spanAttributes },
             run,
           )
       : run;

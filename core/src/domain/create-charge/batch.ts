@@ -38,6 +38,7 @@ class CreationBatcher {
   constructor(deps: CoreDeps, kind: OwnerKind<Record<string, unknown>>) {
     this.#kind = kind;
     this.#queue = new GroupCommit({
+      name: "create_charge",
       policy: () => deps.config.createBatch,
       // PostgreSQL refuses a row claimed twice in one statement.
       key: ({ values }) => values.idempotency_key,

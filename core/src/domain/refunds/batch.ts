@@ -50,6 +50,7 @@ class RefundBatcher {
   constructor(deps: CoreDeps) {
     this.#deps = deps;
     this.#queue = new GroupCommit({
+      name: "refund",
       policy: () => deps.config.refundBatch,
       // One statement cannot claim a row twice.
       key: ({ request }) => request.key,
