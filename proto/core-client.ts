@@ -16,7 +16,7 @@ import { PaymentServiceService } from "./gen/paytami/v1/payment.ts";
 import { PayoutServiceService } from "./gen/paytami/v1/payout.ts";
 import { RefundServiceService } from "./gen/paytami/v1/refund.ts";
 import { WebhookServiceService } from "./gen/paytami/v1/webhook.ts";
-import { failed, SpanKind, startSpan, traceparentOf } from "./runtime/spans.ts";
+import { currentTraceparent, failed, SpanKind, startSpan, traceparentOf } from "./runtime/spans.ts";
 
 export function toCoreError(error: ServiceError, address: string): CoreError {
   const code = error.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
@@ -68,6 +68,12 @@ export interface CoreClientOptions {
   tls?: CoreTls | null | undefined;
   /** Default deadline of each call. */
   timeoutMs: number;
+  /**
+   * Tracing on, each call gets a client span of its own (the default). false: the caller's active
+   * span stands for its calls and goes as their `traceparent`: the facade's request span, whose
+   * route makes its call to the core and does little else, so a client span would cover the same time.
+   */
+  spanPerCall?: boolean;
 }
 
 /** The channel's tuning (see the constructor). */
@@ -138,8 +144,9 @@ export class CoreClient {
     const deadline = new Date(Date.now() + (meta.timeoutMs ?? this.#options.timeoutMs));
     // The client span of the call (tracing on): the core's server span continues it from `traceparent`.
     // rpc.method is left out: it is the span's name already (fewer attributes to clean and export per call).
-    const span = startSpan(method.path.slice(1), { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc" } });
-    const traceparent = span && traceparentOf(span);
+    const span =
+      this.#options.spanPerCall === false ? undefined : startSpan(method.path.slice(1), { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc" } });
+    const traceparent = span ? traceparentOf(span) : currentTraceparent();
     if (traceparent) metadata.set("traceparent", traceparent);
     return new Promise((resolve, reject) => {
       this.#channel.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadata, { deadline }, (error, response) => {

@@ -35,7 +35,13 @@ const { config, core } = (() => {
     const config = loadConfig();
     return {
       config,
-      core: new CoreClient({ address: config.coreGrpcAddr, internalToken: config.internalToken, tls: config.coreTls, timeoutMs: config.coreTimeoutMs }),
+      core: new CoreClient({
+        address: config.coreGrpcAddr,
+        internalToken: config.internalToken,
+        tls: config.coreTls,
+        timeoutMs: config.coreTimeoutMs,
+        spanPerCall: false,
+      }),
     };
   } catch (err) {
     log.fatal({ err }, "facade failed to start");
