@@ -49,7 +49,19 @@ export interface RequestLogsConfig {
   bodyCapBytes: number;
   /** REQUEST_LOG_THREAD_HEAP: megabytes of old-generation heap the publisher's thread may use. */
   threadHeapMb: number;
+  /**
+   * The request thread hands its records to the publisher's thread this many at a time at most, and
+   * at least this often (ms): so a captured request and its bodies die young on the request thread's
+   * heap, instead of surviving its minor GCs into the old generation while a NATS batch fills (which
+   * cost the facade major GCs). The publisher's thread gathers the NATS batches (batchSize, flushMs).
+   */
+  handoffBatch: number;
+  handoffMs: number;
 }
+
+/** The hand-off's bounds (RequestLogsConfig.handoffBatch, handoffMs): well under a young generation's lifetime at load. */
+const HANDOFF_BATCH = 64;
+const HANDOFF_MS = 10;
 
 function requestLogsEnv(source: NodeJS.ProcessEnv): RequestLogsConfig | null {
   const switchText = (source.REQUEST_LOGS || "on").trim();
@@ -58,13 +70,16 @@ function requestLogsEnv(source: NodeJS.ProcessEnv): RequestLogsConfig | null {
   const flush = source.REQUEST_LOG_FLUSH || "250ms";
   const flushMs = isDuration(flush) ? parseDuration(flush) : 0;
   if (flushMs <= 0) throw new Error(`REQUEST_LOG_FLUSH must be a duration such as 250ms or 1s, got "${flush}"`);
+  const batchSize = positiveIntEnv(source, "REQUEST_LOG_BATCH", 500);
   return {
     subject: source.REQUEST_LOG_SUBJECT || REQUEST_LOG_SUBJECT,
-    batchSize: positiveIntEnv(source, "REQUEST_LOG_BATCH", 500),
+    batchSize,
     flushMs,
     maxEntries: positiveIntEnv(source, "REQUEST_LOG_BUFFER", 10_000),
     bodyCapBytes: positiveIntEnv(source, "REQUEST_LOG_BODY_CAP", 8 * 1024),
     threadHeapMb: Math.max(16, positiveIntEnv(source, "REQUEST_LOG_THREAD_HEAP", 32)),
+    handoffBatch: Math.min(HANDOFF_BATCH, batchSize),
+    handoffMs: Math.min(HANDOFF_MS, flushMs),
   };
 }
 

@@ -5,9 +5,10 @@ import type { ThreadClosed } from "../../../proto/runtime/supervised-thread.ts";
 import type { RequestLogsConfig } from "../config.ts";
 import { toRecord, type CapturedRequest } from "./recorder.ts";
 
-// The request-log publisher's own thread (publisher.ts starts it and hands it each batch). Redacting
-// bodies, turning records into JSON and publishing them is the recorder's whole cost; here it
-// neither takes turns of the event loop that answers requests nor adds to that loop's heap.
+// The request-log publisher's own thread (publisher.ts starts it and hands it the records a few at
+// a time). Redacting bodies, turning records into JSON, gathering them into NATS batches and
+// publishing them is the recorder's whole cost; here it neither takes turns of the event loop that
+// answers requests nor adds to that loop's heap.
 
 export interface PublisherThreadData {
   config: RequestLogsConfig;
@@ -39,32 +40,58 @@ const setUp = (value: boolean) => {
 // A body crossed the thread boundary as a plain Uint8Array; storedBody reads Buffers.
 const asBuffer = (body: unknown) => (body instanceof Uint8Array && !Buffer.isBuffer(body) ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
 
-function publish(batch: CapturedRequest[]): void {
-  const dropped: Partial<Record<DropReason, number>> = {};
-  const drop = (reason: DropReason, count = 1) => (dropped[reason] = (dropped[reason] ?? 0) + count);
-  let published = 0;
+// Records turned into JSON and waiting for their NATS message: up to config.batchSize of them, or
+// what fits in one message, for at most config.flushMs. The request thread hands records over a few
+// at a time (RequestLogsConfig.handoffBatch), so the NATS batches are gathered here.
+let pending: string[] = [];
+let pendingBytes = 0;
+let timer: NodeJS.Timeout | undefined;
+let published = 0;
+let dropped: Partial<Record<DropReason, number>> = {};
+const drop = (reason: DropReason, count = 1) => (dropped[reason] = (dropped[reason] ?? 0) + count);
+
+/** Tells the owner what became of the records since the last report (taken: handed over in this batch). */
+function report(taken: number): void {
+  if (taken === 0 && published === 0 && Object.keys(dropped).length === 0) return;
+  tell({ type: "done", taken, published, dropped });
+  published = 0;
+  dropped = {};
+}
+
+/** The message limit for records: the server's max_payload less the envelope. */
+const limitOf = (conn: NatsConnection) => (conn.info?.max_payload ?? 1024 * 1024) - ENVELOPE_BYTES;
+
+/** Publishes what is pending as one message (dropped and counted while NATS is away). */
+function send(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  if (pending.length === 0) return;
+  const parts = pending;
+  pending = [];
+  pendingBytes = 0;
+  const conn = nc;
+  if (!conn || !up || conn.isClosed()) {
+    drop("nats_down", parts.length);
+    return;
+  }
+  try {
+    conn.publish(config.subject, `{"records":[${parts.join(",")}]}`);
+    published += parts.length;
+  } catch (err) {
+    drop("publish_failed", parts.length);
+    tell({ type: "log", msg: "request logs: a batch could not be published", err: String(err) });
+  }
+}
+
+function take(batch: CapturedRequest[]): void {
   const conn = nc;
   if (!conn || !up || conn.isClosed()) {
     drop("nats_down", batch.length);
-    tell({ type: "done", taken: batch.length, published, dropped });
+    report(batch.length);
     return;
   }
   // Split so no message passes the server's max_payload (bodies make records large).
-  const limit = (conn.info?.max_payload ?? 1024 * 1024) - ENVELOPE_BYTES;
-  let parts: string[] = [];
-  let bytes = 0;
-  const send = () => {
-    if (parts.length === 0) return;
-    try {
-      conn.publish(config.subject, `{"records":[${parts.join(",")}]}`);
-      published += parts.length;
-    } catch (err) {
-      drop("publish_failed", parts.length);
-      tell({ type: "log", msg: "request logs: a batch could not be published", err: String(err) });
-    }
-    parts = [];
-    bytes = 0;
-  };
+  const limit = limitOf(conn);
   for (const captured of batch) {
     let json: string;
     try {
@@ -85,17 +112,22 @@ function publish(batch: CapturedRequest[]): void {
       drop("too_large");
       continue;
     }
-    if (bytes + size > limit) send();
-    parts.push(json);
-    bytes += size;
+    if (pendingBytes + size > limit) send();
+    pending.push(json);
+    pendingBytes += size;
+    if (pending.length >= config.batchSize) send();
   }
-  send();
-  tell({ type: "done", taken: batch.length, published, dropped });
+  if (pending.length > 0) timer ??= setTimeout(() => (send(), report(0)), config.flushMs);
+  report(batch.length);
 }
 
 port.on("message", (message: ToPublisherThread) => {
-  if (message.type === "batch") publish(message.batch);
-  else void (nc ? nc.drain().catch(() => undefined) : Promise.resolve()).then(() => tell({ type: "closed" }));
+  if (message.type === "batch") take(message.batch);
+  else {
+    send();
+    report(0);
+    void (nc ? nc.drain().catch(() => undefined) : Promise.resolve()).then(() => tell({ type: "closed" }));
+  }
 });
 
 try {

@@ -13,7 +13,7 @@ let publisher: RequestLogPublisher;
 
 beforeAll(async () => {
   publisher = new RequestLogPublisher(
-    { subject, batchSize: 1_000, flushMs: 20, maxEntries: 1_000, bodyCapBytes: 200_000, threadHeapMb: 32 },
+    { subject, batchSize: 1_000, flushMs: 50, maxEntries: 1_000, bodyCapBytes: 200_000, threadHeapMb: 32, handoffBatch: 4, handoffMs: 5 },
     natsUrl,
     createLogger("test"),
   );
@@ -60,6 +60,25 @@ describe("RequestLogPublisher", () => {
     expect(got.length).toBeGreaterThan(1);
     expect(got.every((g) => g.bytes <= 1024 * 1024)).toBe(true);
     expect(got.flatMap((g) => g.records)).toEqual(Array.from({ length: 20 }, (_, i) => `req-${i}`));
+    await nc.close();
+  });
+
+  it("gathers the small hand-offs from the request thread into NATS batches on its own thread", async () => {
+    const nc = await connect({ servers: natsUrl });
+    const sub = nc.subscribe(subject);
+    const got: string[][] = [];
+    const reading = (async () => {
+      for await (const msg of sub) {
+        got.push(requestLogBatch.parse(msg.json()).records.map((r) => r.request_id));
+        if (got.flat().length === 40) break;
+      }
+    })();
+    await nc.flush();
+    // 40 records leave the request thread in hand-offs of 4 (handoffBatch): ten of them.
+    for (let i = 0; i < 40; i++) publisher.buffer.add(captured(100 + i, { id: i }));
+    await reading;
+    expect(got.length).toBeLessThan(10);
+    expect(got.flat()).toEqual(Array.from({ length: 40 }, (_, i) => `req-${100 + i}`));
     await nc.close();
   });
 });

@@ -33,10 +33,13 @@ export class RequestLogPublisher {
   constructor(config: RequestLogsConfig, natsUrl: string, log: Logger) {
     this.#config = config;
     this.#log = log;
-    this.buffer = new LogBuffer<CapturedRequest>(config, {
-      flush: (batch) => this.#hand(batch),
-      dropped: (count) => requestLogsDropped.inc({ reason: "buffer_full" }, count),
-    });
+    this.buffer = new LogBuffer<CapturedRequest>(
+      { batchSize: config.handoffBatch, flushMs: config.handoffMs, maxEntries: config.maxEntries },
+      {
+        flush: (batch) => this.#hand(batch),
+        dropped: (count) => requestLogsDropped.inc({ reason: "buffer_full" }, count),
+      },
+    );
     this.#thread = new SupervisedThread({
       module: threadModule(import.meta.url, "publisher-thread"),
       name: "request-log-publisher",
