@@ -5,7 +5,10 @@
 // requests/s and on ≤ 1.1× off in p99 (medians of the rounds' ratios); down should match off. The
 // rows the "on" stack wrote per request are reported, so a run that logged nothing cannot pass.
 //
-// Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REQUEST_LOG_ROUNDS (default 3);
+// Then on and off side by side (side-by-side.ts: both loaded at once, the same neighbours for both).
+//
+// Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REQUEST_LOG_ROUNDS (default 3),
+// BENCH_SIDE_BY_SIDE_ROUNDS (default 3, shared with tracing-bench.ts; 0 skips that part);
 // BENCH_REQUEST_LOGS=0 skips it. Alone: `node test/bench/request-logs-bench.ts` (run-alone.ts).
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,6 +17,7 @@ import { startStack, type Stack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
 import { childPids, cpuMs, cpuOf, cpuSpent, memoryKb, natsServerPid, parentPid, threadCpuMs } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
+import { SIDE_BY_SIDE_ROUNDS, sideBySide, sideBySideReport } from "./side-by-side.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_REQUEST_LOG_ROUNDS ?? 3);
@@ -172,6 +176,11 @@ async function compare(stacks: Record<Variant, Stack>): Promise<string[]> {
   );
   if (rounds.some((r) => r.loggedPerRequest < 0.99))
     lines.push("Warning: fewer rows than requests were logged with logging on: the comparison is not of full logging.", "");
+  if (SIDE_BY_SIDE_ROUNDS > 0) {
+    say(`request logs: on and off side by side (${SIDE_BY_SIDE_ROUNDS} rounds)`);
+    const side = await sideBySide({ stack: stacks.off, apiKey: keys.off }, { stack: stacks.on, apiKey: keys.on }, SECONDS, SIDE_BY_SIDE_ROUNDS, CONCURRENCY);
+    lines.push(...sideBySideReport(["off", "on"], side, CONCURRENCY, SECONDS));
+  }
   return lines;
 }
 

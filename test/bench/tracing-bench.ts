@@ -8,13 +8,17 @@
 // facade and the core spent per created payment (utime + stime from /proc/<pid>/stat) and the
 // 1-minute load average: the CPU ratio is the steadier measure of what tracing costs.
 //
-// Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_TRACING_ROUNDS (default 3);
+// Then off and on side by side (side-by-side.ts: both loaded at once, the same neighbours for both).
+//
+// Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_TRACING_ROUNDS (default 3),
+// BENCH_SIDE_BY_SIDE_ROUNDS (default 3; 0 skips that part);
 // BENCH_TRACING=0 skips it; BENCH_NODE_OPTIONS is given to both stacks' processes (e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where tracing's cost goes). Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
 import { createRun, median, type CreateRun } from "./create-run.ts";
 import { cpuMs } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
+import { SIDE_BY_SIDE_ROUNDS, sideBySide, sideBySideReport } from "./side-by-side.ts";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { OtlpCollector } from "../support/otlp-collector.ts";
@@ -95,7 +99,12 @@ export async function benchTracing(): Promise<string[]> {
       `Tracing on / off throughput (median): ${ratio.toFixed(2)}× (target ≥ ${TARGET}×: ${ratio >= TARGET ? "met" : "NOT met"}); p99 ratio ${p99Ratio.toFixed(2)}×; CPU per request on / off (facade + core, median) ${cpuRatio.toFixed(2)}×; export requests refused by the collector: ${collector.refused.length}`,
       "",
     ];
-    if (runs.some((r) => r.spansPerRequest < 3)) lines.push("Warning: fewer than 3 spans per request reached the collector: tracing was not fully on.", "");
+    if (runs.some((r) => r.spansPerRequest < 2)) lines.push("Warning: fewer than 2 spans per request reached the collector: tracing was not fully on.", "");
+    if (SIDE_BY_SIDE_ROUNDS > 0) {
+      say(`tracing: off and on side by side (${SIDE_BY_SIDE_ROUNDS} rounds)`);
+      const side = await sideBySide({ stack: off, apiKey: keys.off }, { stack: on, apiKey: keys.on }, SECONDS, SIDE_BY_SIDE_ROUNDS, CONCURRENCY);
+      lines.push(...sideBySideReport(["off", "on"], side, CONCURRENCY, SECONDS));
+    }
     return lines;
   } finally {
     await on.stop().catch(() => undefined);
