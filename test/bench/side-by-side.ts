@@ -45,7 +45,7 @@ export async function sideBySide(a: Side, b: Side, seconds: number, rounds: numb
 }
 
 /** The report: a table of the rounds and the medians of b / a. */
-export function sideBySideReport(labels: [string, string], runs: Array<[SideRun, SideRun]>, connections: number, seconds: number): string[] {
+export function sideBySideReport(labels: [string, string], runs: Array<[SideRun, SideRun]>, connections: number, seconds: number, caveat?: string): string[] {
   const [la, lb] = labels;
   const rps = median(runs.map(([a, b]) => b.rps / a.rps));
   const cpu = median(runs.map(([a, b]) => b.cpuMsPerRequest / a.cpuMsPerRequest));
@@ -59,7 +59,7 @@ export function sideBySideReport(labels: [string, string], runs: Array<[SideRun,
         `| ${i + 1} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(b.rps / a.rps).toFixed(2)}× | ${a.cpuMsPerRequest.toFixed(3)} | ${b.cpuMsPerRequest.toFixed(3)} | ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(2)}× |`,
     ),
     "",
-    `Side by side, ${lb} / ${la} (medians): throughput ${rps.toFixed(2)}×, CPU per request ${cpu.toFixed(2)}×.`,
+    `Side by side, ${lb} / ${la} (medians): throughput ${rps.toFixed(2)}×, CPU per request ${cpu.toFixed(2)}×.${caveat ? ` ${caveat}` : ""}`,
     "",
   ];
 }
