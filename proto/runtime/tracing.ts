@@ -2,7 +2,8 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT is set: then nothing of the SDK is even loaded, and the helpers of
 // spans.ts reduce to a boolean check. On: spans go in batches to the OTLP/HTTP endpoint (JSON;
 // the exporter also reads the standard OTEL_EXPORTER_OTLP_* variables: headers, timeout,
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), W3C trace context is the propagator, AsyncLocalStorage
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; OTEL_TRACES_SAMPLER and _ARG choose the sampler, every trace
+// kept by default), W3C trace context is the propagator, AsyncLocalStorage
 // carries the active span, and the core's SQL is traced by instrumentation-pg (only queries inside
 // a traced operation: a background poll makes no trace of its own).
 import { createRequire } from "node:module";
@@ -29,10 +30,51 @@ function scheduleDelayMs(text: string | undefined): number {
   return ms;
 }
 
+type SamplerName = "always_on" | "always_off" | "traceidratio" | "parentbased_always_on" | "parentbased_always_off" | "parentbased_traceidratio";
+const SAMPLERS: readonly SamplerName[] = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+];
+
+/**
+ * OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, as the OpenTelemetry spec defines them (this SDK
+ * version no longer reads them itself): which sampler, and a ratio's fraction (0–1, default 1).
+ * Unset: parentbased_always_on, every trace kept. A ratio decided at the facade is carried by
+ * `traceparent`, so with a parent-based sampler a trace is kept or dropped whole across processes.
+ */
+function samplerChoice(env: NodeJS.ProcessEnv): { name: SamplerName; ratio: number } {
+  const text = (env.OTEL_TRACES_SAMPLER || "parentbased_always_on").trim();
+  if (!(SAMPLERS as readonly string[]).includes(text)) throw new Error(`OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(", ")}, got "${text}"`);
+  const name = text as SamplerName;
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = arg ? Number(arg) : 1;
+  if (name.endsWith("traceidratio") && !(arg === undefined || arg === "" || (/^\d*\.?\d+$/.test(arg) && ratio >= 0 && ratio <= 1))) {
+    throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a fraction from 0 to 1 (e.g. 0.25), got "${arg}"`);
+  }
+  return { name, ratio };
+}
+
+/** The sampler OTEL_TRACES_SAMPLER (and _ARG) name; throws on a value the spec does not define. */
+export async function samplerFromEnv(env: NodeJS.ProcessEnv): Promise<import("@opentelemetry/sdk-trace").Sampler> {
+  const { name, ratio } = samplerChoice(env);
+  const sdk = await import("@opentelemetry/sdk-trace");
+  const root = name.endsWith("always_on")
+    ? new sdk.AlwaysOnSampler()
+    : name.endsWith("always_off")
+      ? new sdk.AlwaysOffSampler()
+      : new sdk.TraceIdRatioBasedSampler(ratio);
+  return name.startsWith("parentbased_") ? new sdk.ParentBasedSampler({ root }) : root;
+}
+
 /** Sets up tracing for `service` when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (and no cost) otherwise. */
 export async function startTracing(service: ServiceName, options: TracingOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Tracing | undefined> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   const delay = scheduleDelayMs(env.OTEL_BSP_SCHEDULE_DELAY);
+  const sampler = await samplerFromEnv(env);
   const [
     api,
     { AsyncLocalStorageContextManager },
@@ -52,6 +94,7 @@ export async function startTracing(service: ServiceName, options: TracingOptions
   ]);
   const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service }),
+    sampler,
     spanProcessors: [
       new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: delay, maxQueueSize: 8_192, maxExportBatchSize: 1_024 }),
     ],
