@@ -83,11 +83,28 @@ function send(): void {
   }
 }
 
-function take(batch: CapturedRequest[]): void {
+// What is handed over before the first connection (the facade answers while this thread starts):
+// kept, up to REQUEST_LOG_BUFFER records, and taken once connected. After that, NATS being away
+// means dropping, as the issue allows.
+let early: CapturedRequest[][] = [];
+let earlyCount = 0;
+let failedToConnect = false;
+
+/** Takes a batch the request thread handed over; `taken` is how many of its records to report as handed over now. */
+function take(batch: CapturedRequest[], taken = batch.length): void {
+  if (!nc && !failedToConnect) {
+    if (earlyCount + batch.length > config.maxEntries) drop("nats_down", batch.length);
+    else {
+      early.push(batch);
+      earlyCount += batch.length;
+    }
+    report(taken);
+    return;
+  }
   const conn = nc;
   if (!conn || !up || conn.isClosed()) {
     drop("nats_down", batch.length);
-    report(batch.length);
+    report(taken);
     return;
   }
   // Split so no message passes the server's max_payload (bodies make records large).
@@ -118,7 +135,7 @@ function take(batch: CapturedRequest[]): void {
     if (pending.length >= config.batchSize) send();
   }
   if (pending.length > 0) timer ??= setTimeout(() => (send(), report(0)), config.flushMs);
-  report(batch.length);
+  report(taken);
 }
 
 port.on("message", (message: ToPublisherThread) => {
@@ -133,11 +150,21 @@ port.on("message", (message: ToPublisherThread) => {
 try {
   nc = await connect({ servers: natsServers(natsUrl), name: "paytami-facade-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
   setUp(true);
+  const kept = early;
+  early = [];
+  earlyCount = 0;
+  // Reported as handed over when they were kept.
+  for (const batch of kept) take(batch, 0);
   for await (const status of nc.status()) {
     if (status.type === "disconnect" || status.type === "reconnecting") {
       if (up) setUp(false);
     } else if (status.type === "reconnect") setUp(true);
   }
 } catch (err) {
+  failedToConnect = true;
+  drop("nats_down", earlyCount);
+  early = [];
+  earlyCount = 0;
+  report(0);
   tell({ type: "log", msg: "request logs: NATS connection failed; logs are dropped", err: String(err) });
 }

@@ -81,4 +81,33 @@ describe("RequestLogPublisher", () => {
     expect(got.flat()).toEqual(Array.from({ length: 40 }, (_, i) => `req-${100 + i}`));
     await nc.close();
   });
+
+  it("keeps what the request thread hands over while its thread is still connecting, and sends it once connected", async () => {
+    const ownSubject = `test.request_logs.${randomUUID()}`;
+    const nc = await connect({ servers: natsUrl });
+    const sub = nc.subscribe(ownSubject);
+    const got: string[] = [];
+    const reading = (async () => {
+      for await (const msg of sub) {
+        got.push(...requestLogBatch.parse(msg.json()).records.map((r) => r.request_id));
+        if (got.length === 30) break;
+      }
+    })();
+    await nc.flush();
+    const starting = new RequestLogPublisher(
+      { subject: ownSubject, batchSize: 1_000, flushMs: 50, maxEntries: 1_000, bodyCapBytes: 1_000, threadHeapMb: 32, handoffBatch: 4, handoffMs: 5 },
+      natsUrl,
+      createLogger("test"),
+    );
+    try {
+      // A facade's first requests: answered before the thread has connected.
+      expect(starting.up).toBe(false);
+      for (let i = 0; i < 30; i++) starting.buffer.add(captured(200 + i, { id: i }));
+      await reading;
+      expect(got).toEqual(Array.from({ length: 30 }, (_, i) => `req-${200 + i}`));
+    } finally {
+      await starting.close();
+      await nc.close();
+    }
+  }, 15_000);
 });

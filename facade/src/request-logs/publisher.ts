@@ -19,7 +19,8 @@ function portable(captured: CapturedRequest): CapturedRequest {
  * serialisation and the publish run on a thread of their own (publisher-thread.ts); this side
  * only hands it each batch. While NATS is unreachable a batch is dropped and counted rather than
  * queued, and at most REQUEST_LOG_BUFFER records are ever on their way to the thread, so memory
- * stays bounded and no request ever waits on NATS.
+ * stays bounded and no request ever waits on NATS. A thread that has not connected yet (the
+ * facade's first requests come while it starts) keeps what it is handed until it has.
  */
 export class RequestLogPublisher {
   readonly buffer: LogBuffer<CapturedRequest>;
@@ -27,6 +28,8 @@ export class RequestLogPublisher {
   readonly #log: Logger;
   readonly #thread: SupervisedThread<ToPublisherThread, FromPublisherThread>;
   #up = false;
+  /** The thread's connection went down, or no thread runs: batches are dropped, not handed over. */
+  #down = false;
   /** Records handed to the thread and not yet reported done. */
   #inFlight = 0;
 
@@ -47,9 +50,15 @@ export class RequestLogPublisher {
       heapMb: config.threadHeapMb,
       onMessage: (message) => this.#heard(message),
       onError: (err) => this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back"),
-      onExit: () => (this.#up = false),
-      // What the thread that ended had not reported is gone with it.
-      onStart: () => (this.#inFlight = 0),
+      onExit: () => {
+        this.#up = false;
+        this.#down = true;
+      },
+      // What the thread that ended had not reported is gone with it; a new one keeps what comes while it connects.
+      onStart: () => {
+        this.#inFlight = 0;
+        this.#down = false;
+      },
     });
   }
 
@@ -59,8 +68,10 @@ export class RequestLogPublisher {
   }
 
   #heard(message: FromPublisherThread): void {
-    if (message.type === "up") this.#up = message.up;
-    else if (message.type === "log") this.#log.warn({ err: message.err }, message.msg);
+    if (message.type === "up") {
+      this.#up = message.up;
+      this.#down = !message.up;
+    } else if (message.type === "log") this.#log.warn({ err: message.err }, message.msg);
     else if (message.type === "done") {
       this.#inFlight -= message.taken;
       if (message.published > 0) requestLogsPublished.inc(message.published);
@@ -69,7 +80,7 @@ export class RequestLogPublisher {
   }
 
   #hand(batch: CapturedRequest[]): void {
-    if (!this.#up) {
+    if (this.#down) {
       requestLogsDropped.inc({ reason: "nats_down" }, batch.length);
       return;
     }
