@@ -58,9 +58,6 @@ function report(taken: number): void {
   dropped = {};
 }
 
-/** The message limit for records: the server's max_payload less the envelope. */
-const limitOf = (conn: NatsConnection) => (conn.info?.max_payload ?? 1024 * 1024) - ENVELOPE_BYTES;
-
 /** Publishes what is pending as one message (dropped and counted while NATS is away). */
 function send(): void {
   clearTimeout(timer);
@@ -86,18 +83,14 @@ function send(): void {
 // What is handed over before the first connection (the facade answers while this thread starts):
 // kept, up to REQUEST_LOG_BUFFER records, and taken once connected. After that, NATS being away
 // means dropping, as the issue allows.
-let early: CapturedRequest[][] = [];
-let earlyCount = 0;
+let early: CapturedRequest[] = [];
 let failedToConnect = false;
 
 /** Takes a batch the request thread handed over; `taken` is how many of its records to report as handed over now. */
 function take(batch: CapturedRequest[], taken = batch.length): void {
   if (!nc && !failedToConnect) {
-    if (earlyCount + batch.length > config.maxEntries) drop("nats_down", batch.length);
-    else {
-      early.push(batch);
-      earlyCount += batch.length;
-    }
+    if (early.length + batch.length > config.maxEntries) drop("nats_down", batch.length);
+    else early.push(...batch);
     report(taken);
     return;
   }
@@ -108,7 +101,7 @@ function take(batch: CapturedRequest[], taken = batch.length): void {
     return;
   }
   // Split so no message passes the server's max_payload (bodies make records large).
-  const limit = limitOf(conn);
+  const limit = (conn.info?.max_payload ?? 1024 * 1024) - ENVELOPE_BYTES;
   for (const captured of batch) {
     let json: string;
     try {
@@ -152,9 +145,8 @@ try {
   setUp(true);
   const kept = early;
   early = [];
-  earlyCount = 0;
   // Reported as handed over when they were kept.
-  for (const batch of kept) take(batch, 0);
+  take(kept, 0);
   for await (const status of nc.status()) {
     if (status.type === "disconnect" || status.type === "reconnecting") {
       if (up) setUp(false);
@@ -162,9 +154,8 @@ try {
   }
 } catch (err) {
   failedToConnect = true;
-  drop("nats_down", earlyCount);
+  drop("nats_down", early.length);
   early = [];
-  earlyCount = 0;
   report(0);
   tell({ type: "log", msg: "request logs: NATS connection failed; logs are dropped", err: String(err) });
 }

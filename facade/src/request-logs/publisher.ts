@@ -27,9 +27,11 @@ export class RequestLogPublisher {
   readonly #config: RequestLogsConfig;
   readonly #log: Logger;
   readonly #thread: SupervisedThread<ToPublisherThread, FromPublisherThread>;
-  #up = false;
-  /** The thread's connection went down, or no thread runs: batches are dropped, not handed over. */
-  #down = false;
+  /**
+   * The thread's NATS connection. "starting": a thread that has not connected yet keeps what it is
+   * handed; "down" (its connection went, or no thread runs): batches are dropped, not handed over.
+   */
+  #nats: "starting" | "up" | "down" = "starting";
   /** Records handed to the thread and not yet reported done. */
   #inFlight = 0;
 
@@ -50,28 +52,23 @@ export class RequestLogPublisher {
       heapMb: config.threadHeapMb,
       onMessage: (message) => this.#heard(message),
       onError: (err) => this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back"),
-      onExit: () => {
-        this.#up = false;
-        this.#down = true;
-      },
+      onExit: () => (this.#nats = "down"),
       // What the thread that ended had not reported is gone with it; a new one keeps what comes while it connects.
       onStart: () => {
         this.#inFlight = 0;
-        this.#down = false;
+        this.#nats = "starting";
       },
     });
   }
 
   /** Whether batches are being sent (connected and not reconnecting). */
   get up(): boolean {
-    return this.#up;
+    return this.#nats === "up";
   }
 
   #heard(message: FromPublisherThread): void {
-    if (message.type === "up") {
-      this.#up = message.up;
-      this.#down = !message.up;
-    } else if (message.type === "log") this.#log.warn({ err: message.err }, message.msg);
+    if (message.type === "up") this.#nats = message.up ? "up" : "down";
+    else if (message.type === "log") this.#log.warn({ err: message.err }, message.msg);
     else if (message.type === "done") {
       this.#inFlight -= message.taken;
       if (message.published > 0) requestLogsPublished.inc(message.published);
@@ -80,7 +77,7 @@ export class RequestLogPublisher {
   }
 
   #hand(batch: CapturedRequest[]): void {
-    if (this.#down) {
+    if (this.#nats === "down") {
       requestLogsDropped.inc({ reason: "nats_down" }, batch.length);
       return;
     }
