@@ -18,13 +18,13 @@ export interface ThreadClosed {
  * churning through batches, against about 31 MB at 8 MB, for the same time spent (measured with
  * 100-record batches parsed and serialised in a loop). These threads' garbage is one batch at a time.
  */
-export const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 8;
 
 /** How long after a thread's unasked end (out of its heap, say) a new one starts, unless said. */
-export const RESPAWN_AFTER_MS = 1_000;
+const RESPAWN_AFTER_MS = 1_000;
 
 /** How long a thread may take to finish what it holds after `close` (NATS gone, say) before it is stopped, unless said. */
-export const CLOSE_GRACE_MS = 5_000;
+const CLOSE_GRACE_MS = 5_000;
 
 export interface SupervisedThreadOptions<Out> {
   module: URL;
@@ -33,8 +33,6 @@ export interface SupervisedThreadOptions<Out> {
   workerData: unknown;
   /** Its old-generation heap: a thread's garbage must not grow the process's memory without limit. */
   heapMb: number;
-  /** Its young generation; YOUNG_GENERATION_MB unless said. */
-  youngGenerationMb?: number;
   /** How long after an unasked end a new thread starts; RESPAWN_AFTER_MS unless said. */
   respawnAfterMs?: number;
   /** How long a thread may take to finish after `close` before it is stopped; CLOSE_GRACE_MS unless said. */
@@ -72,8 +70,8 @@ export class SupervisedThread<In extends { type: string }, Out extends { type: s
   }
 
   #spawn(): void {
-    const { module, name, workerData, heapMb, youngGenerationMb } = this.#options;
-    const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngGenerationMb ?? YOUNG_GENERATION_MB };
+    const { module, name, workerData, heapMb } = this.#options;
+    const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
     const worker = new Worker(module, { workerData, name, resourceLimits });
     this.#worker = worker;
     // Ended: it exited, or it said it has finished after `close` (it would otherwise wait on its port).
