@@ -1,7 +1,7 @@
 // The queue both group commits share (core/README.md "Group commit"): a request goes out at once
 // when nothing is in flight; those that arrive while a batch runs wait for it and then go together.
 // What a batch does with its requests (one statement, one transaction) is the owner's `run`.
-import { capturedContext, contextOf, inContext, inSpan, linksToSpansIn, type Context } from "../../../proto/runtime/spans.ts";
+import { capturedContext, contextOf, inContext, inSpan, linksToSpansIn, tracingOn, type Context } from "../../../proto/runtime/spans.ts";
 
 /** How big a batch may grow and how long an idle queue waits for company (CREATE_BATCH_*, REFUND_BATCH_*). */
 export interface GroupCommitPolicy {
@@ -86,6 +86,7 @@ export class GroupCommit<T, R> {
    */
   #traced(batch: Pending<T, R>[]): Promise<void> {
     const { run, name } = this.#options;
+    if (!tracingOn()) return run(batch);
     if (batch.length === 1) return inContext(batch[0]!.context, () => run(batch));
     const links = linksToSpansIn(batch.map((p) => p.context));
     if (links.length === 0) return run(batch);
