@@ -3,6 +3,8 @@
 // (tracing-bench.ts, cluster-bench.ts).
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
+import type { Stack } from "../support/stack.ts";
+import { cpuMs } from "./process-cpu.ts";
 
 export interface CreateRun {
   rps: number;
@@ -44,6 +46,25 @@ export async function createRun(baseUrl: string, apiKey: string, seconds: number
     bad: result.non2xx + result.errors + result.timeouts,
   };
 }
+
+/** A run on a stack, with the CPU ms its facade and its core (all their threads) spent per created payment. */
+export interface StackRun extends CreateRun {
+  facadeCpuMs: number;
+  coreCpuMs: number;
+}
+
+/** createRun on `stack`, reading its facade's and core's CPU (utime + stime, /proc) before and after. */
+export async function stackCreateRun(stack: Stack, apiKey: string, seconds: number, connections: number): Promise<StackRun> {
+  const { facade, core } = stack.pids();
+  const cpuNow = (pid: number | undefined) => (pid ? (cpuMs(pid) ?? NaN) : NaN);
+  const before = { facade: cpuNow(facade), core: cpuNow(core) };
+  const run = await createRun(stack.baseUrl, apiKey, seconds, connections);
+  const perRequest = (pid: number | undefined, from: number) => (cpuNow(pid) - from) / Math.max(1, run.ok);
+  return { ...run, facadeCpuMs: perRequest(facade, before.facade), coreCpuMs: perRequest(core, before.core) };
+}
+
+/** Facade + core CPU ms per created payment. */
+export const stackCpu = (run: StackRun) => run.facadeCpuMs + run.coreCpuMs;
 
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -5,8 +5,7 @@
 // neighbours in the same seconds. They then share the two CPUs between them, so each answers about
 // half as fast and CPU per request is inflated for both (more context switches): the ratios are the
 // figures to read, not the absolute values. The targets stay judged on the alternating runs.
-import { createRun, median, type CreateRun } from "./create-run.ts";
-import { cpuMs } from "./process-cpu.ts";
+import { median, stackCpu, stackCreateRun, type StackRun } from "./create-run.ts";
 import type { Stack } from "../support/stack.ts";
 
 /** BENCH_SIDE_BY_SIDE_ROUNDS: rounds of the side-by-side part of the benches that have one (0: none). */
@@ -17,27 +16,11 @@ export interface Side {
   apiKey: string;
 }
 
-export interface SideRun extends CreateRun {
-  /** Facade + core CPU (all their threads) per created payment, ms. */
-  cpuMsPerRequest: number;
-}
-
-const stackCpuMs = (stack: Stack): number => {
-  const { facade, core } = stack.pids();
-  return (facade ? (cpuMs(facade) ?? NaN) : NaN) + (core ? (cpuMs(core) ?? NaN) : NaN);
-};
-
-async function loaded(side: Side, seconds: number, connections: number): Promise<SideRun> {
-  const before = stackCpuMs(side.stack);
-  const run = await createRun(side.stack.baseUrl, side.apiKey, seconds, connections);
-  return { ...run, cpuMsPerRequest: (stackCpuMs(side.stack) - before) / Math.max(1, run.ok) };
-}
-
 /** `rounds` runs of POST /v1/payments on both stacks at once (`connections` each); [a, b] per round. */
-export async function sideBySide(a: Side, b: Side, seconds: number, rounds: number, connections: number): Promise<Array<[SideRun, SideRun]>> {
-  const runs: Array<[SideRun, SideRun]> = [];
+export async function sideBySide(a: Side, b: Side, seconds: number, rounds: number, connections: number): Promise<Array<[StackRun, StackRun]>> {
+  const runs: Array<[StackRun, StackRun]> = [];
   for (let round = 0; round < rounds; round++) {
-    const pair = await Promise.all([loaded(a, seconds, connections), loaded(b, seconds, connections)]);
+    const pair = await Promise.all([stackCreateRun(a.stack, a.apiKey, seconds, connections), stackCreateRun(b.stack, b.apiKey, seconds, connections)]);
     if (pair[0].bad + pair[1].bad > 0) throw new Error(`side by side: ${pair[0].bad} and ${pair[1].bad} failed requests`);
     runs.push(pair);
   }
@@ -45,10 +28,10 @@ export async function sideBySide(a: Side, b: Side, seconds: number, rounds: numb
 }
 
 /** The report: a table of the rounds and the medians of b / a. */
-export function sideBySideReport(labels: [string, string], runs: Array<[SideRun, SideRun]>, connections: number, seconds: number, caveat?: string): string[] {
+export function sideBySideReport(labels: [string, string], runs: Array<[StackRun, StackRun]>, connections: number, seconds: number, caveat?: string): string[] {
   const [la, lb] = labels;
   const rps = median(runs.map(([a, b]) => b.rps / a.rps));
-  const cpu = median(runs.map(([a, b]) => b.cpuMsPerRequest / a.cpuMsPerRequest));
+  const cpu = median(runs.map(([a, b]) => stackCpu(b) / stackCpu(a)));
   return [
     `Side by side (both stacks loaded at once, ${connections} connections each, ${runs.length} rounds of ${seconds} s; test/bench/side-by-side.ts):`,
     "",
@@ -56,7 +39,7 @@ export function sideBySideReport(labels: [string, string], runs: Array<[SideRun,
     "|---:|---:|---:|---:|---:|---:|---:|",
     ...runs.map(
       ([a, b], i) =>
-        `| ${i + 1} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(b.rps / a.rps).toFixed(2)}× | ${a.cpuMsPerRequest.toFixed(3)} | ${b.cpuMsPerRequest.toFixed(3)} | ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(2)}× |`,
+        `| ${i + 1} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(b.rps / a.rps).toFixed(2)}× | ${stackCpu(a).toFixed(3)} | ${stackCpu(b).toFixed(3)} | ${(stackCpu(b) / stackCpu(a)).toFixed(2)}× |`,
     ),
     "",
     `Side by side, ${lb} / ${la} (medians): throughput ${rps.toFixed(2)}×, CPU per request ${cpu.toFixed(2)}×.${caveat ? ` ${caveat}` : ""}`,

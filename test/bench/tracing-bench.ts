@@ -15,8 +15,7 @@
 // BENCH_TRACING=0 skips it; BENCH_NODE_OPTIONS is given to both stacks' processes (e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where tracing's cost goes). Alone: `node test/bench/tracing-bench.ts` (provisions its own
 // PostgreSQL + NATS like bench.ts, or uses DATABASE_URL + NATS_URL).
-import { createRun, median, type CreateRun } from "./create-run.ts";
-import { cpuMs } from "./process-cpu.ts";
+import { createRun, median, stackCpu, stackCreateRun, type StackRun } from "./create-run.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 import { SIDE_BY_SIDE_ROUNDS, sideBySide, sideBySideReport } from "./side-by-side.ts";
 import * as fs from "node:fs";
@@ -29,22 +28,12 @@ const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 3);
 const CONCURRENCY = 32;
 const TARGET = 0.9;
 
-/** CPU ms a process has used so far (NaN if unknown or gone). */
-const cpuNow = (pid: number | undefined): number => (pid ? (cpuMs(pid) ?? NaN) : NaN);
-
-interface MeasuredRun extends CreateRun {
-  /** CPU ms per created payment, by process. */
-  facadeCpuMs: number;
-  coreCpuMs: number;
+interface MeasuredRun extends StackRun {
   load: number;
 }
 
 async function measuredRun(stack: Stack, key: string): Promise<MeasuredRun> {
-  const pids = stack.pids();
-  const before = { facade: cpuNow(pids.facade), core: cpuNow(pids.core) };
-  const run = await createRun(stack.baseUrl, key, SECONDS, CONCURRENCY);
-  const perRequest = (pid: number | undefined, from: number) => (cpuNow(pid) - from) / Math.max(1, run.ok);
-  return { ...run, facadeCpuMs: perRequest(pids.facade, before.facade), coreCpuMs: perRequest(pids.core, before.core), load: os.loadavg()[0]! };
+  return { ...(await stackCreateRun(stack, key, SECONDS, CONCURRENCY)), load: os.loadavg()[0]! };
 }
 
 /** Runs the comparison and returns its report lines (markdown). */
@@ -83,8 +72,7 @@ export async function benchTracing(): Promise<string[]> {
     }
     const ratio = median(runs.map((r) => r.on.rps / r.off.rps));
     const p99Ratio = median(runs.map((r) => r.on.p99 / r.off.p99));
-    const cpu = (r: MeasuredRun) => r.facadeCpuMs + r.coreCpuMs;
-    const cpuRatio = median(runs.map((r) => cpu(r.on) / cpu(r.off)));
+    const cpuRatio = median(runs.map((r) => stackCpu(r.on) / stackCpu(r.off)));
     const lines = [
       `#### Tracing on vs off (POST /v1/payments, concurrency ${CONCURRENCY}, ${ROUNDS} alternating rounds of ${SECONDS} s; tracing/bench: test/bench/tracing-bench.ts)`,
       "",
@@ -93,7 +81,7 @@ export async function benchTracing(): Promise<string[]> {
       ...runs.map(
         (r, i) =>
           `| ${i + 1} | ${r.off.rps.toFixed(0)} | ${r.on.rps.toFixed(0)} | ${(r.on.rps / r.off.rps).toFixed(2)}× | ${r.off.p99} | ${r.on.p99} | ${r.spansPerRequest.toFixed(1)} | ` +
-          `${r.off.facadeCpuMs.toFixed(3)} → ${r.on.facadeCpuMs.toFixed(3)} | ${r.off.coreCpuMs.toFixed(3)} → ${r.on.coreCpuMs.toFixed(3)} | ${(cpu(r.on) / cpu(r.off)).toFixed(2)}× | ${r.on.load.toFixed(2)} |`,
+          `${r.off.facadeCpuMs.toFixed(3)} → ${r.on.facadeCpuMs.toFixed(3)} | ${r.off.coreCpuMs.toFixed(3)} → ${r.on.coreCpuMs.toFixed(3)} | ${(stackCpu(r.on) / stackCpu(r.off)).toFixed(2)}× | ${r.on.load.toFixed(2)} |`,
       ),
       "",
       `Tracing on / off throughput (median): ${ratio.toFixed(2)}× (target ≥ ${TARGET}×: ${ratio >= TARGET ? "met" : "NOT met"}); p99 ratio ${p99Ratio.toFixed(2)}×; CPU per request on / off (facade + core, median) ${cpuRatio.toFixed(2)}×; export requests refused by the collector: ${collector.refused.length}`,
