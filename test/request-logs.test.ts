@@ -3,21 +3,19 @@
 // 5 s, nothing secret is stored or logged, errors carry their catalog code, the dashboard's filters
 // work, `paytami logs tail` prints new requests, and with NATS stopped the API answers as before.
 // This file runs its own nats-server, since it stops it.
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../core/src/devstack/free-port.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { apiKeyDigest } from "../proto/request-log.ts";
 import { dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { validBody } from "./support/expect.ts";
 import { eventually } from "./support/eventually.ts";
 import { newIdemKey } from "./support/http.ts";
 import { privateNats, type PrivateNats } from "./support/private-nats.ts";
-import { nodeBinary, startStack, type Merchant, type Stack } from "./support/stack.ts";
-import { CLI, cliEnv } from "./support/cli-run.ts";
+import { startStack, type Merchant, type Stack } from "./support/stack.ts";
+import { spawnCli } from "./support/cli-run.ts";
 
 const CARD = "4000000000000077";
 const CVC = "739";
@@ -319,7 +317,7 @@ describe("request logs", () => {
   }, 120_000);
 
   test("`paytami logs tail --merchant M --status 4xx` prints one line per new request of that class, and Ctrl-C ends it cleanly", async () => {
-    const cli = spawn(nodeBinary(), [CLI, "logs", "tail", "--merchant", m.merchantId, "--status", "4xx"], { cwd: REPO_ROOT, env: cliEnv(stack) });
+    const cli = spawnCli(stack, ["logs", "tail", "--merchant", m.merchantId, "--status", "4xx"]);
     const lines: string[] = [];
     createInterface({ input: cli.stdout }).on("line", (l) => lines.push(l));
     let stderr = "";

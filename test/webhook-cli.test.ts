@@ -1,7 +1,6 @@
 // The developer and operator tools of the delivery model, through the real `paytami` binary:
 // `listen` forwards a merchant's new events signed with the session secret it prints, and
 // `deliveries list|show|replay` show and replay what the dispatcher did (tRPC serves the same).
-import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -9,10 +8,8 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
-import { REPO_ROOT } from "../core/src/devstack/services.ts";
 import { createOk, useStack } from "./support/expect.ts";
-import { nodeBinary } from "./support/stack.ts";
-import { CLI, cliEnv, lastJson, runCliWith } from "./support/cli-run.ts";
+import { lastJson, runCliWith, spawnCli } from "./support/cli-run.ts";
 import { eventually } from "./support/eventually.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -51,10 +48,7 @@ describe("paytami listen", () => {
     const before = await paymentEvent(merchant.testApiKey, "succeed");
     const r = await new WebhookReceiver(() => ({ status: 204 })).start();
     receivers.push(r);
-    const child = spawn(nodeBinary(), [CLI, "listen", "--merchant", merchant.merchantId, "--forward-to", r.url, "--json"], {
-      env: cliEnv(getStack(), emptyHome),
-      cwd: REPO_ROOT,
-    });
+    const child = spawnCli(getStack(), ["listen", "--merchant", merchant.merchantId, "--forward-to", r.url, "--json"], emptyHome);
     try {
       const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const first = JSON.parse((await lines.next()).value as string) as { listening: boolean; secret: string };

@@ -1,12 +1,11 @@
 // Running the real `paytami` CLI against a test stack, and reading its one-JSON-object answers.
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { REPO_ROOT } from "../../core/src/devstack/services.ts";
 import { nodeBinary, type Stack } from "./stack.ts";
 
-/** The CLI's entry point, for a test that spawns it itself (a long-running `paytami logs tail`, `listen`). */
-export const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
+const CLI = path.join(REPO_ROOT, "core/bin/paytami.mjs");
 
 export interface CliRun {
   code: number | null;
@@ -18,7 +17,7 @@ export interface CliRun {
  * The environment the CLI runs with against `stack`: this process's without vitest's, the stack's
  * addresses and the operator's token; PAYTAMI_HOME is `home` (by default nowhere: no dev.json).
  */
-export function cliEnv(stack: Stack, home = "/nonexistent"): Record<string, string> {
+function cliEnv(stack: Stack, home = "/nonexistent"): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") env[k] = v;
   return { ...env, CORE_GRPC_ADDR: stack.coreGrpcAddr, CORE_HTTP_URL: stack.coreHttpUrl, PAYTAMI_INTERNAL_TOKEN: stack.internalToken, PAYTAMI_HOME: home };
@@ -31,6 +30,11 @@ export function runCliWith(stack: Stack, { home, timeoutMs = 30_000 }: { home?: 
       resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
     });
   });
+}
+
+/** A long-running `paytami ...args` (`logs tail`, `listen`) against the stack, for the test to read and stop. */
+export function spawnCli(stack: Stack, args: string[], home?: string): ChildProcessWithoutNullStreams {
+  return spawn(nodeBinary(), [CLI, ...args], { cwd: REPO_ROOT, env: cliEnv(stack, home) });
 }
 
 /** `paytami ...args` with the stack's addresses and the operator's token; no dev.json. */
