@@ -306,8 +306,11 @@ describe("the shell", () => {
     await page.waitForURL(url("/"));
     await page.locator("h1").waitFor();
     await stack().sql("delete from dashboard_sessions where user_id = $1", [user.id]);
-    await page.getByRole("link", { name: "Team" }).click();
-    await page.waitForURL(url("/sign-in"));
+    // A query the overview still had in flight may meet the ended session before the click does, and
+    // take the app to sign-in first (the link is then gone): either way it must land there.
+    const signedOut = page.waitForURL(url("/sign-in"));
+    await Promise.race([signedOut, page.getByRole("link", { name: "Team" }).click().catch(() => signedOut)]);
+    await signedOut;
     await close();
   });
 
