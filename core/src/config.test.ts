@@ -10,7 +10,7 @@ describe("job policies", () => {
       confirmBankTransfers: { intervalMs: 5_000, batch: 200 },
       settlePayments: { intervalMs: 5_000, batch: 5_000 },
       purgeIdempotencyKeys: { intervalMs: 60_000, batch: 1_000 },
-      outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000 },
+      outboxRelay: { intervalMs: 250, batch: 200, leaseMs: 30_000, gatherMs: 20 },
       purgeEvents: { intervalMs: 60_000, batch: 1_000 },
       purgeLinkRateLimits: { intervalMs: 60_000, batch: 1_000 },
       purgeAuditLog: { intervalMs: 600_000, batch: 1_000 },
@@ -22,7 +22,7 @@ describe("job policies", () => {
     expect(loadConfig(base).requestLogs).toEqual({ retentionMs: 30 * 86_400_000, subject: "paytami.request_logs", enabled: true, threadHeapMb: 48 });
   });
 
-  it("are read from <JOB>_INTERVAL, <JOB>_BATCH and OUTBOX_RELAY_LEASE", () => {
+  it("are read from <JOB>_INTERVAL, <JOB>_BATCH, OUTBOX_RELAY_LEASE and OUTBOX_RELAY_GATHER", () => {
     const jobs = loadConfig({
       ...base,
       EXPIRE_PAYMENTS_INTERVAL: "100ms",
@@ -32,6 +32,7 @@ describe("job policies", () => {
       OUTBOX_RELAY_INTERVAL: "1s",
       OUTBOX_RELAY_BATCH: "50",
       OUTBOX_RELAY_LEASE: "2m",
+      OUTBOX_RELAY_GATHER: "0ms",
       CONFIRM_BANK_TRANSFERS_INTERVAL: "2s",
       CONFIRM_BANK_TRANSFERS_BATCH: "30",
       SETTLE_PAYMENTS_INTERVAL: "10s",
@@ -55,7 +56,7 @@ describe("job policies", () => {
       confirmBankTransfers: { intervalMs: 2_000, batch: 30 },
       settlePayments: { intervalMs: 10_000, batch: 800 },
       purgeIdempotencyKeys: { intervalMs: 300_000, batch: 5_000 },
-      outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000 },
+      outboxRelay: { intervalMs: 1_000, batch: 50, leaseMs: 120_000, gatherMs: 0 },
       purgeEvents: { intervalMs: 600_000, batch: 100 },
       purgeLinkRateLimits: { intervalMs: 30_000, batch: 10 },
       purgeAuditLog: { intervalMs: 60_000, batch: 50 },
@@ -79,6 +80,8 @@ describe("job policies", () => {
     ["EXPIRE_PAYMENTS_BATCH", "-1"],
     ["OUTBOX_RELAY_INTERVAL", "0ms"],
     ["OUTBOX_RELAY_LEASE", "soon"],
+    ["OUTBOX_RELAY_GATHER", "-5ms"],
+    ["OUTBOX_RELAY_GATHER", "20"],
     ["SETTLE_PAYMENTS_BATCH", "0"],
     ["SETTLEMENT_DELAYS", "60s,300s"],
     ["EVENT_RETENTION", "0d"],

@@ -43,12 +43,22 @@ export interface LeasedJobPolicy extends JobPolicy {
   leaseMs: number;
 }
 
+export interface OutboxRelayPolicy extends LeasedJobPolicy {
+  /**
+   * OUTBOX_RELAY_GATHER: how long the relay waits after a commit's notification before it claims, so
+   * that the commits of those milliseconds leave in the same pass (one claim, one batch of publishes,
+   * one completion) rather than a pass each; 0ms claims at once. The poll (OUTBOX_RELAY_INTERVAL)
+   * is not delayed.
+   */
+  gatherMs: number;
+}
+
 export interface JobPolicies {
   expirePayments: JobPolicy;
   confirmBankTransfers: JobPolicy;
   settlePayments: JobPolicy;
   purgeIdempotencyKeys: JobPolicy;
-  outboxRelay: LeasedJobPolicy;
+  outboxRelay: OutboxRelayPolicy;
   purgeEvents: JobPolicy;
   purgeLinkRateLimits: JobPolicy;
   /** Deletes audit-log rows older than AUDIT_RETENTION, and dashboard sessions and invite/reset tokens past their lifetime. */
@@ -329,6 +339,13 @@ function positiveDurationEnv(source: NodeJS.ProcessEnv, name: string, fallback: 
   return ms;
 }
 
+/** A duration that may be 0 ("0ms"): a wait that can be switched off. */
+function durationEnv(source: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const text = env(source, name, fallback);
+  if (!isDuration(text)) throw new Error(`${name} must be a duration such as 0ms, 20ms or 1s, got "${text}"`);
+  return parseDuration(text);
+}
+
 function jobEnv(source: NodeJS.ProcessEnv, prefix: string, interval: string, batch: number): JobPolicy {
   const size = intEnv(source, `${prefix}_BATCH`, batch);
   if (size < 1) throw new Error(`${prefix}_BATCH must be at least 1`);
@@ -342,7 +359,11 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     confirmBankTransfers: jobEnv(source, "CONFIRM_BANK_TRANSFERS", "5s", 200),
     settlePayments: jobEnv(source, "SETTLE_PAYMENTS", "5s", 5_000),
     purgeIdempotencyKeys: jobEnv(source, "IDEMPOTENCY_PURGE", "60s", 1_000),
-    outboxRelay: { ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200), leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s") },
+    outboxRelay: {
+      ...jobEnv(source, "OUTBOX_RELAY", "250ms", 200),
+      leaseMs: positiveDurationEnv(source, "OUTBOX_RELAY_LEASE", "30s"),
+      gatherMs: durationEnv(source, "OUTBOX_RELAY_GATHER", "20ms"),
+    },
     purgeEvents: jobEnv(source, "EVENT_PURGE", "60s", 1_000),
     purgeLinkRateLimits: jobEnv(source, "LINK_RATE_LIMIT_PURGE", "60s", 1_000),
     purgeAuditLog: jobEnv(source, "AUDIT_PURGE", "10m", 1_000),

@@ -82,9 +82,11 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
     { job: "purge_request_logs", every: purgeRequestLogs.intervalMs, run: () => purgeExpiredRequestLogs(deps, purgeRequestLogs) },
     ...(config.payoutScheduleMs !== null ? [{ job: dueBankAccounts.job, every: sweepPolicy.intervalMs, run: () => sweepPayouts(deps, sweepPolicy) }] : []),
     { job: unfinishedPayouts.job, every: recoverPolicy.intervalMs, run: () => recoverPayouts(deps, recoverPolicy) },
-    ...(relay ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay) }] : []),
+    ...(relay
+      ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay), wakeDelayMs: outboxRelay.gatherMs }]
+      : []),
   ];
-  const jobs = schedule.map(({ job, every, run }) => everyInterval(job, every, log, run));
+  const jobs = schedule.map(({ job, every, run, ...options }) => everyInterval(job, every, log, run, options));
   const relayJob = relay ? jobs[schedule.findIndex((s) => s.job === unpublishedEvents.job)] : undefined;
   if (relay && relayJob) relay.listen(() => relayJob.wake());
 

@@ -55,4 +55,44 @@ describe("everyInterval", () => {
     expect(runs).toBe(2);
     await job.stop();
   });
+
+  it("with a wake delay, the wakes of that delay share one run, and a wake during a run waits the delay again", async () => {
+    const started: number[] = [];
+    let release = () => {};
+    const job = everyInterval(
+      "gathered",
+      3_600_000,
+      log,
+      () => {
+        started.push(Date.now());
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      { wakeDelayMs: 50 },
+    );
+    const woke = Date.now();
+    job.wake();
+    job.wake();
+    expect(started).toHaveLength(0);
+    await vi.waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000, interval: 5 });
+    expect(started[0]! - woke).toBeGreaterThanOrEqual(45);
+    job.wake();
+    job.wake();
+    const released = Date.now();
+    release();
+    await vi.waitFor(() => expect(started).toHaveLength(2), { timeout: 20_000, interval: 5 });
+    expect(started[1]! - released).toBeGreaterThanOrEqual(45);
+    release();
+    await sleep(120);
+    expect(started).toHaveLength(2);
+    await job.stop();
+  });
+
+  it("stop() cancels a delayed wake", async () => {
+    let runs = 0;
+    const job = everyInterval("cancelled", 3_600_000, log, async () => void runs++, { wakeDelayMs: 30 });
+    job.wake();
+    await job.stop();
+    await sleep(80);
+    expect(runs).toBe(0);
+  });
 });
