@@ -18,11 +18,14 @@ export function KeysetTable<Row extends { id: string }>({
   list,
   pages,
   caption,
+  hideCaption = false,
   columns,
 }: {
   list: KeysetQuery<Row>;
   pages: ReturnType<typeof useKeysetPages>;
   caption: string;
+  /** The caption names the table for assistive technology only (a heading above already says it). */
+  hideCaption?: boolean;
   columns: Column<Row>[];
 }) {
   const shell = useMessages(shellMessages);
@@ -36,6 +39,7 @@ export function KeysetTable<Row extends { id: string }>({
       ) : (
         <DataTable
           caption={caption}
+          hideCaption={hideCaption}
           columns={columns}
           rows={rows}
           rowKey={(row) => row.id}

@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { qrCodeSvg } from "../../../src/pages/qr-svg.ts";
 import { DataTable, useKeysetPages } from "../components/DataTable.tsx";
 import { TextField } from "../components/Field.tsx";
+import { KeysetTable } from "../components/KeysetTable.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { Loading, Page } from "../components/Page.tsx";
 import { StatusBadge } from "../components/StatusBadge.tsx";
@@ -175,7 +176,6 @@ function Totp() {
 function AuditLog() {
   const m = useMessages(securityMessages);
   const shell = useMessages(shellMessages);
-  const { lang } = useLang();
   const format = useFormat();
   const trpc = useTRPC();
   const pages = useKeysetPages();
@@ -183,27 +183,20 @@ function AuditLog() {
   return (
     <section aria-labelledby="audit-title">
       <h2 id="audit-title">{m.audit}</h2>
-      {log.isPending ? (
-        <Loading />
-      ) : log.isError ? (
-        <Notice tone="danger">{errorText(log.error, shell, lang)}</Notice>
-      ) : (
-        <DataTable<AuditRow>
-          caption={m.audit}
-          hideCaption
-          rows={log.data.data}
-          rowKey={(row) => row.id}
-          paging={pages.paging(log.data.has_more, log.data.data.at(-1)?.id)}
-          columns={[
-            { key: "when", header: m.when, cell: (row) => format.dateTime(row.created_at) },
-            { key: "who", header: m.who, cell: (row) => row.user_email ?? "" },
-            { key: "action", header: m.action, cell: (row) => row.action },
-            { key: "object", header: m.object, cell: (row) => row.object_id ?? "" },
-            { key: "mode", header: m.mode, cell: (row) => (row.mode ? shell.modes[row.mode] : "") },
-            { key: "ip", header: m.address, cell: (row) => row.client_ip ?? "" },
-          ]}
-        />
-      )}
+      <KeysetTable<AuditRow>
+        list={log}
+        pages={pages}
+        caption={m.audit}
+        hideCaption
+        columns={[
+          { key: "when", header: m.when, cell: (row) => format.dateTime(row.created_at) },
+          { key: "who", header: m.who, cell: (row) => row.user_email ?? "" },
+          { key: "action", header: m.action, cell: (row) => row.action },
+          { key: "object", header: m.object, cell: (row) => row.object_id ?? "" },
+          { key: "mode", header: m.mode, cell: (row) => (row.mode ? shell.modes[row.mode] : "") },
+          { key: "ip", header: m.address, cell: (row) => row.client_ip ?? "" },
+        ]}
+      />
     </section>
   );
 }
