@@ -309,7 +309,13 @@ describe("the shell", () => {
     // A query the overview still had in flight may meet the ended session before the click does, and
     // take the app to sign-in first (the link is then gone): either way it must land there.
     const signedOut = page.waitForURL(url("/sign-in"));
-    await Promise.race([signedOut, page.getByRole("link", { name: "Team" }).click().catch(() => signedOut)]);
+    await Promise.race([
+      signedOut,
+      page
+        .getByRole("link", { name: "Team" })
+        .click()
+        .catch(() => signedOut),
+    ]);
     await signedOut;
     await close();
   });
