@@ -50,7 +50,7 @@ import { benchLedgerVerify } from "./ledger-verify.ts";
 import { benchLinkPay, LINK_BENCH_ENV } from "./link-pay.ts";
 import { insertPayments } from "./payment-fill.ts";
 import { benchPaymentPage } from "./payment-page.ts";
-import { cpuOf, cpuSpent, memoryKb, selfCpuMs } from "./process-cpu.ts";
+import { cpuOf, cpuSpent, memoryKb, selfCpuMs, threadCpuMs } from "./process-cpu.ts";
 import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 import { benchTracing } from "./tracing-bench.ts";
@@ -249,6 +249,8 @@ interface PostRun extends RunResult {
   target: Target;
   /** CPU milliseconds per created payment, per process group (PostgreSQL: this database's backends). */
   cpuMsPerRequest: Record<string, number>;
+  /** Of that, the main thread's (the event loop's) of each Node process: facade, core or baseline. */
+  mainThreadMsPerRequest: Record<string, number>;
   /** What probe.ts saw in each Node process during the run (BENCH_PROBE=1). */
   probes: Record<string, ProbeRecord>;
   /** The product's creation statements during the run, by how many requests each carried (group commit). */
@@ -478,6 +480,9 @@ async function main(): Promise<void> {
       const probed = Object.entries(before)
         .filter(([name]) => name !== "postgres")
         .map(([name, pids]) => [name, pids[0]!] as const);
+      // Node names its main thread "MainThread"; the rest are V8's GC helpers, libuv's pool and our worker threads.
+      const mainThreads = () => Object.fromEntries(probed.map(([name, pid]) => [name, threadCpuMs(pid, "MainThread")]));
+      const mainBefore = mainThreads();
       if (PROBE_DIR) for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
       const label = `POST /v1/payments (${target})`;
       const r =
@@ -485,12 +490,15 @@ async function main(): Promise<void> {
           ? await preciseLoop(label, concurrency, seconds, () => timedPost(targets[target].url, targets[target].headers, body))
           : await cannon({ label, url: targets[target].url, concurrency, seconds, method: "POST", headers: targets[target].headers, body, uniqueIdem: true });
       const after = await cpuPids(target);
+      const mainAfter = mainThreads();
       const batches = new Map<number, number>();
       if (target === "product")
         for (const [size, n] of await coreBatches(s, "create")) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
       const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
       const cpuMsPerRequest: Record<string, number> = {};
       for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;
+      const mainThreadMsPerRequest: Record<string, number> = {};
+      for (const [name, ms] of Object.entries(mainAfter)) mainThreadMsPerRequest[name] = r.ok2xx > 0 ? (ms - (mainBefore[name] ?? 0)) / r.ok2xx : NaN;
       const probes: Record<string, ProbeRecord> = {};
       if (PROBE_DIR) {
         for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
@@ -503,7 +511,7 @@ async function main(): Promise<void> {
           probes[name] = JSON.parse(lines[lines.length - 1]!) as ProbeRecord;
         }
       }
-      return { ...r, target, cpuMsPerRequest, probes, batches };
+      return { ...r, target, cpuMsPerRequest, mainThreadMsPerRequest, probes, batches };
     };
 
     say(`warm-up: POST /v1/payments, ${WARMUP_SECONDS} s at concurrency 8, product then baseline`);
@@ -678,6 +686,18 @@ async function main(): Promise<void> {
       lines.push(
         `| ${c} | ${cpu("prod", "facade").toFixed(2)} | ${cpu("prod", "core").toFixed(2)} | ${cpu("prod", "postgres").toFixed(2)} | ${cpu("prod", "load generator").toFixed(2)} | ${total("prod").toFixed(2)} | ${cpu("base", "baseline").toFixed(2)} | ${cpu("base", "postgres").toFixed(2)} | ${cpu("base", "load generator").toFixed(2)} | ${total("base").toFixed(2)} |`,
       );
+    }
+    lines.push("");
+    lines.push(
+      "Of that, each Node process's main thread (its event loop; the rest is V8's GC helpers, libuv's pool and the request-log threads), µs per payment: the hops' cost per request grows as concurrency falls, since each request then wakes each process on its own:",
+    );
+    lines.push("");
+    lines.push("| Concurrency | Product: facade main thread | Product: core main thread | Baseline: main thread |");
+    lines.push("|---:|---:|---:|---:|");
+    for (const c of [...new Set(pairs.map((p) => p.c))]) {
+      const mine = pairs.filter((p) => p.c === c);
+      const main = (side: "base" | "prod", name: string) => (1000 * median(mine.map((p) => p[side].mainThreadMsPerRequest[name] ?? NaN))).toFixed(0);
+      lines.push(`| ${c} | ${main("prod", "facade")} | ${main("prod", "core")} | ${main("base", "baseline")} |`);
     }
     lines.push("");
     lines.push(
