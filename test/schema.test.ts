@@ -109,3 +109,28 @@ describe("payments.status", () => {
     });
   });
 });
+
+describe("storage beyond the entities", () => {
+  test("outbox_events leaves half of each page free, so the relay's claim of a row is a HOT update on the same page", async () => {
+    await withDatabase(async (orm) => {
+      await migrate(orm);
+      const connection = orm.em.getConnection();
+      const [table] = await connection.execute<{ reloptions: string[] | null }[]>(`select reloptions from pg_class where relname = 'outbox_events'`);
+      expect(table!.reloptions).toEqual(["fillfactor=50"]);
+      // Rows of a real envelope's size (~1.3 KB): with full pages the lease's new row version would
+      // go to another page (a non-HOT update, a new entry in every index).
+      const envelope = JSON.stringify({ data: { id: "pay_x", description: "x".repeat(1200) } });
+      await connection.execute(
+        `insert into outbox_events (id, merchant_id, mode, type, envelope, created_at) select 'evt_' || n, 'mer_x', 'test', 'payment.succeeded', ?::json, now() from generate_series(1, 24) n`,
+        [envelope],
+      );
+      const pages = async () =>
+        (await connection.execute<{ id: string; page: string }[]>(`select id, (ctid::text::point)[0]::text as page from outbox_events order by id`)).map(
+          (r) => `${r.id}@${r.page}`,
+        );
+      const before = await pages();
+      await connection.execute(`update outbox_events set claimed_until = now() + interval '30 seconds'`);
+      expect(await pages()).toEqual(before);
+    });
+  });
+});

@@ -19,6 +19,7 @@ import { Migration20261125211325_api_key_last_used } from "./20261125211325-api-
 import { Migration20261125212349_test_event_endpoint } from "./20261125212349-test-event-endpoint.ts";
 import { Migration20261125221046_merchant_settings } from "./20261125221046-merchant-settings.ts";
 import { Migration20261126013732_payments_refunded_amount } from "./20261126013732-payments-refunded-amount.ts";
+import { Migration20261126091500_outbox_fillfactor } from "./20261126091500-outbox-fillfactor.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Migration20261125212349_test_event_endpoint,
   Migration20261125221046_merchant_settings,
   Migration20261126013732_payments_refunded_amount,
+  Migration20261126091500_outbox_fillfactor,
 ];
