@@ -273,6 +273,36 @@ describe("request logs", () => {
     }
   });
 
+  test("a core that answers has subscribed: a batch published the moment it is healthy again is written", async () => {
+    const subject = `paytami.request_logs.${(await stack.sql<{ name: string }>("select current_database() as name"))[0]!.name}`;
+    const nc = await connect({ servers: nats.url });
+    try {
+      // The only core restarts; facades publish to whoever subscribes, and nobody does until its writer has.
+      await stack.restart("core");
+      const requestId = `after-restart-${randomUUID()}`;
+      const record = {
+        at: new Date().toISOString(),
+        key_digest: apiKeyDigest(m.testApiKey),
+        method: "GET",
+        path: "/v1/payments",
+        status: 200,
+        code: null,
+        latency_ms: 2,
+        request_id: requestId,
+        idempotency_key: null,
+        replayed: false,
+        client_ip: "127.0.0.1",
+        request_body: null,
+        response_body: null,
+      };
+      nc.publish(subject, JSON.stringify({ records: [record] }));
+      await nc.flush();
+      await eventually(async () => ((await rowsOf([requestId])).length === 1 ? true : undefined), 10_000, "the batch published right after the restart");
+    } finally {
+      await nc.close();
+    }
+  });
+
   test("with NATS stopped every request is answered correctly and at once, the facade stays healthy, and the logs are dropped and counted", async () => {
     await nats.stop();
     try {

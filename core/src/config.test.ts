@@ -19,7 +19,13 @@ describe("job policies", () => {
       recoverPayouts: { intervalMs: 30_000, batch: 100, leaseMs: 60_000 },
     });
     expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
-    expect(loadConfig(base).requestLogs).toEqual({ retentionMs: 30 * 86_400_000, subject: "paytami.request_logs", enabled: true, threadHeapMb: 48 });
+    expect(loadConfig(base).requestLogs).toEqual({
+      retentionMs: 30 * 86_400_000,
+      subject: "paytami.request_logs",
+      enabled: true,
+      threadHeapMb: 48,
+      subscribeWaitMs: 3_000,
+    });
   });
 
   it("are read from <JOB>_INTERVAL, <JOB>_BATCH, OUTBOX_RELAY_LEASE and OUTBOX_RELAY_GATHER", () => {
@@ -66,12 +72,20 @@ describe("job policies", () => {
     });
     expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
     expect(
-      loadConfig({ ...base, REQUEST_LOG_RETENTION: "7d", REQUEST_LOG_SUBJECT: "x.logs", REQUEST_LOGS: "off", REQUEST_LOG_THREAD_HEAP: "96" }).requestLogs,
+      loadConfig({
+        ...base,
+        REQUEST_LOG_RETENTION: "7d",
+        REQUEST_LOG_SUBJECT: "x.logs",
+        REQUEST_LOGS: "off",
+        REQUEST_LOG_THREAD_HEAP: "96",
+        REQUEST_LOG_SUBSCRIBE_WAIT: "500ms",
+      }).requestLogs,
     ).toEqual({
       retentionMs: 7 * 86_400_000,
       subject: "x.logs",
       enabled: false,
       threadHeapMb: 96,
+      subscribeWaitMs: 500,
     });
   });
 
@@ -82,6 +96,7 @@ describe("job policies", () => {
     ["OUTBOX_RELAY_LEASE", "soon"],
     ["OUTBOX_RELAY_GATHER", "-5ms"],
     ["OUTBOX_RELAY_GATHER", "20"],
+    ["REQUEST_LOG_SUBSCRIBE_WAIT", "soon"],
     ["SETTLE_PAYMENTS_BATCH", "0"],
     ["SETTLEMENT_DELAYS", "60s,300s"],
     ["EVENT_RETENTION", "0d"],

@@ -80,6 +80,12 @@ export interface RequestLogPolicy {
   enabled: boolean;
   /** REQUEST_LOG_THREAD_HEAP: megabytes of old-generation heap the writer's thread may use (its garbage is bounded, not the core's). */
   threadHeapMb: number;
+  /**
+   * REQUEST_LOG_SUBSCRIBE_WAIT: how long a starting core waits for its writer to subscribe before it
+   * serves (the facades publish to whichever cores subscribe; until one has, a batch reaches nobody).
+   * With NATS away the core serves after this wait, and the logs meanwhile are lost.
+   */
+  subscribeWaitMs: number;
 }
 
 /** Webhook delivery policies (DESIGN §4 "Webhooks"); the retry schedule is `webhookRetryScheduleMs`. */
@@ -489,6 +495,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       subject: env(source, "REQUEST_LOG_SUBJECT", REQUEST_LOG_SUBJECT),
       enabled: requestLogsSwitch(env(source, "REQUEST_LOGS", "on")),
       threadHeapMb: Math.max(16, intEnv(source, "REQUEST_LOG_THREAD_HEAP", 48)),
+      subscribeWaitMs: durationEnv(source, "REQUEST_LOG_SUBSCRIBE_WAIT", "3s"),
     },
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),
     cardSubmitLimit: parseCardSubmitLimit(env(source, "CARD_SUBMIT_LIMIT", "5/payment,20/ip,10m")),

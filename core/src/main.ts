@@ -50,11 +50,27 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
   } else {
     log.warn("NATS_URL is not set: events stay in the outbox until a core with NATS relays them");
   }
-  // The facades' request logs, batch by batch (REQUEST_LOGS=off: this core takes none).
+  // The facades' request logs, batch by batch (REQUEST_LOGS=off: this core takes none). A core that
+  // served before its writer had subscribed would let the facades' first batches go to nobody, so it
+  // waits for the subscription, but not for long: with NATS away it serves anyway.
   const requestLogWriter = config.natsUrl && config.requestLogs.enabled ? new RequestLogWriter(deps) : undefined;
-  requestLogWriter
-    ?.start(config.natsUrl!, config.requestLogs.subject)
-    .catch((err: unknown) => log.error({ err }, "request-log writer could not connect to NATS"));
+  if (requestLogWriter) {
+    const subscribed = requestLogWriter.start(config.natsUrl!, config.requestLogs.subject).then(
+      () => true,
+      (err: unknown) => {
+        log.error({ err }, "request-log writer could not connect to NATS");
+        return true;
+      },
+    );
+    let waited: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([
+      subscribed,
+      new Promise<false>((resolve) => (waited = setTimeout(() => resolve(false), config.requestLogs.subscribeWaitMs))),
+    ]);
+    clearTimeout(waited);
+    if (!inTime)
+      log.warn({ waited_ms: config.requestLogs.subscribeWaitMs }, "request logs: not subscribed yet (NATS unreachable?); serving, logs are lost until it is");
+  }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
   const {
     expirePayments,

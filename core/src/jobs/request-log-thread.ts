@@ -31,6 +31,10 @@ pool.on("error", (err) => tell({ type: "log", level: "warn", msg: "request logs:
 const database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 
 const nc = await connect({ servers: natsServers(natsUrl), name: "paytami-core-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+const sub = nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
+// The server holds the subscription once a flush has come back: only then is a batch published to
+// the subject sure to reach this core (the core waits for this before it serves: main.ts).
+await nc.flush();
 tell({ type: "connected", connected: true });
 void (async () => {
   for await (const status of nc.status()) {
@@ -44,7 +48,6 @@ port.on("message", (message: ToWriterThread) => {
   if (message.type === "close") void nc.drain().catch(() => undefined);
 });
 
-const sub = nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
 // One batch at a time: the subscription's buffer holds the next ones meanwhile.
 for await (const message of sub) {
   let records;
