@@ -47,6 +47,30 @@ async function loggedRow(requestId: string): Promise<Record<string, any>> {
   return eventually(async () => (await rowsOf([requestId]))[0], 10_000, `the log of ${requestId}`);
 }
 
+/** The stack's request-log subject (the harness gives each stack its own). */
+async function logSubject(): Promise<string> {
+  return `paytami.request_logs.${(await stack.sql<{ name: string }>("select current_database() as name"))[0]!.name}`;
+}
+
+/** A well-formed record of the merchant's, as a facade publishes it. */
+function publishedRecord(requestId: string) {
+  return {
+    at: new Date().toISOString(),
+    key_digest: apiKeyDigest(m.testApiKey),
+    method: "GET",
+    path: "/v1/payments",
+    status: 200,
+    code: null,
+    latency_ms: 3,
+    request_id: requestId,
+    idempotency_key: null,
+    replayed: false,
+    client_ip: "127.0.0.1",
+    request_body: null,
+    response_body: null,
+  };
+}
+
 async function droppedWhileDown(): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const line = text.split("\n").find((l) => l.startsWith('paytami_facade_request_logs_dropped_total{reason="nats_down"}'));
@@ -238,27 +262,13 @@ describe("request logs", () => {
   });
 
   test("the core's writer (a thread of its own) drops and counts what is not a batch, writes nothing of it, and goes on writing", async () => {
-    const subject = `paytami.request_logs.${(await stack.sql<{ name: string }>("select current_database() as name"))[0]!.name}`;
+    const subject = await logSubject();
     const nc = await connect({ servers: nats.url });
     try {
       const malformedBefore = await coreRecords("malformed");
       const badId = `bad-${randomUUID()}`;
       const goodId = `good-${randomUUID()}`;
-      const record = {
-        at: new Date().toISOString(),
-        key_digest: apiKeyDigest(m.testApiKey),
-        method: "GET",
-        path: "/v1/payments",
-        status: 200,
-        code: null,
-        latency_ms: 3,
-        request_id: badId,
-        idempotency_key: null,
-        replayed: false,
-        client_ip: "127.0.0.1",
-        request_body: null,
-        response_body: null,
-      };
+      const record = publishedRecord(badId);
       nc.publish(subject, "not json at all");
       // Well-formed JSON, but one record breaks the contract (a status no HTTP answer has): the whole batch is refused.
       nc.publish(subject, JSON.stringify({ records: [record, { ...record, status: 1000 }] }));
@@ -274,28 +284,12 @@ describe("request logs", () => {
   });
 
   test("a core that answers has subscribed: a batch published the moment it is healthy again is written", async () => {
-    const subject = `paytami.request_logs.${(await stack.sql<{ name: string }>("select current_database() as name"))[0]!.name}`;
     const nc = await connect({ servers: nats.url });
     try {
       // The only core restarts; facades publish to whoever subscribes, and nobody does until its writer has.
       await stack.restart("core");
       const requestId = `after-restart-${randomUUID()}`;
-      const record = {
-        at: new Date().toISOString(),
-        key_digest: apiKeyDigest(m.testApiKey),
-        method: "GET",
-        path: "/v1/payments",
-        status: 200,
-        code: null,
-        latency_ms: 2,
-        request_id: requestId,
-        idempotency_key: null,
-        replayed: false,
-        client_ip: "127.0.0.1",
-        request_body: null,
-        response_body: null,
-      };
-      nc.publish(subject, JSON.stringify({ records: [record] }));
+      nc.publish(await logSubject(), JSON.stringify({ records: [publishedRecord(requestId)] }));
       await nc.flush();
       await eventually(async () => ((await rowsOf([requestId])).length === 1 ? true : undefined), 10_000, "the batch published right after the restart");
     } finally {
