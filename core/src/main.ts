@@ -1,5 +1,6 @@
 // The core process: gRPC for the facade, dispatcher and CLI; HTTP for health
 // and metrics; background jobs. The only process that touches PostgreSQL.
+import { setTimeout as sleep } from "node:timers/promises";
 import { loadConfig, type CoreConfig } from "./config.ts";
 import { migrate, openOrm } from "./db/orm.ts";
 import { keyUsesWritten } from "./domain/api-key-use.ts";
@@ -62,13 +63,8 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
         return true;
       },
     );
-    let waited: NodeJS.Timeout | undefined;
-    const inTime = await Promise.race([
-      subscribed,
-      new Promise<false>((resolve) => (waited = setTimeout(() => resolve(false), config.requestLogs.subscribeWaitMs))),
-    ]);
-    clearTimeout(waited);
-    if (!inTime)
+    const waited = sleep(config.requestLogs.subscribeWaitMs, false, { ref: false });
+    if (!(await Promise.race([subscribed, waited])))
       log.warn({ waited_ms: config.requestLogs.subscribeWaitMs }, "request logs: not subscribed yet (NATS unreachable?); serving, logs are lost until it is");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).

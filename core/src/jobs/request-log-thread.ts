@@ -35,13 +35,7 @@ const sub = nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
 // The server holds the subscription once a flush has come back: only then is a batch published to
 // the subject sure to reach this core (the core waits for this before it serves: main.ts).
 await nc.flush();
-tell({ type: "connected", connected: true });
-void (async () => {
-  for await (const status of nc.status()) {
-    if (status.type === "disconnect") tell({ type: "connected", connected: false });
-    else if (status.type === "reconnect") tell({ type: "connected", connected: true });
-  }
-})();
+tell({ type: "subscribed" });
 
 port.on("message", (message: ToWriterThread) => {
   // Drain: stop taking batches, finish the one in hand; the loop below then ends.

@@ -14,7 +14,7 @@ export type ToWriterThread = { type: "close" };
 export type FromWriterThread =
   | { type: "records"; outcome: "written" | "unknown_key" | "failed" | "malformed"; count: number }
   | { type: "log"; level: "warn" | "error"; msg: string; err: string }
-  | { type: "connected"; connected: boolean }
+  | { type: "subscribed" }
   | ThreadClosed;
 
 /**
@@ -22,19 +22,14 @@ export type FromWriterThread =
  * a facade publishes is written by exactly one of the cores, with one statement. What arrives is
  * checked against the contract (proto/request-log.ts) first: anything on the subject that is not a
  * well-formed batch is dropped and counted, never written. The work runs on a thread of its own
- * (request-log-thread.ts); this side keeps the metrics, the log and the health answer.
+ * (request-log-thread.ts); this side keeps the metrics and the log.
  */
 export class RequestLogWriter {
   readonly #deps: CoreDeps;
   #thread: SupervisedThread<ToWriterThread, FromWriterThread> | undefined;
-  #connected = false;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
-  }
-
-  get connected(): boolean {
-    return this.#connected;
   }
 
   /** Starts the thread; resolves once it is subscribed (or rejects if it could not start). */
@@ -50,16 +45,12 @@ export class RequestLogWriter {
         onMessage: (message) => {
           if (message.type === "records") requestLogRecords.inc({ outcome: message.outcome }, message.count);
           else if (message.type === "log") log[message.level]({ err: message.err }, message.msg);
-          else if (message.type === "connected") {
-            this.#connected = message.connected;
-            subscribed();
-          }
+          else if (message.type === "subscribed") subscribed();
         },
         onError: (err) => {
           log.error({ err }, "request logs: the writer thread failed; logs are dropped until it is back");
           failed(err);
         },
-        onExit: () => (this.#connected = false),
       });
     });
   }
