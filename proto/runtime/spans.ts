@@ -141,6 +141,5 @@ export function linksToSpansIn(captured: readonly (Context | undefined)[]): Link
 
 /** A link to the span a traceparent names, for a span that serves several (a batch). */
 export function linkTo(traceparent: string | null | undefined): Link[] {
-  const span = trace.getSpanContext(contextOf(traceparent));
-  return span ? [{ context: span }] : [];
+  return linksToSpansIn([contextOf(traceparent)]);
 }
