@@ -92,14 +92,13 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(served).toMatchObject({ name: "paytami.v1.PaymentService/CreatePayment", parentSpanId: request.spanId });
     // The server span is the operation's span: one span, not a second one covering the same time.
     expect(served.attributes).toMatchObject({ "paytami.operation": "create_payment", "paytami.transaction": "statement" });
-    const operation = served;
     await settled(() => {
       const sql = collector.spans.filter((s) => inTrace(s) && s.service === "paytami-core" && s.name.startsWith("pg.query"));
       expect(sql.length, "SQL spans of create_payment").toBeGreaterThan(0);
       const ids = new Set(collector.spans.filter(inTrace).map((s) => s.spanId));
       // Each statement hangs inside the operation (its parent is the operation span or a span under it).
       for (const statement of sql) expect(ids).toContain(statement.parentSpanId);
-      expect(sql.some((s) => s.parentSpanId === operation.spanId)).toBe(true);
+      expect(sql.some((s) => s.parentSpanId === served.spanId)).toBe(true);
     });
   });
 
@@ -117,15 +116,14 @@ describe("one trace per request, continued by the event it raised", () => {
     const trace = served.traceId;
     expect(trace).not.toBe(createTrace);
     expect(served.attributes["paytami.operation"]).toBe("simulate_payment");
-    const operation = served;
     // The outbox row keeps the traceparent of the operation that raised the event.
-    expect(event!.traceparent).toBe(`00-${trace}-${operation.spanId}-01`);
+    expect(event!.traceparent).toBe(`00-${trace}-${served.spanId}-01`);
 
     const publish = await one((s) => s.kind === PRODUCER && s.attributes["messaging.message.id"] === event!.id, "the relay's publish span");
     expect(publish).toMatchObject({
       service: "paytami-core",
       traceId: trace,
-      parentSpanId: operation.spanId,
+      parentSpanId: served.spanId,
       name: "paytami.events.test.payment.succeeded publish",
     });
     const record = await one((s) => s.kind === CONSUMER && s.attributes["messaging.message.id"] === event!.id, "the dispatcher's delivery record span");
@@ -137,7 +135,7 @@ describe("one trace per request, continued by the event it raised", () => {
     expect(recordServed.attributes["paytami.operation"]).toBe("record_deliveries");
 
     const attempt = await one((s) => s.name === "webhook attempt" && s.attributes["paytami.event_id"] === event!.id, "the webhook attempt span");
-    expect(attempt).toMatchObject({ service: "paytami-dispatcher", kind: CLIENT, traceId: trace, parentSpanId: operation.spanId });
+    expect(attempt).toMatchObject({ service: "paytami-dispatcher", kind: CLIENT, traceId: trace, parentSpanId: served.spanId });
     expect(attempt.attributes["http.response.status_code"]).toBe(200);
     expect(attempt.attributes["paytami.attempt"]).toBe(1);
   });
