@@ -36,6 +36,8 @@ const setUp = (value: boolean) => {
   up = value;
   tell({ type: "up", up: value });
 };
+/** The connection while batches can go out on it (connected, not reconnecting); undefined otherwise. */
+const sending = (): NatsConnection | undefined => (nc && up && !nc.isClosed() ? nc : undefined);
 
 // A body crossed the thread boundary as a plain Uint8Array; storedBody reads Buffers.
 const asBuffer = (body: unknown) => (body instanceof Uint8Array && !Buffer.isBuffer(body) ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
@@ -66,8 +68,8 @@ function send(): void {
   const parts = pending;
   pending = [];
   pendingBytes = 0;
-  const conn = nc;
-  if (!conn || !up || conn.isClosed()) {
+  const conn = sending();
+  if (!conn) {
     drop("nats_down", parts.length);
     return;
   }
@@ -94,8 +96,8 @@ function take(batch: CapturedRequest[], taken = batch.length): void {
     report(taken);
     return;
   }
-  const conn = nc;
-  if (!conn || !up || conn.isClosed()) {
+  const conn = sending();
+  if (!conn) {
     drop("nats_down", batch.length);
     report(taken);
     return;
