@@ -1,4 +1,5 @@
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable, type QueryResult } from "kysely";
+import { nameStatement } from "./named-statements.ts";
 import type { DB, Db } from "./orm.ts";
 
 /** Builds statements for PreparedStatement; never executes anything itself. */
@@ -30,6 +31,7 @@ export class PreparedStatement<Values extends Record<string, unknown>, Row> {
     const values = new Proxy({}, { get: (_, name) => standIn(String(name)) }) as Values;
     const compiled = build(values).compile();
     this.#sql = compiled.sql;
+    nameStatement(this.#sql);
     this.#slots = compiled.parameters.map((parameter) => {
       // eslint-disable-next-line no-control-regex -- the stand-ins are NUL-delimited so no real value can look like one
       const match = typeof parameter === "string" ? /^\u0000slot:(.+)\u0000$/.exec(parameter) : null;

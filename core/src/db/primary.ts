@@ -4,6 +4,7 @@
 // the pools open (MikroORM's and kysely's, the relay's LISTEN) comes from it, so after a primary dies
 // and a standby is promoted new connections find the new primary by themselves.
 import pg from "pg";
+import { namingClientClass, type ClientClass } from "./named-statements.ts";
 
 export interface DatabaseHost {
   host: string;
@@ -122,16 +123,17 @@ function connectionOptions(target: DatabaseTarget, connectTimeoutMs: number): pg
   };
 }
 
-export type ClientClass = new (config?: pg.ClientConfig) => pg.Client;
+const NamingClient = namingClientClass(pg.Client);
 
 /**
- * The pg client class every pool of this process uses. One host, no target_session_attrs: pg's own.
- * Otherwise a client that connects to the host the locator names and checks it still accepts writes.
+ * The pg client class every pool of this process uses; each sends PreparedStatement's texts as named
+ * statements (named-statements.ts). One host, no target_session_attrs: pg's own client. Otherwise a
+ * client that connects to the host the locator names and checks it still accepts writes.
  */
 export function databaseClientClass(target: DatabaseTarget, connectTimeoutMs: number): ClientClass {
-  if (!target.readWrite) return pg.Client;
+  if (!target.readWrite) return NamingClient;
   const locator = new PrimaryLocator(target, connectTimeoutMs);
-  return class PrimaryClient extends pg.Client {
+  class PrimaryClient extends pg.Client {
     override connect(): Promise<pg.Client>;
     override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
     override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
@@ -158,7 +160,8 @@ export function databaseClientClass(target: DatabaseTarget, connectTimeoutMs: nu
       await this.end().catch(() => undefined);
       throw new NoPrimaryError(`${describe(host)}, which is read-only now`);
     }
-  };
+  }
+  return namingClientClass(PrimaryClient);
 }
 
 /** A new client (not connected) for DATABASE_URL, e.g. for LISTEN: on the primary when the URL asks for one. */
@@ -172,7 +175,7 @@ export function newDatabaseClient(databaseUrl: string, connectTimeoutMs: number,
 /** pg.Pool options for DATABASE_URL (the harness's and tools' pools): on the primary when the URL asks for one. */
 export function databasePoolOptions(databaseUrl: string, connectTimeoutMs: number): pg.PoolConfig {
   const target = parseDatabaseUrl(databaseUrl);
-  if (!target.readWrite) return { connectionString: databaseUrl };
+  if (!target.readWrite) return { connectionString: databaseUrl, Client: NamingClient };
   const first = target.hosts[0]!;
   return { ...connectionOptions(target, connectTimeoutMs), host: first.host, port: first.port, Client: databaseClientClass(target, connectTimeoutMs) };
 }

@@ -124,7 +124,11 @@ export function ledgerTransactionsInsert(v: LedgerValues) {
     returning id, kind, coalesce(refund_id, chargeback_id, payout_id, payment_id, '') as subject)`;
 }
 
-/** Inserts the lines, each joined back to its transaction by (kind, subject). */
+/**
+ * Inserts the lines, each joined back to its transaction by (kind, subject), in the order given: a
+ * line's id is its place in the transaction, and the join alone may put them in any order (a named
+ * statement's generic plan hashes the other side).
+ */
 export function ledgerLinesInsert(v: LedgerValues) {
   return sql<{ id: string }>`(
     insert into ledger_lines (transaction_id, account, merchant_id, mode, currency, payment_id, amount)
@@ -132,8 +136,9 @@ export function ledgerLinesInsert(v: LedgerValues) {
     from unnest(
       ${v.line_kinds}::text[], ${v.line_subjects}::text[], ${v.line_accounts}::text[], ${v.line_merchant_ids}::text[], ${v.line_modes}::text[],
       ${v.line_currencies}::text[], ${v.line_payment_ids}::text[], ${v.line_amounts}::bigint[]
-    ) as l(kind, subject, account, merchant_id, mode, currency, payment_id, amount)
+    ) with ordinality as l(kind, subject, account, merchant_id, mode, currency, payment_id, amount, ord)
     join ${sql.table(LEDGER_TRANSACTIONS_CTE)} as t on t.kind = l.kind and t.subject = l.subject
+    order by l.ord
     returning ledger_lines.id)`;
 }
 
