@@ -1,6 +1,6 @@
 // HAProxy (Debian's `haproxy`) in front of the cluster's facades: one HTTP frontend on loopback,
-// round robin over the facades, each probed on GET /healthz, so a dead facade leaves the rotation
-// within two probes and a request whose connection it refused is sent to another one.
+// filling the first facade before the second, each probed on GET /healthz, so a dead facade leaves
+// the rotation within two probes and a request whose connection it refused is sent to another one.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startChild, waitForHttp, type Child } from "./processes.ts";
@@ -17,6 +17,9 @@ export async function ensureHaproxy(home: string): Promise<string> {
   if (!installed) throw new SetupError("installed haproxy but still cannot find it");
   return installed;
 }
+
+/** Connections at once the first facade takes before the second gets any (`balance first`). */
+const FACADE_FILL = 64;
 
 export function haproxyConfig(port: number, backends: { name: string; port: number }[]): string {
   return [
@@ -42,13 +45,15 @@ export function haproxyConfig(port: number, backends: { name: string; port: numb
     "  option forwardfor",
     "  default_backend facades",
     "backend facades",
-    "  balance roundrobin",
-    // A client connection keeps going to the facade it went to last while that one is up: its
-    // keep-alive connection to that facade is reused instead of alternating between two.
-    "  option prefer-last-server",
+    // Every facade and core of this shape shares one machine's CPUs, so a second active pair adds no
+    // capacity, only cost: each Node process and each core's group commit does less per wake-up at
+    // half the load. The first facade takes every connection up to FACADE_FILL at once, the second
+    // the overflow, and all of it while the first is down (core/README.md "What the cluster shape
+    // costs on one machine"; on several machines, balance roundrobin or leastconn instead).
+    "  balance first",
     "  option httpchk GET /healthz",
     "  http-check expect status 200",
-    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 1s fall 2 rise 1`),
+    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} maxconn ${FACADE_FILL} check inter 1s fall 2 rise 1`),
     "",
   ].join("\n");
 }
