@@ -92,12 +92,18 @@ async function expectAccessible(c: Checkout, state: string): Promise<void> {
   expect(c.cspViolations, state).toEqual([]);
 }
 
-/** POST requests the facade logged for this payment's page (its access log: method and path, never a body). */
-function postsLogged(id: string): number {
-  return stack()
-    .logText("facade")
-    .split("\n")
-    .filter((line) => line.includes('"method":"POST"') && line.includes(`"path":"/pay/${id}"`)).length;
+/**
+ * POST requests the facade logged for this payment's page (its access log: method and path, never a
+ * body), counted once a request made now has reached the log file: the facade writes its lines in
+ * order, so every line it wrote before (a POST the browser has long been answered for) is there too.
+ */
+async function postsLogged(id: string): Promise<number> {
+  const lines = () => stack().logText("facade").split("\n");
+  const reads = () => lines().filter((line) => line.includes('"method":"GET"') && line.includes(`"path":"/v1/payments/${id}"`)).length;
+  const readsBefore = reads();
+  await statusOf(id);
+  await expect.poll(reads).toBeGreaterThan(readsBefore);
+  return lines().filter((line) => line.includes('"method":"POST"') && line.includes(`"path":"/pay/${id}"`)).length;
 }
 
 describe("card payments", () => {
@@ -128,7 +134,7 @@ describe("card payments", () => {
     await expect.poll(() => c.page.locator("[data-reason]").getAttribute("data-reason")).toBe("already_paid");
     expect(await c.page.locator("form").count()).toBe(0);
     await expectAccessible(c, "paid page after back");
-    expect(postsLogged(c.id)).toBe(1);
+    expect(await postsLogged(c.id)).toBe(1);
     await c.context.close();
   });
 
@@ -189,7 +195,7 @@ describe("card payments", () => {
     await c.page.keyboard.press("Enter").catch(() => undefined);
     await expectBackAtShop(c, c.successUrl);
     expect(await statusOf(c.id)).toBe("captured");
-    expect(postsLogged(c.id)).toBe(1);
+    expect(await postsLogged(c.id)).toBe(1);
     await c.context.close();
   });
 
@@ -214,7 +220,7 @@ describe("card payments", () => {
     await c.page.keyboard.press("Enter");
     await c.page.evaluate(() => (document.querySelector("form[data-card-form]") as HTMLFormElement).requestSubmit());
     expect(await c.page.evaluate(() => (window as unknown as { passed: number }).passed)).toBe(1);
-    expect(postsLogged(c.id)).toBe(0);
+    expect(await postsLogged(c.id)).toBe(0);
     await c.context.close();
   });
 
@@ -248,7 +254,7 @@ describe("card payments", () => {
     expect(await c.page.locator("#card_expiry-error").innerText()).toContain("vencida");
     expect(await c.page.locator("#card_cvc-error").innerText()).toContain("3 o 4");
     expect(await c.page.evaluate(() => document.activeElement?.id)).toBe("card_number");
-    expect(postsLogged(c.id)).toBe(0);
+    expect(await postsLogged(c.id)).toBe(0);
     await expectAccessible(c, "inline errors");
     await screenshot(c.page, "checkout-inline-errors-360");
     // Fixing a field clears its error as the customer types.
