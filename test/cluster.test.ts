@@ -40,6 +40,20 @@ async function query<T extends pg.QueryResultRow>(text: string, params: unknown[
 
 const control = <T>(command: string, arg?: string) => cluster!.control<T>(command, arg);
 
+/** How many CreatePayment calls each core has answered, from its /metrics (on the port of the /healthz `status` names). */
+async function creationsByCore(): Promise<Record<string, number>> {
+  const served: Record<string, number> = {};
+  for (const p of (await control<ClusterStatus>("status")).processes.filter((p) => p.name.startsWith("core"))) {
+    const res = await fetch(new URL("/metrics", p.health_url), { headers: { authorization: `Bearer ${dev.internal_token}` } });
+    expect(res.status).toBe(200);
+    const line = (await res.text())
+      .split("\n")
+      .find((l) => l.startsWith("paytami_core_grpc_call_seconds_count{") && l.includes('method="CreatePayment"') && l.includes('code="ok"'));
+    served[p.name] = line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
+  }
+  return served;
+}
+
 beforeAll(async () => {
   cluster = await startClusterProcess({ OUTBOX_RELAY_INTERVAL: "100ms", DISPATCHER_POLL_INTERVAL: "100ms" });
   dev = cluster.dev;
@@ -87,10 +101,15 @@ describe("npm run cluster", () => {
       ].sort(),
     );
 
+    const servedBefore = await creationsByCore();
     const created = await createOk(http, dev.test_api_key);
     const got = await http.get(`/v1/payments/${created.id}`, { key: dev.test_api_key });
     expect(got.status).toBe(200);
     expect(got.json.id).toBe(created.id);
+    // HAProxy fills facade1 (and so core1) first: below 64 connections at once, facade2 gets nothing.
+    await Promise.all(Array.from({ length: 16 }, () => createOk(http, dev.test_api_key)));
+    const servedAfter = await creationsByCore();
+    expect({ core1: servedAfter.core1! - servedBefore.core1!, core2: servedAfter.core2! - servedBefore.core2! }).toEqual({ core1: 17, core2: 0 });
 
     await control("kill", "facade1");
     for (let i = 0; i < 20; i++) await createOk(http, dev.test_api_key);

@@ -34,7 +34,10 @@ export interface ProcessStatus {
   name: string;
   pid: number | null;
   state: "running" | "stopped";
+  /** The status of its GET /healthz. */
   health?: string;
+  /** Where that /healthz is (a core's /metrics is on the same port). */
+  health_url?: string;
 }
 
 export interface ClusterStatus {
@@ -200,6 +203,7 @@ export async function startCluster(life: Lifecycle, options: ClusterOptions): Pr
           pid: running ? (s.child!.process.pid ?? null) : null,
           state: running ? "running" : "stopped",
           health: await healthOf(s.healthUrl),
+          health_url: s.healthUrl,
         });
       }
       for (const name of nats.names) {
@@ -215,6 +219,7 @@ export async function startCluster(life: Lifecycle, options: ClusterOptions): Pr
         pid: haproxy.child.process.pid ?? null,
         state: haproxy.child.hasExited() ? "stopped" : "running",
         health: await healthOf(`${haproxy.url}/healthz`),
+        health_url: `${haproxy.url}/healthz`,
       });
       return { base_url: baseUrl, processes, postgres: await pg.roles(), nats_stream_leader: (await nats.streamLeader()) ?? null };
     },

@@ -44,7 +44,9 @@ function printStatus(status: ClusterStatus): void {
   );
   console.log(`NATS stream:   leader ${status.nats_stream_leader ?? "(none answers)"}`);
   for (const p of status.processes) {
-    console.log(`  ${p.name.padEnd(18)} ${p.state.padEnd(8)} pid ${String(p.pid ?? "-").padEnd(8)}${p.health ? ` /healthz ${p.health}` : ""}`);
+    console.log(
+      `  ${p.name.padEnd(18)} ${p.state.padEnd(8)} pid ${String(p.pid ?? "-").padEnd(8)}${p.health ? ` ${p.health_url ?? "/healthz"} ${p.health}` : ""}`,
+    );
   }
 }
 
