@@ -53,7 +53,8 @@ export function haproxyConfig(port: number, backends: { name: string; port: numb
     "  balance first",
     "  option httpchk GET /healthz",
     "  http-check expect status 200",
-    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} maxconn ${FACADE_FILL} check inter 1s fall 2 rise 1`),
+    // The last facade has no cap, so HAProxy never holds a request back in its queue while one is up.
+    ...backends.map((b, i) => `  server ${b.name} 127.0.0.1:${b.port}${i < backends.length - 1 ? ` maxconn ${FACADE_FILL}` : ""} check inter 1s fall 2 rise 1`),
     "",
   ].join("\n");
 }
