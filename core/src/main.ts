@@ -56,15 +56,12 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
   // waits for the subscription, but not for long: with NATS away it serves anyway.
   const requestLogWriter = config.natsUrl && config.requestLogs.enabled ? new RequestLogWriter(deps) : undefined;
   if (requestLogWriter) {
-    const subscribed = requestLogWriter.start(config.natsUrl!, config.requestLogs.subject).then(
-      () => true,
-      (err: unknown) => {
-        log.error({ err }, "request-log writer could not connect to NATS");
-        return true;
-      },
-    );
-    const waited = sleep(config.requestLogs.subscribeWaitMs, false, { ref: false });
-    if (!(await Promise.race([subscribed, waited])))
+    // Settles once subscribed, or once the thread failed (logged: waiting longer would not help).
+    const started = requestLogWriter
+      .start(config.natsUrl!, config.requestLogs.subject)
+      .catch((err: unknown) => void log.error({ err }, "request-log writer could not connect to NATS"));
+    const waited = sleep(config.requestLogs.subscribeWaitMs, "waited" as const, { ref: false });
+    if ((await Promise.race([started, waited])) === "waited")
       log.warn({ waited_ms: config.requestLogs.subscribeWaitMs }, "request logs: not subscribed yet (NATS unreachable?); serving, logs are lost until it is");
   }
   // Every background job, with its policy from config (intervals, batch sizes, leases).
