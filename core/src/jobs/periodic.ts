@@ -41,10 +41,9 @@ export function everyInterval(
       });
   };
   const soon = () => {
-    if (wakeDelayMs === 0) {
-      tick();
-    } else {
-      woken ??= setTimeout(tick, wakeDelayMs);
+    if (wakeDelayMs === 0) tick();
+    else if (!woken) {
+      woken = setTimeout(tick, wakeDelayMs);
       woken.unref();
     }
   };
