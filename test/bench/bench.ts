@@ -494,11 +494,10 @@ async function main(): Promise<void> {
       const batches = new Map<number, number>();
       if (target === "product")
         for (const [size, n] of await coreBatches(s, "create")) if (n > (batchesBefore.get(size) ?? 0)) batches.set(size, n - (batchesBefore.get(size) ?? 0));
-      const spent = { ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf };
-      const cpuMsPerRequest: Record<string, number> = {};
-      for (const [name, ms] of Object.entries(spent)) cpuMsPerRequest[name] = r.ok2xx > 0 ? ms / r.ok2xx : NaN;
-      const mainThreadMsPerRequest: Record<string, number> = {};
-      for (const [name, ms] of Object.entries(mainAfter)) mainThreadMsPerRequest[name] = r.ok2xx > 0 ? (ms - (mainBefore[name] ?? 0)) / r.ok2xx : NaN;
+      const perPayment = (spentMs: Record<string, number>) =>
+        Object.fromEntries(Object.entries(spentMs).map(([name, ms]) => [name, r.ok2xx > 0 ? ms / r.ok2xx : NaN]));
+      const cpuMsPerRequest = perPayment({ ...cpuSpent(startCpu, cpuOf(after)), "load generator": selfCpuMs() - startSelf });
+      const mainThreadMsPerRequest = perPayment(Object.fromEntries(Object.entries(mainAfter).map(([name, ms]) => [name, ms - (mainBefore[name] ?? 0)])));
       const probes: Record<string, ProbeRecord> = {};
       if (PROBE_DIR) {
         for (const [, pid] of probed) process.kill(pid, "SIGUSR2");
