@@ -4,6 +4,8 @@
 // work, `paytami logs tail` prints new requests, and with NATS stopped the API answers as before.
 // This file runs its own nats-server, since it stops it.
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { createInterface } from "node:readline";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -88,6 +90,15 @@ async function coreRecords(outcome: string): Promise<number> {
   return total;
 }
 
+/** A process's threads: kernel id, name (cut to 15 characters) and nice value, from /proc. */
+function threadsOf(pid: number): { tid: number; name: string; nice: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    const close = stat.lastIndexOf(")");
+    return { tid: Number(tid), name: stat.slice(stat.indexOf("(") + 1, close), nice: Number(stat.slice(close + 2).split(" ")[16]) };
+  });
+}
+
 describe("request logs", () => {
   test("a burst of 2 000 API requests is stored completely within 5 s of the last answer", async () => {
     const prefix = `burst-${randomUUID()}`;
@@ -124,6 +135,22 @@ describe("request logs", () => {
       ["GET", "/v1/payments", 200, null, m.merchantId, "test"],
     ]);
   }, 120_000);
+
+  test("the logging threads run at the lowest CPU priority (nice 19); the threads that answer requests keep theirs", () => {
+    const pids = stack.pids();
+    for (const [pid, thread] of [
+      [pids.facade!, "request-log-pub"],
+      [pids.core!, "request-log-wri"],
+    ] as const) {
+      const threads = threadsOf(pid);
+      expect(
+        threads.filter((t) => t.name.startsWith(thread)).map((t) => t.nice),
+        `${thread} in ${pid}`,
+      ).toEqual([19]);
+      // The stack's processes inherit this process's nice value.
+      expect(threads.find((t) => t.tid === pid)?.nice, `the main thread of ${pid}`).toBe(getPriority());
+    }
+  });
 
   test("one record holds what the request was: key id, idempotency key, replayed, client IP, redacted bodies", async () => {
     const [key] = await stack.sql<{ id: string }>("select id from api_keys where merchant_id = $1 and mode = 'test'", [m.merchantId]);

@@ -24,6 +24,7 @@ describe("job policies", () => {
       subject: "paytami.request_logs",
       enabled: true,
       threadHeapMb: 48,
+      threadNice: 19,
       subscribeWaitMs: 3_000,
     });
   });
@@ -78,6 +79,7 @@ describe("job policies", () => {
         REQUEST_LOG_SUBJECT: "x.logs",
         REQUEST_LOGS: "off",
         REQUEST_LOG_THREAD_HEAP: "96",
+        REQUEST_LOG_THREAD_NICE: "0",
         REQUEST_LOG_SUBSCRIBE_WAIT: "500ms",
       }).requestLogs,
     ).toEqual({
@@ -85,6 +87,7 @@ describe("job policies", () => {
       subject: "x.logs",
       enabled: false,
       threadHeapMb: 96,
+      threadNice: 0,
       subscribeWaitMs: 500,
     });
   });

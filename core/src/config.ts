@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { REQUEST_LOG_SUBJECT } from "../../proto/request-log.ts";
 import { isDuration, parseDuration, parseDurationList, parseWindowLimit, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
+import { threadNiceEnv } from "../../proto/runtime/thread-priority.ts";
 
 export type Currency = "GTQ" | "USD";
 export type MethodType = "card" | "bank_transfer";
@@ -80,6 +81,8 @@ export interface RequestLogPolicy {
   enabled: boolean;
   /** REQUEST_LOG_THREAD_HEAP: megabytes of old-generation heap the writer's thread may use (its garbage is bounded, not the core's). */
   threadHeapMb: number;
+  /** REQUEST_LOG_THREAD_NICE: the writer thread's nice value (19, the lowest priority: it takes the CPU the gRPC thread leaves). */
+  threadNice: number;
   /**
    * REQUEST_LOG_SUBSCRIBE_WAIT: how long a starting core waits for its writer to subscribe before it
    * serves (the facades publish to whichever cores subscribe; until one has, a batch reaches nobody).
@@ -495,6 +498,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
       subject: env(source, "REQUEST_LOG_SUBJECT", REQUEST_LOG_SUBJECT),
       enabled: requestLogsSwitch(env(source, "REQUEST_LOGS", "on")),
       threadHeapMb: Math.max(16, intEnv(source, "REQUEST_LOG_THREAD_HEAP", 48)),
+      threadNice: threadNiceEnv(source, "REQUEST_LOG_THREAD_NICE"),
       subscribeWaitMs: durationEnv(source, "REQUEST_LOG_SUBSCRIBE_WAIT", "3s"),
     },
     linkRateLimit: parseLinkRateLimit(env(source, "LINK_RATE_LIMIT", "10/ip,120/link,60s")),

@@ -13,6 +13,7 @@ describe("facade config", () => {
       maxEntries: 10_000,
       bodyCapBytes: 8_192,
       threadHeapMb: 32,
+      threadNice: 19,
       handoffBatch: 64,
       handoffMs: 10,
     });
@@ -27,10 +28,22 @@ describe("facade config", () => {
         REQUEST_LOG_BUFFER: "100",
         REQUEST_LOG_BODY_CAP: "512",
         REQUEST_LOG_THREAD_HEAP: "64",
+        REQUEST_LOG_THREAD_NICE: "5",
       }).requestLogs,
-    ).toEqual({ subject: "a.b", batchSize: 10, flushMs: 1_000, maxEntries: 100, bodyCapBytes: 512, threadHeapMb: 64, handoffBatch: 10, handoffMs: 10 });
+    ).toEqual({
+      subject: "a.b",
+      batchSize: 10,
+      flushMs: 1_000,
+      maxEntries: 100,
+      bodyCapBytes: 512,
+      threadHeapMb: 64,
+      threadNice: 5,
+      handoffBatch: 10,
+      handoffMs: 10,
+    });
     expect(() => loadConfig({ ...base, REQUEST_LOGS: "maybe" })).toThrow(/REQUEST_LOGS must be on or off/);
     expect(() => loadConfig({ ...base, NATS_URL: "nats://x:4222", REQUEST_LOG_BUFFER: "0" })).toThrow(/REQUEST_LOG_BUFFER/);
+    expect(() => loadConfig({ ...base, NATS_URL: "nats://x:4222", REQUEST_LOG_THREAD_NICE: "20" })).toThrow(/REQUEST_LOG_THREAD_NICE/);
   });
 
   it("ignores X-Forwarded-For unless TRUST_PROXY names proxies; limits public id routes to 300/ip per 60s", () => {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { REQUEST_LOG_SUBJECT } from "../../proto/request-log.ts";
 import { isDuration, parseDuration, parseWindowLimit, serviceTokenEnv } from "../../proto/runtime/env.ts";
+import { threadNiceEnv } from "../../proto/runtime/thread-priority.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 
 export interface FacadeConfig {
@@ -49,6 +50,8 @@ export interface RequestLogsConfig {
   bodyCapBytes: number;
   /** REQUEST_LOG_THREAD_HEAP: megabytes of old-generation heap the publisher's thread may use. */
   threadHeapMb: number;
+  /** REQUEST_LOG_THREAD_NICE: the publisher thread's nice value (19, the lowest priority: it takes the CPU the request thread leaves). */
+  threadNice: number;
   /**
    * The request thread hands its records to the publisher's thread this many at a time at most, and
    * at least this often (ms): so a captured request and its bodies die young on the request thread's
@@ -78,6 +81,7 @@ function requestLogsEnv(source: NodeJS.ProcessEnv): RequestLogsConfig | null {
     maxEntries: positiveIntEnv(source, "REQUEST_LOG_BUFFER", 10_000),
     bodyCapBytes: positiveIntEnv(source, "REQUEST_LOG_BODY_CAP", 8 * 1024),
     threadHeapMb: Math.max(16, positiveIntEnv(source, "REQUEST_LOG_THREAD_HEAP", 32)),
+    threadNice: threadNiceEnv(source, "REQUEST_LOG_THREAD_NICE"),
     handoffBatch: Math.min(HANDOFF_BATCH, batchSize),
     handoffMs: Math.min(HANDOFF_MS, flushMs),
   };

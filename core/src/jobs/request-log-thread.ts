@@ -4,6 +4,7 @@ import pg from "pg";
 import { parentPort, workerData } from "node:worker_threads";
 import { natsServers } from "../../../proto/event-stream.ts";
 import { REQUEST_LOG_QUEUE, requestLogBatch } from "../../../proto/request-log.ts";
+import { lowerThreadPriority } from "../../../proto/runtime/thread-priority.ts";
 import type { DB } from "../db/orm.ts";
 import { databasePoolOptions } from "../db/primary.ts";
 import { recordRequestLogs } from "../domain/request-log-insert.ts";
@@ -14,9 +15,12 @@ import type { FromWriterThread, ToWriterThread, WriterThreadData } from "./reque
 // checking them and sending them to PostgreSQL here keeps that work and its garbage off the
 // thread that answers the gRPC calls, whose event loop and heap it would otherwise share.
 
-const { natsUrl, subject, databaseUrl, connectTimeoutMs } = workerData as WriterThreadData;
+const { natsUrl, subject, databaseUrl, connectTimeoutMs, nice } = workerData as WriterThreadData;
 const port = parentPort!;
 const tell = (message: FromWriterThread) => port.postMessage(message);
+
+const priority = lowerThreadPriority(nice);
+if (priority !== undefined) tell({ type: "log", level: "warn", msg: "request logs: the writer thread runs at the core's priority", err: priority });
 
 // One connection is enough (one batch at a time). synchronous_commit=off on it alone: a log row's
 // commit does not wait for its WAL to reach disk (a PostgreSQL crash may lose the last fraction of a

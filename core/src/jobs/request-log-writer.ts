@@ -8,6 +8,8 @@ export interface WriterThreadData {
   subject: string;
   databaseUrl: string;
   connectTimeoutMs: number;
+  /** Its nice value (RequestLogPolicy.threadNice). */
+  nice: number;
 }
 
 export type ToWriterThread = { type: "close" };
@@ -35,7 +37,13 @@ export class RequestLogWriter {
   /** Starts the thread; resolves once it is subscribed (or rejects if it could not start). */
   start(natsUrl: string, subject: string): Promise<void> {
     const { config, log } = this.#deps;
-    const workerData: WriterThreadData = { natsUrl, subject, databaseUrl: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs };
+    const workerData: WriterThreadData = {
+      natsUrl,
+      subject,
+      databaseUrl: config.databaseUrl,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      nice: config.requestLogs.threadNice,
+    };
     return new Promise((subscribed, failed) => {
       this.#thread = new SupervisedThread({
         module: threadModule(import.meta.url, "request-log-thread"),

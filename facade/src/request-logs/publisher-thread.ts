@@ -2,6 +2,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { parentPort, workerData } from "node:worker_threads";
 import { natsServers } from "../../../proto/event-stream.ts";
 import type { ThreadClosed } from "../../../proto/runtime/supervised-thread.ts";
+import { lowerThreadPriority } from "../../../proto/runtime/thread-priority.ts";
 import type { RequestLogsConfig } from "../config.ts";
 import { toRecord, type CapturedRequest } from "./recorder.ts";
 
@@ -29,6 +30,9 @@ const ENVELOPE_BYTES = 64;
 const { config, natsUrl } = workerData as PublisherThreadData;
 const port = parentPort!;
 const tell = (message: FromPublisherThread) => port.postMessage(message);
+
+const priority = lowerThreadPriority(config.threadNice);
+if (priority !== undefined) tell({ type: "log", msg: "request logs: the publisher thread runs at the facade's priority", err: priority });
 
 let nc: NatsConnection | undefined;
 let up = false;

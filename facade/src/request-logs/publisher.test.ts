@@ -13,7 +13,7 @@ let publisher: RequestLogPublisher;
 
 beforeAll(async () => {
   publisher = new RequestLogPublisher(
-    { subject, batchSize: 1_000, flushMs: 50, maxEntries: 1_000, bodyCapBytes: 200_000, threadHeapMb: 32, handoffBatch: 4, handoffMs: 5 },
+    { subject, batchSize: 1_000, flushMs: 50, maxEntries: 1_000, bodyCapBytes: 200_000, threadHeapMb: 32, threadNice: 19, handoffBatch: 4, handoffMs: 5 },
     natsUrl,
     createLogger("test"),
   );
@@ -95,7 +95,17 @@ describe("RequestLogPublisher", () => {
     })();
     await nc.flush();
     const starting = new RequestLogPublisher(
-      { subject: ownSubject, batchSize: 1_000, flushMs: 50, maxEntries: 1_000, bodyCapBytes: 1_000, threadHeapMb: 32, handoffBatch: 4, handoffMs: 5 },
+      {
+        subject: ownSubject,
+        batchSize: 1_000,
+        flushMs: 50,
+        maxEntries: 1_000,
+        bodyCapBytes: 1_000,
+        threadHeapMb: 32,
+        threadNice: 19,
+        handoffBatch: 4,
+        handoffMs: 5,
+      },
       natsUrl,
       createLogger("test"),
     );

@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import { getPriority } from "node:os";
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+import { currentThreadId, threadNiceEnv } from "./thread-priority.ts";
+
+/** A thread's nice value as the kernel reports it (/proc/<pid>/task/<tid>/stat, field 19). */
+function niceOf(tid: number): number {
+  const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
+
+async function threadAt(nice: number): Promise<{ tid: number; failed?: string; niceSeen: number }> {
+  const worker = new Worker(new URL("./thread-priority-fixture.ts", import.meta.url), { workerData: nice });
+  try {
+    const said = await new Promise<{ tid: number; failed?: string }>((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    });
+    // Read while the thread still exists.
+    return { ...said, niceSeen: niceOf(said.tid) };
+  } finally {
+    await worker.terminate();
+  }
+}
+
+describe("a background thread's priority", () => {
+  it("is lowered for that thread alone: the process's own thread keeps its priority", async () => {
+    const before = niceOf(currentThreadId());
+    const lowered = await threadAt(19);
+    expect(lowered.failed).toBeUndefined();
+    expect(lowered.tid).not.toBe(currentThreadId());
+    expect(lowered.niceSeen).toBe(19);
+    expect(niceOf(currentThreadId())).toBe(before);
+    expect(getPriority()).toBe(before);
+  });
+
+  it("is left as it is at 0", async () => {
+    const left = await threadAt(0);
+    expect(left.niceSeen).toBe(niceOf(currentThreadId()));
+  });
+
+  it("is read from the environment: 19 unless set, 0 to 19, anything else refused", () => {
+    expect(threadNiceEnv({}, "REQUEST_LOG_THREAD_NICE")).toBe(19);
+    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: "" }, "REQUEST_LOG_THREAD_NICE")).toBe(19);
+    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: "0" }, "REQUEST_LOG_THREAD_NICE")).toBe(0);
+    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: " 10 " }, "REQUEST_LOG_THREAD_NICE")).toBe(10);
+    for (const bad of ["20", "-1", "1.5", "low", "019"]) {
+      expect(() => threadNiceEnv({ REQUEST_LOG_THREAD_NICE: bad }, "REQUEST_LOG_THREAD_NICE")).toThrow(
+        `REQUEST_LOG_THREAD_NICE must be a whole number from 0 (no change) to 19 (lowest priority), got "${bad}"`,
+      );
+    }
+  });
+});
