@@ -21,6 +21,12 @@ export const jobRuns = new Counter({
   registers: [registry],
 });
 
+export const requestLogThreadRestarts = new Counter({
+  name: "paytami_core_request_log_thread_restarts_total",
+  help: "Times the request-log writer thread ended unasked (out of its heap, say) and a new one was started; the batches it held were lost.",
+  registers: [registry],
+});
+
 export const requestLogRecords = new Counter({
   name: "paytami_core_request_log_records_total",
   help: "Request-log records received from the facades: written, unknown_key (no such API key), failed (the insert failed), malformed (batches refused).",

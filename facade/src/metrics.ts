@@ -9,6 +9,12 @@ export const requestLogsPublished = new Counter({
   registers: [registry],
 });
 
+export const requestLogThreadRestarts = new Counter({
+  name: "paytami_facade_request_log_thread_restarts_total",
+  help: "Times the request-log publisher thread ended unasked (out of its heap, say) and a new one was started; what it held was lost.",
+  registers: [registry],
+});
+
 export const requestLogsDropped = new Counter({
   name: "paytami_facade_request_logs_dropped_total",
   help: "Request-log records dropped: buffer_full (REQUEST_LOG_BUFFER reached), nats_down, publish_failed, too_large, unrecordable.",

@@ -7,6 +7,7 @@ function supervise(closeGraceMs = 5_000) {
   const errors: string[] = [];
   let exits = 0;
   let starts = 0;
+  let respawned = 0;
   const thread = new SupervisedThread<ToFixture, FromFixture>({
     module: threadModule(import.meta.url, "supervised-thread-fixture"),
     name: "fixture",
@@ -18,8 +19,9 @@ function supervise(closeGraceMs = 5_000) {
     onError: (err) => errors.push(err.message),
     onExit: () => exits++,
     onStart: () => starts++,
+    onRespawn: () => respawned++,
   });
-  return { thread, pongs, errors, exits: () => exits, starts: () => starts };
+  return { thread, pongs, errors, exits: () => exits, starts: () => starts, respawned: () => respawned };
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -30,7 +32,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe("SupervisedThread", () => {
   it("replaces a thread that exits unasked, after the pause, and the new one answers", async () => {
-    const { thread, pongs, exits, starts } = supervise();
+    const { thread, pongs, exits, starts, respawned } = supervise();
     thread.post({ type: "ping" });
     await until(() => pongs.length === 1, "the first pong");
     const first = thread.threadId;
@@ -39,6 +41,7 @@ describe("SupervisedThread", () => {
     expect(thread.respawns).toBe(0);
     await until(() => thread.respawns === 1, "the replacement");
     expect(starts()).toBe(2);
+    expect(respawned()).toBe(1);
     expect(thread.threadId).not.toBe(first);
     thread.post({ type: "ping" });
     await until(() => pongs.length === 2, "the second pong");
@@ -57,7 +60,7 @@ describe("SupervisedThread", () => {
   });
 
   it("closes as soon as the thread says it has finished, though it still listens, and never replaces it", async () => {
-    const { thread, exits } = supervise(30_000);
+    const { thread, exits, respawned } = supervise(30_000);
     const started = performance.now();
     await thread.close({ type: "close", answer: true });
     // Well inside the 30 s grace: the close did not wait for the thread to end by itself.
@@ -65,6 +68,7 @@ describe("SupervisedThread", () => {
     await until(() => exits() === 1, "the exit");
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(thread.respawns).toBe(0);
+    expect(respawned()).toBe(0);
   });
 
   it("stops a thread that does not finish within the grace", async () => {

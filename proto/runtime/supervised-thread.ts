@@ -45,6 +45,8 @@ export interface SupervisedThreadOptions<Out> {
   onExit?(): void;
   /** A thread started, the first or a replacement. */
   onStart?(): void;
+  /** A replacement is starting after an unasked end (for the process's restart counter). */
+  onRespawn?(): void;
 }
 
 export class SupervisedThread<In extends { type: string }, Out extends { type: string }> {
@@ -89,6 +91,7 @@ export class SupervisedThread<In extends { type: string }, Out extends { type: s
         setTimeout(() => {
           if (this.#closing) return;
           this.#respawns++;
+          this.#options.onRespawn?.();
           this.#spawn();
         }, this.#options.respawnAfterMs ?? RESPAWN_AFTER_MS).unref();
     });

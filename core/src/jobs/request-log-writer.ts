@@ -1,6 +1,6 @@
 import { SupervisedThread, threadModule, type ThreadClosed } from "../../../proto/runtime/supervised-thread.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { requestLogRecords } from "../metrics.ts";
+import { requestLogRecords, requestLogThreadRestarts } from "../metrics.ts";
 
 /** What the writer's thread needs: where batches come from and where they go. */
 export interface WriterThreadData {
@@ -55,6 +55,7 @@ export class RequestLogWriter {
           else if (message.type === "log") log[message.level]({ err: message.err }, message.msg);
           else if (message.type === "subscribed") subscribed();
         },
+        onRespawn: () => requestLogThreadRestarts.inc(),
         onError: (err) => {
           log.error({ err }, "request logs: the writer thread failed; logs are dropped until it is back");
           failed(err);

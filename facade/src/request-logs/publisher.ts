@@ -1,7 +1,7 @@
 import type { Logger } from "../../../proto/runtime/logger.ts";
 import { SupervisedThread, threadModule } from "../../../proto/runtime/supervised-thread.ts";
 import type { RequestLogsConfig } from "../config.ts";
-import { requestLogsDropped, requestLogsPublished } from "../metrics.ts";
+import { requestLogsDropped, requestLogsPublished, requestLogThreadRestarts } from "../metrics.ts";
 import { LogBuffer } from "./log-buffer.ts";
 import type { FromPublisherThread, PublisherThreadData, ToPublisherThread } from "./publisher-thread.ts";
 import type { CapturedRequest } from "./recorder.ts";
@@ -53,6 +53,7 @@ export class RequestLogPublisher {
       onMessage: (message) => this.#heard(message),
       onError: (err) => this.#log.error({ err }, "request logs: the publisher thread failed; logs are dropped until it is back"),
       onExit: () => (this.#nats = "down"),
+      onRespawn: () => requestLogThreadRestarts.inc(),
       // What the thread that ended had not reported is gone with it; a new one keeps what comes while it connects.
       onStart: () => {
         this.#inFlight = 0;
