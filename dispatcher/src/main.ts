@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import { connect } from "@nats-io/transport-node";
 import { CoreClient } from "../../proto/core-client.ts";
-import { EVENT_STREAM, natsServers } from "../../proto/event-stream.ts";
+import { EVENT_STREAM, natsConnectionOptions } from "../../proto/event-stream.ts";
 import { requestListener } from "../../proto/request-listener.ts";
 import { createLogger } from "../../proto/runtime/logger.ts";
 import { loadConfig } from "./config.ts";
@@ -30,7 +30,7 @@ const { config, core } = (() => {
   }
 })();
 
-const nc = await connect({ servers: natsServers(config.natsUrl), name: "paytami-dispatcher", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+const nc = await connect(natsConnectionOptions(config.natsUrl, "paytami-dispatcher"));
 const jsm = await ensureEventConsumer(nc, config.consumer, config.natsStreamReplicas);
 log.info({ nats: config.natsUrl, stream: EVENT_STREAM, consumer: config.consumer }, "consumer ready");
 

@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import type pg from "pg";
-import { ensureEventStream, eventSubject, natsServers } from "../../../proto/event-stream.ts";
+import { ensureEventStream, eventSubject, natsConnectionOptions } from "../../../proto/event-stream.ts";
 import { newDatabaseClient } from "../db/primary.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { OUTBOX_CHANNEL } from "../domain/outbox.ts";
@@ -56,7 +56,7 @@ export class OutboxRelay {
 
   // The connection reconnects forever on its own (maxReconnectAttempts -1), so it is made once.
   async #connect(): Promise<JetStreamClient> {
-    this.#nc = await connect({ servers: natsServers(this.#url), name: "paytami-core-relay", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+    this.#nc = await connect(natsConnectionOptions(this.#url, "paytami-core-relay"));
     await ensureEventStream(await jetstreamManager(this.#nc), this.#deps.config.natsStreamReplicas);
     return jetstream(this.#nc);
   }

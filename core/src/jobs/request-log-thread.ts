@@ -2,7 +2,7 @@ import { connect } from "@nats-io/transport-node";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { parentPort, workerData } from "node:worker_threads";
-import { natsServers } from "../../../proto/event-stream.ts";
+import { natsConnectionOptions } from "../../../proto/event-stream.ts";
 import { REQUEST_LOG_QUEUE, requestLogBatch } from "../../../proto/request-log.ts";
 import { lowerThreadPriority } from "../../../proto/runtime/thread-priority.ts";
 import type { DB } from "../db/orm.ts";
@@ -34,7 +34,7 @@ const pool = new pg.Pool({
 pool.on("error", (err) => tell({ type: "log", level: "warn", msg: "request logs: a database connection failed", err: String(err) }));
 const database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 
-const nc = await connect({ servers: natsServers(natsUrl), name: "paytami-core-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+const nc = await connect(natsConnectionOptions(natsUrl, "paytami-core-request-logs"));
 const sub = nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
 // The server holds the subscription once a flush has come back: only then is a batch published to
 // the subject sure to reach this core (the core waits for this before it serves: main.ts).

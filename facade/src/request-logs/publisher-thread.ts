@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { parentPort, workerData } from "node:worker_threads";
-import { natsServers } from "../../../proto/event-stream.ts";
+import { natsConnectionOptions } from "../../../proto/event-stream.ts";
 import type { ThreadClosed } from "../../../proto/runtime/supervised-thread.ts";
 import { lowerThreadPriority } from "../../../proto/runtime/thread-priority.ts";
 import type { RequestLogsConfig } from "../config.ts";
@@ -147,7 +147,7 @@ port.on("message", (message: ToPublisherThread) => {
 });
 
 try {
-  nc = await connect({ servers: natsServers(natsUrl), name: "paytami-facade-request-logs", maxReconnectAttempts: -1, waitOnFirstConnect: true });
+  nc = await connect(natsConnectionOptions(natsUrl, "paytami-facade-request-logs"));
   setUp(true);
   const kept = early;
   early = [];
