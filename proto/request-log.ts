@@ -1,22 +1,12 @@
 // The contract between the facade's request-log recorder (publisher) and the core's writer
 // (consumer): plain NATS, not JetStream. Logs are a debugging aid the issue allows to lose while
 // NATS is down, and a stream would add an acknowledged publish per batch for nothing.
-import { createHash } from "node:crypto";
 import { z } from "zod";
 
 /** REQUEST_LOG_SUBJECT's default; a deployment sharing one NATS with another sets its own on both sides. */
 export const REQUEST_LOG_SUBJECT = "paytami.request_logs";
 /** The cores' queue group: each batch goes to exactly one core. */
 export const REQUEST_LOG_QUEUE = "paytami-core";
-
-/**
- * The facade never learns a key's id (the core authenticates), so it sends the key's SHA-256, the
- * digest the core stores in api_keys.digest, and the core's writer turns it into the key id, the
- * merchant and the mode. The digest of a 190-bit random key cannot be turned back into the key.
- */
-export function apiKeyDigest(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
-}
 
 const text = (max: number) => z.string().max(max);
 

@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../core/src/devstack/free-port.ts";
-import { apiKeyDigest } from "../proto/request-log.ts";
+import { apiKeyDigest } from "../proto/api-key-digest.ts";
 import { dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { validBody } from "./support/expect.ts";
 import { eventually } from "./support/eventually.ts";

@@ -1,11 +1,9 @@
 import { connect } from "@nats-io/transport-node";
-import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { parentPort, workerData } from "node:worker_threads";
 import { natsConnectionOptions } from "../../../proto/event-stream.ts";
 import { REQUEST_LOG_QUEUE, requestLogBatch } from "../../../proto/request-log.ts";
 import { lowerThreadPriority } from "../../../proto/runtime/thread-priority.ts";
-import type { DB } from "../db/orm.ts";
 import { databasePoolOptions } from "../db/primary.ts";
 import { recordRequestLogs } from "../domain/request-log-insert.ts";
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from "./request-log-writer.ts";
@@ -32,7 +30,6 @@ const pool = new pg.Pool({
   options: "-c synchronous_commit=off",
 });
 pool.on("error", (err) => tell({ type: "log", level: "warn", msg: "request logs: a database connection failed", err: String(err) }));
-const database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 
 const nc = await connect(natsConnectionOptions(natsUrl, "paytami-core-request-logs"));
 const sub = nc.subscribe(subject, { queue: REQUEST_LOG_QUEUE });
@@ -59,7 +56,7 @@ for await (const message of sub) {
     continue;
   }
   try {
-    const written = await recordRequestLogs(database, records);
+    const written = await recordRequestLogs(pool, records);
     tell({ type: "records", outcome: "written", count: written });
     if (written < records.length) tell({ type: "records", outcome: "unknown_key", count: records.length - written });
   } catch (err) {
@@ -68,5 +65,5 @@ for await (const message of sub) {
     tell({ type: "log", level: "error", msg: "request logs: a batch could not be written; dropped", err: String(err) });
   }
 }
-await database.destroy();
+await pool.end();
 tell({ type: "closed" });

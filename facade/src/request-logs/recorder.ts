@@ -1,5 +1,6 @@
 import type { Context, Next } from "koa";
-import { apiKeyDigest, type RequestLogRecord } from "../../../proto/request-log.ts";
+import { apiKeyDigest } from "../../../proto/api-key-digest.ts";
+import type { RequestLogRecord } from "../../../proto/request-log.ts";
 import type { FacadeState } from "../middleware/request-context.ts";
 import type { LogBuffer } from "./log-buffer.ts";
 import { storedBody } from "./redact.ts";
