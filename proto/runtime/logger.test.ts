@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, test } from "vitest";
 import { CENSOR, createLogger, MAX_DEPTH, redactSecrets } from "./logger.ts";
 
@@ -239,5 +240,22 @@ describe("card numbers in string values", () => {
     expect(logged.stack).toContain("************5556");
     for (const line of raw) for (const number of ["4242 4242 4242 4242", "5555555555554444", "4000056655665556"]) expect(line).not.toContain(number);
     expect(err.message).toContain("4000056655665556"); // the caller's error is not modified
+  });
+});
+
+describe("the default destination", () => {
+  test("writes each line before the call returns: a process killed right after logging has the line in its output", () => {
+    // A pool thread's write (pino's default destination) would still be queued when SIGKILL lands.
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL("./logger.ts", import.meta.url).href)});
+      const log = createLogger("crash");
+      for (let i = 0; i < 50; i++) log.info({ i }, "before the crash");
+      process.kill(process.pid, "SIGKILL");
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.signal).toBe("SIGKILL");
+    const lines = run.stdout.trim().split("\n").filter(Boolean);
+    expect(lines).toHaveLength(50);
+    expect((JSON.parse(lines[49]!) as { i: number; msg: string }).i).toBe(49);
   });
 });

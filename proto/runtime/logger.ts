@@ -143,6 +143,11 @@ export function createLogger(name: string, destination?: pino.DestinationStream)
   // describes completes, nothing is lost on a crash, and a slow log reader
   // slows the process instead of growing an unbounded buffer (measured: the
   // asynchronous destination raised the facade's peak RSS by ~20 MB under load).
+  // Said explicitly: pino's default destination writes asynchronously, each line
+  // handed to a libuv pool thread (strace at c=1: one pool write and one wake-up
+  // of the event loop per access-log line), which is what ran until session 30:
+  // a process killed right after logging 50 lines had written 1 (logger.test.ts).
+  // Throughput and c=1 latency measured the same either way (test/bench/README.md).
   const options: pino.LoggerOptions = {
     name,
     level: process.env.LOG_LEVEL ?? "info",
@@ -161,7 +166,7 @@ export function createLogger(name: string, destination?: pino.DestinationStream)
       },
     },
   };
-  const logger = destination ? pino(options, destination) : pino(options);
+  const logger = pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
   // pino applies the bindings formatter to the root's bindings only (children reset it), so each
   // child's bindings are redacted on the way in; children inherit this `child` from the root.
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called with each logger as `this` (children inherit this method)
