@@ -1,5 +1,6 @@
-import { createHash, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { LockMode } from "@mikro-orm/core";
+import { apiKeyDigest } from "../../../proto/api-key-digest.ts";
 import type { Mode } from "../config.ts";
 import type { ExpressionBuilder } from "kysely";
 import { ApiKey, Merchant } from "../db/entities/index.ts";
@@ -19,17 +20,13 @@ export function generateApiKey(mode: Mode): string {
   return `sk_${mode}_${body}`;
 }
 
-export function digestApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
-}
-
 export const unauthorized = () => new DomainError("unauthorized", "Missing, invalid, revoked or expired API key.");
 
 /** Checks the form of an `sk_…` key without touching the database; the transport has taken it out of its header. */
 export function presentApiKey(key: string | undefined): PresentedCredential {
   const mode = key === undefined ? undefined : KEY_FORMAT.exec(key)?.[1];
   if (!key || !mode) return { kind: "unreadable" };
-  return { kind: "api_key", digest: digestApiKey(key), mode: mode as Mode };
+  return { kind: "api_key", digest: apiKeyDigest(key), mode: mode as Mode };
 }
 
 /** A presented credential that is at least an API key in form, or `unauthorized`. */
@@ -82,7 +79,7 @@ export function insertApiKey(em: EntityManager, merchantId: string, mode: Mode, 
     id: newId("key"),
     merchant_id: merchantId,
     mode,
-    digest: digestApiKey(apiKey),
+    digest: apiKeyDigest(apiKey),
     last4: apiKey.slice(-4),
     created_at: now,
     expires_at: expiresAt,

@@ -1,10 +1,10 @@
 // Merchant and key administration through the EntityManager, against a real migrated database.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { apiKeyDigest } from "../../../proto/api-key-digest.ts";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { ApiKey, Merchant } from "../db/entities/index.ts";
 import * as apiKeys from "./api-keys.ts";
-import { digestApiKey } from "./api-keys.ts";
 import { OPERATOR } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
@@ -44,8 +44,8 @@ describe("createMerchant", () => {
     expect(merchant.created_at.toISOString()).toBe(clock.toISOString());
     const keys = await em.find(ApiKey, { merchant_id: created.merchantId }, { orderBy: { mode: "asc" } });
     expect(keys.map((k) => [k.mode, k.digest, k.last4, k.revoked_at])).toEqual([
-      ["live", digestApiKey(created.liveApiKey), created.liveApiKey.slice(-4), null],
-      ["test", digestApiKey(created.testApiKey), created.testApiKey.slice(-4), null],
+      ["live", apiKeyDigest(created.liveApiKey), created.liveApiKey.slice(-4), null],
+      ["test", apiKeyDigest(created.testApiKey), created.testApiKey.slice(-4), null],
     ]);
   });
 });
@@ -61,7 +61,7 @@ describe("createApiKey and revokeApiKey", () => {
     const { merchantId } = await createMerchant({ name: "Llaves", currencies: [], methods: [] });
     const issued = await createApiKey({ merchantId, mode: "live", expiresAt: "2027-01-01T00:00:00.000Z" });
     const stored = await orm.em.fork().findOneOrFail(ApiKey, issued.id);
-    expect(stored).toMatchObject({ merchant_id: merchantId, mode: "live", digest: digestApiKey(issued.apiKey), revoked_at: null });
+    expect(stored).toMatchObject({ merchant_id: merchantId, mode: "live", digest: apiKeyDigest(issued.apiKey), revoked_at: null });
     expect(stored.expires_at?.toISOString()).toBe("2027-01-01T00:00:00.000Z");
 
     const first = clock;
