@@ -1,11 +1,13 @@
 // A PreparedStatement reaches PostgreSQL as a named statement, parsed once per connection, and
 // still binds each run's own values; anything else stays unnamed.
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { nameStatement } from "./named-statements.ts";
 import { db, type Db } from "./orm.ts";
 import { PreparedStatement, statementBuilder } from "./prepared.ts";
+import { databasePoolOptions } from "./primary.ts";
 
 let database: MigratedDatabase | undefined;
 
@@ -40,4 +42,18 @@ it("leaves a statement built per call unnamed", async () => {
     await connection.selectFrom("payments").select("id").where("id", "=", "pay_unnamed").execute();
     expect((await preparedOn(connection)).filter((row) => row.statement.includes('from "payments"'))).toEqual([]);
   });
+});
+
+it("names a registered text sent through pg's Pool.query too (which hands its client a callback)", async () => {
+  const text = "select $1::int * 2 as doubled";
+  nameStatement(text);
+  // One connection, so what it prepared is visible on it afterwards.
+  const pool = new pg.Pool({ ...databasePoolOptions(database!.deps.config.databaseUrl, 5_000), max: 1 });
+  try {
+    expect((await pool.query<{ doubled: number }>(text, [21])).rows[0]?.doubled).toBe(42);
+    const prepared = await pool.query<{ name: string }>("select name from pg_prepared_statements where statement = $1", [text]);
+    expect(prepared.rows).toEqual([{ name: nameStatement(text) }]);
+  } finally {
+    await pool.end();
+  }
 });

@@ -22,9 +22,11 @@ export function namingClientClass(base: ClientClass): ClientClass {
   (Naming.prototype as unknown as { query: Query }).query = function (this: unknown, ...args: unknown[]) {
     // Looked up per call: instrumentation-pg may patch pg's query after this class is made.
     const { query } = base.prototype as { query: Query };
-    const [text, values] = args;
-    const name = typeof text === "string" && args.length === 2 && Array.isArray(values) ? names.get(text) : undefined;
-    return name ? query.call(this, { name, text, values }) : query.apply(this, args);
+    // (text, values), or (text, values, callback) as pg's Pool.query calls its client.
+    const [text, values, callback] = args;
+    const plain = typeof text === "string" && Array.isArray(values) && (args.length === 2 || (args.length === 3 && typeof callback === "function"));
+    const name = plain ? names.get(text) : undefined;
+    return name ? query.call(this, { name, text, values }, ...args.slice(2)) : query.apply(this, args);
   };
   return Naming;
 }

@@ -31,9 +31,8 @@ select k.merchant_id, k.mode, k.id, r.at, r.method, r.path, r.status, r.code, r.
 from unnest(${FIELDS.map((field, i) => `$${i + 1}::${TYPES[field]}[]`).join(", ")}) as r(${FIELDS.join(", ")})
 join api_keys k on k.digest = r.key_digest`;
 
-// Sent as a named statement, parsed once per connection (db/named-statements.ts). Named here, not by
-// the pool's client class: pg's Pool.query hands its client a callback, which that class leaves alone.
-const INSERT_NAME = nameStatement(INSERT);
+// Sent as a named statement, parsed once per connection: the pool's client class names this text (db/named-statements.ts).
+nameStatement(INSERT);
 
 /**
  * Inserts a batch with one statement: the records travel as one array per column, taken apart by
@@ -47,6 +46,9 @@ const INSERT_NAME = nameStatement(INSERT);
  */
 export async function recordRequestLogs(database: Pick<pg.Pool, "query">, records: readonly RequestLogRecord[]): Promise<number> {
   if (records.length === 0) return 0;
-  const written = await database.query({ name: INSERT_NAME, text: INSERT, values: FIELDS.map((field) => records.map((record) => record[field])) });
+  const written = await database.query(
+    INSERT,
+    FIELDS.map((field) => records.map((record) => record[field])),
+  );
   return written.rowCount ?? 0;
 }
