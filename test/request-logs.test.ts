@@ -4,12 +4,12 @@
 // work, `paytami logs tail` prints new requests, and with NATS stopped the API answers as before.
 // This file runs its own nats-server, since it stops it.
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { createInterface } from "node:readline";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../core/src/devstack/free-port.ts";
+import { threadsOf } from "./bench/process-cpu.ts";
 import { apiKeyDigest } from "../proto/api-key-digest.ts";
 import { dashQuery, seedUser, signedIn } from "./support/dashboard.ts";
 import { validBody } from "./support/expect.ts";
@@ -90,15 +90,6 @@ async function coreRecords(outcome: string): Promise<number> {
   return total;
 }
 
-/** A process's threads: kernel id, name (cut to 15 characters) and nice value, from /proc. */
-function threadsOf(pid: number): { tid: number; name: string; nice: number }[] {
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-    const close = stat.lastIndexOf(")");
-    return { tid: Number(tid), name: stat.slice(stat.indexOf("(") + 1, close), nice: Number(stat.slice(close + 2).split(" ")[16]) };
-  });
-}
-
 describe("request logs", () => {
   test("a burst of 2 000 API requests is stored completely within 5 s of the last answer", async () => {
     const prefix = `burst-${randomUUID()}`;
@@ -144,7 +135,7 @@ describe("request logs", () => {
     ] as const) {
       const threads = threadsOf(pid);
       expect(
-        threads.filter((t) => t.name.startsWith(thread)).map((t) => t.nice),
+        threads.filter((t) => t.comm.startsWith(thread)).map((t) => t.nice),
         `${thread} in ${pid}`,
       ).toEqual([19]);
       // The stack's processes inherit this process's nice value.

@@ -1,13 +1,14 @@
-import { readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
+import { threadsOf } from "../../test/bench/process-cpu.ts";
 import { currentThreadId, threadNiceEnv } from "./thread-priority.ts";
 
-/** A thread's nice value as the kernel reports it (/proc/<pid>/task/<tid>/stat, field 19). */
+/** A thread of this process's nice value as the kernel reports it. */
 function niceOf(tid: number): number {
-  const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  const thread = threadsOf(process.pid).find((t) => t.tid === tid);
+  if (!thread) throw new Error(`no thread ${tid} in ${process.pid}`);
+  return thread.nice;
 }
 
 async function threadAt(nice: number): Promise<{ tid: number; failed?: string; niceSeen: number }> {

@@ -5,11 +5,12 @@ import * as fs from "node:fs";
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
 
-/** What /proc/<pid>/stat says of a process: its command name, parent and CPU milliseconds so far. */
+/** What /proc/<pid>/stat says of a process (or a thread): its command name, parent, CPU milliseconds so far and nice value. */
 export interface ProcStat {
   comm: string;
   ppid: number;
   cpuMs: number;
+  nice: number;
 }
 
 /** A process's /proc/<pid>/stat, or undefined once it is gone. */
@@ -25,10 +26,29 @@ function readStat(file: string): ProcStat | undefined {
   } catch {
     return undefined;
   }
-  // The command name is parenthesised and may hold spaces; ppid, utime and stime are fields 4, 14 and 15.
+  // The command name is parenthesised and may hold spaces; ppid, utime, stime and nice are fields 4, 14, 15 and 19.
   const close = stat.lastIndexOf(")");
   const fields = stat.slice(close + 2).split(" ");
-  return { comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+  return {
+    comm: stat.slice(stat.indexOf("(") + 1, close),
+    ppid: Number(fields[1]),
+    cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+    nice: Number(fields[16]),
+  };
+}
+
+/** A process's threads (/proc/<pid>/task), each with its kernel id; none once it is gone. A thread's `comm` is its name cut to 15 characters. */
+export function threadsOf(pid: number): (ProcStat & { tid: number })[] {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((tid) => {
+    const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
+    return stat ? [{ ...stat, tid: Number(tid) }] : [];
+  });
 }
 
 /** CPU milliseconds a process has used so far, or undefined once it is gone. */
@@ -41,18 +61,9 @@ export function cpuMs(pid: number): number | undefined {
  * worker thread's name is its `name` option, cut to 15 characters), 0 when there are none.
  */
 export function threadCpuMs(pid: number, prefix: string): number {
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return 0;
-  }
-  let total = 0;
-  for (const tid of tasks) {
-    const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
-    if (stat?.comm.startsWith(prefix)) total += stat.cpuMs;
-  }
-  return total;
+  return threadsOf(pid)
+    .filter((thread) => thread.comm.startsWith(prefix))
+    .reduce((total, thread) => total + thread.cpuMs, 0);
 }
 
 /** A process's memory from /proc/<pid>/status, in kB: resident now (VmRSS), its peak (VmHWM), and the anonymous part of the resident (RssAnon: heaps, malloc; the rest is mapped files such as the node binary and ICU data). */
