@@ -8,7 +8,7 @@ export const EVENT_SUBJECT_PREFIX = "paytami.events";
 export const DISPATCHER_CONSUMER = "dispatcher";
 
 /** NATS_URL may list several servers of a cluster, comma-separated (DESIGN §7); the client tries them all. */
-export function natsServers(natsUrl: string): string[] {
+function natsServers(natsUrl: string): string[] {
   return natsUrl
     .split(",")
     .map((server) => server.trim())

@@ -4,8 +4,15 @@
 import { randomBytes } from "node:crypto";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { REQUEST_LOG_SUBJECT } from "../../proto/request-log.ts";
-import { isDuration, parseDuration, parseDurationList, parseWindowLimit, serviceTokenEnv, webhookAllowLoopbackEnv } from "../../proto/runtime/env.ts";
-import { threadNiceEnv } from "../../proto/runtime/thread-priority.ts";
+import {
+  isDuration,
+  parseDuration,
+  parseDurationList,
+  parseWindowLimit,
+  serviceTokenEnv,
+  threadNiceEnv,
+  webhookAllowLoopbackEnv,
+} from "../../proto/runtime/env.ts";
 
 export type Currency = "GTQ" | "USD";
 export type MethodType = "card" | "bank_transfer";

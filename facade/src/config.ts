@@ -1,8 +1,7 @@
 import path from "node:path";
 import { coreTlsEnv, type CoreTls } from "../../proto/core-tls.ts";
 import { REQUEST_LOG_SUBJECT } from "../../proto/request-log.ts";
-import { isDuration, parseDuration, parseWindowLimit, serviceTokenEnv } from "../../proto/runtime/env.ts";
-import { threadNiceEnv } from "../../proto/runtime/thread-priority.ts";
+import { isDuration, parseDuration, parseWindowLimit, serviceTokenEnv, threadNiceEnv } from "../../proto/runtime/env.ts";
 import { parseTrustProxy, type TrustedProxies } from "./client-ip.ts";
 
 export interface FacadeConfig {

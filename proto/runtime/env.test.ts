@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDuration, parseDuration, parseDurationList, serviceTokenEnv, webhookAllowLoopbackEnv } from "./env.ts";
+import { isDuration, parseDuration, parseDurationList, serviceTokenEnv, threadNiceEnv, webhookAllowLoopbackEnv } from "./env.ts";
 
 describe("durations", () => {
   it("read ms, s, m, h and d; a bare 0 only in a list", () => {
@@ -39,5 +39,19 @@ describe("WEBHOOK_ALLOW_LOOPBACK", () => {
     expect(webhookAllowLoopbackEnv({ WEBHOOK_ALLOW_LOOPBACK: "" })).toBe(false);
     expect(webhookAllowLoopbackEnv({ WEBHOOK_ALLOW_LOOPBACK: "true" })).toBe(true);
     expect(() => webhookAllowLoopbackEnv({ WEBHOOK_ALLOW_LOOPBACK: "yes" })).toThrow('WEBHOOK_ALLOW_LOOPBACK must be "true" or "false", got "yes"');
+  });
+});
+
+describe("a background thread's nice value", () => {
+  it("is 19 unless set, 0 to 19, anything else refused", () => {
+    expect(threadNiceEnv({}, "REQUEST_LOG_THREAD_NICE")).toBe(19);
+    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: "" }, "REQUEST_LOG_THREAD_NICE")).toBe(19);
+    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: "0" }, "REQUEST_LOG_THREAD_NICE")).toBe(0);
+    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: " 10 " }, "REQUEST_LOG_THREAD_NICE")).toBe(10);
+    for (const bad of ["20", "-1", "1.5", "low", "019"]) {
+      expect(() => threadNiceEnv({ REQUEST_LOG_THREAD_NICE: bad }, "REQUEST_LOG_THREAD_NICE")).toThrow(
+        `REQUEST_LOG_THREAD_NICE must be a whole number from 0 (no change) to 19 (lowest priority), got "${bad}"`,
+      );
+    }
   });
 });

@@ -50,6 +50,17 @@ export function webhookAllowLoopbackEnv(source: NodeJS.ProcessEnv): boolean {
   return text === "true";
 }
 
+/** The nice value a background thread runs at unless its setting says otherwise: the lowest priority (thread-priority.ts). */
+const BACKGROUND_THREAD_NICE = 19;
+
+/** REQUEST_LOG_THREAD_NICE (the facade and the core read it alike): 0 (no change) to 19 (lowest priority), 19 unless set; anything else is refused at start. */
+export function threadNiceEnv(source: NodeJS.ProcessEnv, name: string): number {
+  const text = (source[name] ?? "").trim();
+  if (text === "") return BACKGROUND_THREAD_NICE;
+  if (!/^\d{1,2}$/.test(text) || Number(text) > 19) throw new Error(`${name} must be a whole number from 0 (no change) to 19 (lowest priority), got "${text}"`);
+  return Number(text);
+}
+
 /**
  * A fixed-window limit as "<n>/<unit>,…,<window>": one count per unit (parts in any order, spaces
  * allowed; each count ≥ 1) and a window duration of at least 1s; "off" turns it off (null).

@@ -2,7 +2,7 @@ import { getPriority } from "node:os";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { threadsOf } from "../../test/bench/process-cpu.ts";
-import { currentThreadId, threadNiceEnv } from "./thread-priority.ts";
+import { currentThreadId } from "./thread-priority.ts";
 
 /** A thread of this process's nice value as the kernel reports it. */
 function niceOf(tid: number): number {
@@ -39,17 +39,5 @@ describe("a background thread's priority", () => {
   it("is left as it is at 0", async () => {
     const left = await threadAt(0);
     expect(left.niceSeen).toBe(niceOf(currentThreadId()));
-  });
-
-  it("is read from the environment: 19 unless set, 0 to 19, anything else refused", () => {
-    expect(threadNiceEnv({}, "REQUEST_LOG_THREAD_NICE")).toBe(19);
-    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: "" }, "REQUEST_LOG_THREAD_NICE")).toBe(19);
-    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: "0" }, "REQUEST_LOG_THREAD_NICE")).toBe(0);
-    expect(threadNiceEnv({ REQUEST_LOG_THREAD_NICE: " 10 " }, "REQUEST_LOG_THREAD_NICE")).toBe(10);
-    for (const bad of ["20", "-1", "1.5", "low", "019"]) {
-      expect(() => threadNiceEnv({ REQUEST_LOG_THREAD_NICE: bad }, "REQUEST_LOG_THREAD_NICE")).toThrow(
-        `REQUEST_LOG_THREAD_NICE must be a whole number from 0 (no change) to 19 (lowest priority), got "${bad}"`,
-      );
-    }
   });
 });
