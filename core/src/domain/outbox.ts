@@ -41,6 +41,13 @@ export type OutboxValues = {
   event_traceparents: Array<string | null>;
 };
 
+/**
+ * An outbox row's envelope as the text it was stored with (json keeps it verbatim): what the relay
+ * publishes and every webhook attempt sends (webhook-deliveries.ts `eventBody`), so the bytes are
+ * the same everywhere and nothing parses an envelope only to serialize it again.
+ */
+export const storedEnvelope = (column: "envelope" | "o.envelope" = "envelope") => sql<string>`${sql.ref(column)}::text`;
+
 /** The envelopes of `events` (new ids where they have none) and the values `outboxWrites` binds. */
 export function outboxValues(events: readonly RaisedEvent[]): { envelopes: EventEnvelope[]; values: OutboxValues } {
   const envelopes = events.map((event): EventEnvelope => ({

@@ -52,11 +52,13 @@ export async function recordDeliveries(deps: CoreDeps, tx: Tx, _caller: Delivery
 }
 
 /**
- * The body of every attempt of an event: its outbox envelope serialized once more from the stored
- * jsonb. jsonb keeps one canonical form, so every attempt (and `listen`) sends the same bytes.
+ * The body of every attempt of an event: its outbox envelope as stored, read as text
+ * (`storedEnvelope`, outbox.ts). The column is json, which keeps the very text written, so every
+ * attempt, `listen` and the relay's NATS message carry the same bytes, and none of them parses the
+ * envelope only to serialize it again.
  */
-export function eventBody(envelope: unknown): Buffer {
-  return Buffer.from(JSON.stringify(envelope));
+export function eventBody(storedEnvelope: string): Buffer {
+  return Buffer.from(storedEnvelope);
 }
 
 export interface AttemptOutcome {

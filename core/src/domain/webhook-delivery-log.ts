@@ -8,6 +8,7 @@ import type { MerchantCaller, OperatorCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
 import { isId } from "./ids.ts";
+import { storedEnvelope } from "./outbox.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
 import { DELIVERY_STATUSES, eventBody, type DeliveryStatus } from "./webhook-deliveries.ts";
 
@@ -212,7 +213,7 @@ export async function listRecentEvents(
   const limit = Math.min(Math.max(query.limit || 100, 1), 500);
   const rows = await db(tx)
     .selectFrom("outbox_events")
-    .select(["id", "type", "created_at", "envelope"])
+    .select(["id", "type", "created_at", storedEnvelope().as("envelope")])
     .where("merchant_id", "=", query.merchantId)
     .where("mode", "=", query.mode)
     // A test event goes to its one endpoint only, never to a listener.

@@ -7,6 +7,7 @@ import { db } from "../db/orm.ts";
 import type { DeliveryCaller } from "../domain/caller.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { type Tx } from "../domain/unit-of-work.ts";
+import { storedEnvelope } from "../domain/outbox.ts";
 import { eventBody, recordAttempts, type AttemptOutcome, type RejectedAttempt } from "../domain/webhook-deliveries.ts";
 import { signingSecrets } from "../domain/webhook-endpoints.ts";
 import { leaseStatement, type LeasedQueue } from "./claim.ts";
@@ -74,7 +75,7 @@ interface ClaimedRow {
   previous_secret_expires_at: Date | null;
   outbox_id: string | null;
   traceparent: string | null;
-  envelope: unknown;
+  envelope: string | null;
 }
 
 /** How many due deliveries a dispatcher asks for, and for how long it holds them. */
@@ -97,12 +98,12 @@ export async function claimDueDeliveries(deps: CoreDeps, tx: Tx, _caller: Delive
   const now = deps.now();
   // One statement: the lease, and what the dispatcher needs of each leased delivery (the select sees
   // the rows as they were before the lease, which changed only claimed_until). Each event's envelope
-  // comes once however many of its endpoints were claimed: it is read, parsed and serialized once,
-  // and every endpoint is sent (and signs) the same bytes.
+  // comes once however many of its endpoints were claimed, as the text it was stored with, and
+  // every endpoint is sent (and signs) the same bytes.
   const { rows } = await sql<ClaimedRow>`
     with leased as (${lease})
     select d.id, d.event_id, d.endpoint_id, d.mode, d.attempt_count, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
-      o.id as outbox_id, o.traceparent, case when row_number() over (partition by d.event_id) = 1 then o.envelope end as envelope
+      o.id as outbox_id, o.traceparent, case when row_number() over (partition by d.event_id) = 1 then ${storedEnvelope("o.envelope")} end as envelope
     from leased
     join webhook_deliveries d on d.id = leased.id
     join webhook_endpoints e on e.id = d.endpoint_id

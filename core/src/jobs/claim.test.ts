@@ -9,7 +9,7 @@ import { openMigratedDatabase, type MigratedDatabase } from "../../../test/suppo
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { jobRuns } from "../metrics.ts";
-import { claimLeased, completeLeased, eachRow, handleClaimed, type Tally } from "./claim.ts";
+import { claimLeased, completeLeased, completionStatement, eachRow, handleClaimed, type Tally } from "./claim.ts";
 import { unpublishedEvents } from "./outbox-relay.ts";
 import { expiredIdempotencyKeys, purgeExpiredIdempotencyKeys } from "./purge-idempotency-keys.ts";
 
@@ -247,7 +247,7 @@ describe("claimLeased / completeLeased (work outside any transaction)", () => {
     const ids = await pendingEvents(3);
     const first = await claimLeased(deps, unpublishedEvents, lease);
     expect(first.map((e) => e.id)).toEqual(ids);
-    expect(first[0]).toMatchObject({ mode: "test", type: "payment.succeeded", envelope: { id: "evt000" } });
+    expect(first[0]).toMatchObject({ mode: "test", type: "payment.succeeded", envelope: JSON.stringify({ id: "evt000" }) });
 
     clock = new Date(clock.getTime() + 29_000);
     expect(await claimLeased(deps, unpublishedEvents, lease)).toEqual([]);
@@ -278,6 +278,30 @@ describe("claimLeased / completeLeased (work outside any transaction)", () => {
     ]);
     clock = new Date(clock.getTime() + 31_000);
     expect((await claimLeased(deps, unpublishedEvents, lease)).map((e) => e.id)).toEqual(ids.slice(2));
+  });
+
+  it("completion is one statement text for any number of keys (named, so planned once per connection)", () => {
+    const trx = db(orm.em.fork());
+    const one = completionStatement(trx, unpublishedEvents, ["evt000"], { published_at: clock });
+    const many = completionStatement(
+      trx,
+      unpublishedEvents,
+      Array.from({ length: 40 }, (_, i) => `evt${i}`),
+      { published_at: clock },
+    );
+    expect(many.sql).toBe(one.sql);
+    expect(many.parameters).toHaveLength(one.parameters.length);
+    expect(many.parameters).toContainEqual(Array.from({ length: 40 }, (_, i) => `evt${i}`));
+  });
+
+  it("a claimed event carries its envelope as the text stored, byte for byte (what the relay publishes)", async () => {
+    // Spacing and key order no JSON.stringify of a parsed copy would give back.
+    const stored = '{"id": "evt_text",  "type":"refund.succeeded", "data": {"b": 1, "a": [1, 2]}}';
+    await sql`insert into outbox_events (id, merchant_id, mode, type, envelope, created_at) values ('evt_text', 'm', 'test', 'refund.succeeded', ${stored}::json, ${clock})`.execute(
+      db(orm.em.fork()),
+    );
+    const [claimed] = await claimLeased(deps, unpublishedEvents, lease);
+    expect(claimed?.envelope).toBe(stored);
   });
 
   it("concurrent claimers get disjoint batches of at most `batch` rows that together cover every row", async () => {

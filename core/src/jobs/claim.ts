@@ -1,5 +1,6 @@
-import { sql, type Kysely, type SelectQueryBuilder, type Updateable } from "kysely";
+import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder, type Updateable } from "kysely";
 import type { JobPolicy, LeasedJobPolicy } from "../config.ts";
+import { nameStatement } from "../db/named-statements.ts";
 import { db, type DB, type Db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { atomically, inTransaction, type Changes, type Tx } from "../domain/unit-of-work.ts";
@@ -205,10 +206,26 @@ export async function completeLeased<T extends LeasedTable, K extends keyof DB[T
   outcome: string,
 ): Promise<void> {
   if (keys.length === 0) return;
-  await anyTable(db(deps.orm.em.fork()))
+  const trx = db(deps.orm.em.fork());
+  await trx.executeQuery(completionStatement(trx, queue, keys, done));
+  count(queue.job, { [outcome]: keys.length });
+}
+
+/**
+ * completeLeased's statement, named: `= any(array)`, not `in (…)`, so its text is the same whatever
+ * the number of keys, and PostgreSQL parses and plans it once per connection, not once per batch.
+ */
+export function completionStatement<T extends LeasedTable, K extends keyof DB[T] & string, Row extends Record<K, string>>(
+  trx: Db,
+  queue: LeasedQueue<T, K, Row>,
+  keys: readonly Row[K][],
+  done: Updateable<DB[T]>,
+): CompiledQuery {
+  const statement = anyTable(trx)
     .updateTable(queue.table as string)
     .set({ ...(done as object), claimed_until: null })
-    .where(queue.key as string, "in", keys as readonly string[])
-    .execute();
-  count(queue.job, { [outcome]: keys.length });
+    .where(sql<boolean>`${sql.ref(queue.key as string)} = any(${keys as readonly string[]}::text[])`)
+    .compile();
+  nameStatement(statement.sql);
+  return statement;
 }

@@ -4,18 +4,21 @@ import type pg from "pg";
 import { ensureEventStream, eventSubject, natsConnectionOptions } from "../../../proto/event-stream.ts";
 import { newDatabaseClient } from "../db/primary.ts";
 import type { CoreDeps } from "../domain/deps.ts";
-import { OUTBOX_CHANNEL } from "../domain/outbox.ts";
+import { OUTBOX_CHANNEL, storedEnvelope } from "../domain/outbox.ts";
 import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
 import { contextOf, currentTraceparent, failed, SpanKind, startSpan, withSpan } from "../../../proto/runtime/spans.ts";
 
 /** Outbox rows not yet published, in the order they were written. */
-export const unpublishedEvents: LeasedQueue<"outbox_events", "id", { id: string; mode: string; type: string; envelope: unknown; traceparent: string | null }> =
-  {
-    job: "outbox_relay",
-    table: "outbox_events",
-    key: "id",
-    due: (rows) => rows.select(["id", "mode", "type", "envelope", "traceparent"]).where("published_at", "is", null).orderBy("seq"),
-  };
+export const unpublishedEvents: LeasedQueue<"outbox_events", "id", { id: string; mode: string; type: string; envelope: string; traceparent: string | null }> = {
+  job: "outbox_relay",
+  table: "outbox_events",
+  key: "id",
+  due: (rows) =>
+    rows
+      .select(["id", "mode", "type", storedEnvelope().as("envelope"), "traceparent"])
+      .where("published_at", "is", null)
+      .orderBy("seq"),
+};
 
 /**
  * Moves committed outbox rows to JetStream. Rows are claimed with a lease
@@ -88,7 +91,7 @@ export class OutboxRelay {
    * Publishes one event. Tracing on: a producer span continuing the trace of the request that raised
    * it (the traceparent stored with the row), whose own traceparent travels in the message headers.
    */
-  async #publish(js: JetStreamClient, event: { id: string; mode: string; type: string; envelope: unknown; traceparent: string | null }) {
+  async #publish(js: JetStreamClient, event: { id: string; mode: string; type: string; envelope: string; traceparent: string | null }) {
     const subject = eventSubject(event.mode, event.type);
     const span = startSpan(`${subject} publish`, {
       kind: SpanKind.PRODUCER,
@@ -102,7 +105,7 @@ export class OutboxRelay {
         withSpan(span, () => currentTraceparent()!),
       );
     try {
-      return await js.publish(subject, JSON.stringify(event.envelope), { msgID: event.id, ...(h ? { headers: h } : {}) });
+      return await js.publish(subject, event.envelope, { msgID: event.id, ...(h ? { headers: h } : {}) });
     } catch (error) {
       failed(span, error);
       throw error;
