@@ -7,13 +7,16 @@
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_REFUND_ROUNDS (default 3).
 // Alone: `node test/bench/refund-create.ts` (provisions its own PostgreSQL + NATS like bench.ts);
 // REFUND_BATCH=off in its environment turns the core's group commit of refunds off (A/B).
-// Besides throughput it reports CPU ms per request of the facade, the core and the PostgreSQL
-// backends (utime + stime from /proc/<pid>/stat, as bench.ts), and the refund batch sizes
-// (paytami_core_refund_batches), so a shared machine's noise can be told from the code's cost.
+// Besides throughput it reports CPU ms per request of the facade, the core, the PostgreSQL
+// backends and the nats-server a refund's event goes to (utime + stime from /proc/<pid>/stat, as
+// bench.ts), the refund batch sizes (paytami_core_refund_batches), the share of row updates that
+// were HOT (touching no index), and, when the cluster runs pg_stat_statements
+// (PAYTAMI_PG_SETTINGS="shared_preload_libraries=pg_stat_statements"), PostgreSQL's time and WAL per
+// request by statement: so a shared machine's noise can be told from the code's cost.
 
 import { isMain, runAlone, say } from "./run-alone.ts";
 import { coreBatches } from "./core-batches.ts";
-import { cpuOf, cpuSpent } from "./process-cpu.ts";
+import { cpuOf, cpuSpent, natsServerPid } from "./process-cpu.ts";
 import { randomUUID } from "node:crypto";
 import * as os from "node:os";
 import autocannon from "autocannon";
@@ -30,14 +33,17 @@ interface Run {
   bad: number;
   /** CPU ms per 2xx request, per process group. */
   cpu: Record<Group, number>;
+  /** PostgreSQL's own account of the run, when pg_stat_statements is loaded (see `statementsOf`). */
+  statements: StatementCost[];
 }
 
-type Group = "facade" | "core" | "postgres";
+type Group = "facade" | "core" | "postgres" | "nats";
 
-/** CPU ms of every process of each group now (PostgreSQL: the backends connected to the stack's database). */
+/** CPU ms of every process of each group now (PostgreSQL: the backends connected to the stack's database; NATS: the server the outbox relay publishes a refund's event to). */
 async function cpuSnapshot(s: Stack): Promise<Record<Group, Map<number, number>>> {
   const backends = await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()");
-  return cpuOf({ facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid) });
+  const nats = natsServerPid(Number(new URL(process.env.NATS_URL ?? "nats://127.0.0.1:4222").port));
+  return cpuOf({ facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid), nats: nats ? [nats] : [] });
 }
 
 /** CPU ms each group spent between two snapshots, per request (a backend that started in between counts from zero). */
@@ -56,6 +62,7 @@ interface Request {
 }
 
 async function cannon(s: Stack, req: Request, concurrency: number, seconds: number): Promise<Run> {
+  const counting = await resetStatements(s);
   const before = await cpuSnapshot(s);
   const result = await autocannon({
     url: s.baseUrl + req.path,
@@ -76,6 +83,7 @@ async function cannon(s: Stack, req: Request, concurrency: number, seconds: numb
   });
   const after = await cpuSnapshot(s);
   return {
+    statements: counting ? await statementsOf(s) : [],
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -146,12 +154,13 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   }
   const runs: Array<Record<Target, Run>> = [];
   const batchesBefore = await coreBatches(s, "refund");
+  const updatesBefore = await tableUpdates(s);
   for (let round = 1; round <= ROUNDS; round++) {
     const pair = {} as Record<Target, Run>;
     for (const t of order) {
       say(`refunds: round ${round}/${ROUNDS}, POST /v1/${t}, ${seconds} s at concurrency 32`);
       const r = await cannon(s, targets[t], 32, seconds);
-      const cpu = `CPU ms/request facade ${r.cpu.facade.toFixed(2)}, core ${r.cpu.core.toFixed(2)}, postgres ${r.cpu.postgres.toFixed(2)}`;
+      const cpu = `CPU ms/request facade ${r.cpu.facade.toFixed(2)}, core ${r.cpu.core.toFixed(2)}, postgres ${r.cpu.postgres.toFixed(2)}, nats ${r.cpu.nats.toFixed(2)}`;
       say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx + errors ${r.bad}; ${cpu}; load ${os.loadavg()[0]!.toFixed(1)}`);
       pair[t] = r;
     }
@@ -159,6 +168,7 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   }
 
   const batchesAfter = await coreBatches(s, "refund");
+  const updatesAfter = await tableUpdates(s);
   const batches = [...batchesAfter].map(([size, n]) => [size, n - (batchesBefore.get(size) ?? 0)] as const).filter(([, n]) => n > 0);
 
   // Every 2xx must be a refund created (not a replay, not lost).
@@ -190,12 +200,12 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   lines.push("");
   lines.push("CPU ms per 2xx request (medians of the rounds; PostgreSQL: the backends connected to the database):");
   lines.push("");
-  lines.push("| Target | facade | core | postgres | total |");
-  lines.push("|---|---:|---:|---:|---:|");
+  lines.push("| Target | facade | core | postgres | nats-server | total |");
+  lines.push("|---|---:|---:|---:|---:|---:|");
   for (const t of order) {
     const m = (g: Group) => median(runs.map((r) => r[t].cpu[g]));
     lines.push(
-      `| POST /v1/${t} | ${m("facade").toFixed(2)} | ${m("core").toFixed(2)} | ${m("postgres").toFixed(2)} | ${(m("facade") + m("core") + m("postgres")).toFixed(2)} |`,
+      `| POST /v1/${t} | ${m("facade").toFixed(2)} | ${m("core").toFixed(2)} | ${m("postgres").toFixed(2)} | ${m("nats").toFixed(2)} | ${(m("facade") + m("core") + m("postgres") + m("nats")).toFixed(2)} |`,
     );
   }
   lines.push("");
@@ -207,11 +217,97 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
       : `Refund batches (REFUND_BATCH=${process.env.REFUND_BATCH ?? "default"}) in the timed rounds: ${batchCount} for ${batchRequests} requests, ${(batchRequests / batchCount).toFixed(1)} requests per batch (mean), largest ${Math.max(...batches.map(([size]) => size))}, ${(((batches.find(([size]) => size === 1)?.[1] ?? 0) / batchRequests) * 100).toFixed(0)} % of requests alone.`,
   );
   lines.push("");
+  for (const t of order) {
+    const top = topStatements(runs.map((r) => r[t]));
+    if (top.length === 0) continue;
+    lines.push(
+      `PostgreSQL's time per POST /v1/${t} by statement (pg_stat_statements, all rounds; PAYTAMI_PG_SETTINGS="shared_preload_libraries=pg_stat_statements"):`,
+    );
+    lines.push("");
+    lines.push("| Statement | calls per request | µs per request | WAL bytes per request |");
+    lines.push("|---|---:|---:|---:|");
+    for (const x of top) lines.push(`| \`${x.query}\` | ${x.calls.toFixed(2)} | ${x.us.toFixed(1)} | ${x.walBytes.toFixed(0)} |`);
+    lines.push("");
+  }
+  lines.push(
+    `Row updates in the timed rounds (pg_stat_user_tables; a HOT update adds no index entry): ${UPDATED_TABLES.map((t) => {
+      const upd = updatesAfter[t].upd - updatesBefore[t].upd;
+      const hot = updatesAfter[t].hot - updatesBefore[t].hot;
+      return `${t} ${upd} (${upd > 0 ? ((hot / upd) * 100).toFixed(0) : 0} % HOT)`;
+    }).join(", ")}.`,
+  );
+  lines.push("");
   lines.push(
     `Refund creation at concurrency 32, median of ${ROUNDS} rounds: throughput ${rpsRatio.toFixed(2)}× POST /v1/payments' (target ≥ 0.80×: ${rpsRatio >= 0.8 ? "met" : "missed"}), p99 ${p99Ratio.toFixed(2)}× (target ≤ 1.25×: ${p99Ratio <= 1.25 ? "met" : "missed"}). ${sanity}; non-2xx + errors: ${bad}.`,
   );
   lines.push("");
   return lines;
+}
+
+/** One statement's share of a run: its execution time, calls and WAL per 2xx request. */
+interface StatementCost {
+  query: string;
+  calls: number;
+  us: number;
+  walBytes: number;
+}
+
+/**
+ * Empties pg_stat_statements before a run; false when the extension cannot be used (the cluster was
+ * not started with it in shared_preload_libraries: `PAYTAMI_PG_SETTINGS`, core/README.md).
+ */
+async function resetStatements(s: Stack): Promise<boolean> {
+  try {
+    await s.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    await s.sql("SELECT pg_stat_statements_reset()");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every statement of the stack's database since the reset (the bench's own reads included: they are few and cheap). */
+async function statementsOf(s: Stack): Promise<StatementCost[]> {
+  const rows = await s.sql<{ query: string; calls: string; ms: number; wal: string }>(
+    `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query, calls::text, total_exec_time AS ms, wal_bytes::text AS wal
+       FROM pg_stat_statements JOIN pg_database d ON d.oid = dbid WHERE d.datname = current_database()`,
+  );
+  return rows.map((r) => ({ query: r.query, calls: Number(r.calls), us: r.ms * 1000, walBytes: Number(r.wal) }));
+}
+
+/** The statements that took most of PostgreSQL's time over `runs`, per 2xx request. */
+function topStatements(runs: Run[], top = 8): StatementCost[] {
+  const requests = runs.reduce((n, r) => n + r.ok2xx, 0);
+  const sum = new Map<string, StatementCost>();
+  for (const x of runs.flatMap((r) => r.statements)) {
+    const acc = sum.get(x.query) ?? { query: x.query, calls: 0, us: 0, walBytes: 0 };
+    acc.calls += x.calls;
+    acc.us += x.us;
+    acc.walBytes += x.walBytes;
+    sum.set(x.query, acc);
+  }
+  if (requests === 0) return [];
+  return [...sum.values()]
+    .map((x) => ({ query: x.query, calls: x.calls / requests, us: x.us / requests, walBytes: x.walBytes / requests }))
+    .sort((a, b) => b.us - a.us)
+    .slice(0, top);
+}
+
+const UPDATED_TABLES = ["payments", "idempotency_keys", "outbox_events"] as const;
+
+/** Rows updated so far in each table a refund updates, and how many of those were HOT (heap-only: no index touched). */
+async function tableUpdates(s: Stack): Promise<Record<(typeof UPDATED_TABLES)[number], { upd: number; hot: number }>> {
+  // The statistics reach the shared view when a backend goes idle (at most a second late).
+  await new Promise((r) => setTimeout(r, 1_500));
+  const rows = await s.sql<{ relname: string; upd: string; hot: string }>(
+    "SELECT relname, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot FROM pg_stat_user_tables WHERE relname = ANY($1)",
+    [[...UPDATED_TABLES]],
+  );
+  const of = (t: string) => rows.find((r) => r.relname === t);
+  return Object.fromEntries(UPDATED_TABLES.map((t) => [t, { upd: Number(of(t)?.upd ?? 0), hot: Number(of(t)?.hot ?? 0) }])) as Record<
+    (typeof UPDATED_TABLES)[number],
+    { upd: number; hot: number }
+  >;
 }
 
 async function refundCount(s: Stack, merchantId: string): Promise<number> {

@@ -73,6 +73,24 @@ function failed(step: string, result: CommandResult, logFile?: string): SetupErr
 
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
+/**
+ * PAYTAMI_PG_SETTINGS: settings of the provisioned cluster beyond ours, `name=value` pairs separated
+ * by `;` (e.g. `shared_preload_libraries=pg_stat_statements`), written after ours so they win, and
+ * applied at the next start. For looking inside PostgreSQL while measuring (test/bench/README.md);
+ * nothing in the stack needs them.
+ */
+export function extraPgSettings(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(";")
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== "")
+    .map((pair) => {
+      const match = /^([a-z_][a-z0-9_.]*)\s*=\s*(.*)$/i.exec(pair);
+      if (!match) throw new SetupError(`PAYTAMI_PG_SETTINGS: "${pair}" is not name=value (pairs separated by ;)`);
+      return `${match[1]!} = ${quote(match[2]!.trim())}`;
+    });
+}
+
 // Unix socket paths are limited to 107 bytes; with a deep $PAYTAMI_HOME we go TCP-only.
 function socketDirSetting(runDir: string, port: number): string {
   return `${runDir}/.s.PGSQL.${port}`.length <= 100 ? runDir : "";
@@ -128,6 +146,7 @@ export async function startPostgres(home: string): Promise<PostgresHandle> {
     `unix_socket_directories = ${quote(socketDirSetting(runDir, port))}`,
     // Tests run several core processes (each with a connection pool) against one server.
     `max_connections = 200`,
+    ...extraPgSettings(process.env.PAYTAMI_PG_SETTINGS),
   ];
   const confFile = join(dataDir, "paytami.conf");
   writeFileSync(confFile, `${settings.join("\n")}\n`, { mode: 0o600 });
