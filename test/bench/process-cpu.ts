@@ -143,17 +143,24 @@ export function parentPid(pid: number): number | undefined {
   return procStat(pid)?.ppid;
 }
 
-/** The nats-server listening on a port (found by its command line), if it runs on this machine. */
-export function natsServerPid(port: number): number | undefined {
+/**
+ * The nats-server of the run: the one listening on the port of the first server `natsUrl` (NATS_URL)
+ * names, found by its command line (the harness does not hand its pid over). As a group for `cpuOf`:
+ * empty when it does not run on this machine.
+ */
+export function natsServerPids(natsUrl = process.env.NATS_URL ?? ""): number[] {
+  const first = natsUrl.split(",")[0]?.trim();
+  if (!first) return [];
+  const port = Number(new URL(first).port);
   for (const pid of allPids()) {
     try {
       const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
       if (!args[0]?.endsWith("nats-server")) continue;
       const p = args.indexOf("-p");
-      if (p >= 0 && Number(args[p + 1]) === port) return pid;
+      if (p >= 0 && Number(args[p + 1]) === port) return [pid];
     } catch {
       // gone meanwhile
     }
   }
-  return undefined;
+  return [];
 }

@@ -15,7 +15,7 @@ import * as os from "node:os";
 import { privateNats } from "../support/private-nats.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { createRun, median, type CreateRun } from "./create-run.ts";
-import { childPids, cpuMs, cpuOf, cpuSpent, memoryKb, natsServerPid, parentPid, threadCpuMs } from "./process-cpu.ts";
+import { childPids, cpuMs, cpuOf, cpuSpent, memoryKb, natsServerPids, parentPid, threadCpuMs } from "./process-cpu.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
 import { SIDE_BY_SIDE_ROUNDS, sideBySide, sideBySideReport } from "./side-by-side.ts";
 
@@ -34,13 +34,11 @@ const GROUPS = ["facade", "core", "postgres", "nats"] as const;
 async function processGroups(stack: Stack): Promise<Record<(typeof GROUPS)[number], number[]>> {
   const backend = (await stack.sql<{ pid: number }>("select pg_backend_pid() as pid"))[0]!.pid;
   const postmaster = parentPid(backend);
-  const natsPort = Number(new URL(process.env.NATS_URL ?? "nats://127.0.0.1:4222").port);
-  const nats = natsServerPid(natsPort);
   return {
     facade: [stack.pids().facade!],
     core: [stack.pids().core!],
     postgres: postmaster === undefined ? [] : [postmaster, ...childPids(postmaster)],
-    nats: nats === undefined ? [] : [nats],
+    nats: natsServerPids(),
   };
 }
 

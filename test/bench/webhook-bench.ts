@@ -22,7 +22,7 @@
 // Every setting is the product's default (WEBHOOK_TIMEOUT 15 s, OUTBOX_RELAY_INTERVAL 250 ms, …)
 // unless BENCH_WEBHOOK_ENV adds some ("KEY=value,KEY=value").
 import { isMain, runAlone, say } from "./run-alone.ts";
-import { cpuOf, cpuSpent, natsServerPid } from "./process-cpu.ts";
+import { cpuOf, cpuSpent, natsServerPids } from "./process-cpu.ts";
 import * as fs from "node:fs";
 import { modeCodec } from "../../proto/enums.ts";
 import { loadConfig } from "../../core/src/config.ts";
@@ -57,13 +57,11 @@ async function cpuSnapshot(stack: Stack): Promise<Record<Process, Map<number, nu
   const backends = (await stack.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() or datname is null")).map(
     (r) => r.pid,
   );
-  const port = Number(new URL(process.env.NATS_URL!.split(",")[0]!).port);
   return cpuOf({
     dispatcher: [stack.pids().dispatcher!],
     core: [stack.pids().core!],
     postgres: backends,
-    // The harness does not hand nats-server's pid over: found in /proc by its port.
-    "nats-server": [natsServerPid(port)].filter((pid) => pid !== undefined),
+    "nats-server": natsServerPids(),
   });
 }
 
