@@ -16,7 +16,7 @@
 
 import { isMain, runAlone, say } from "./run-alone.ts";
 import { coreBatches } from "./core-batches.ts";
-import { cpuOf, cpuSpent, natsServerPid } from "./process-cpu.ts";
+import { cpuOf, cpuSpent, natsServerPids } from "./process-cpu.ts";
 import { randomUUID } from "node:crypto";
 import * as os from "node:os";
 import autocannon from "autocannon";
@@ -42,8 +42,7 @@ type Group = "facade" | "core" | "postgres" | "nats";
 /** CPU ms of every process of each group now (PostgreSQL: the backends connected to the stack's database; NATS: the server the outbox relay publishes a refund's event to). */
 async function cpuSnapshot(s: Stack): Promise<Record<Group, Map<number, number>>> {
   const backends = await s.sql<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()");
-  const nats = natsServerPid(Number(new URL(process.env.NATS_URL ?? "nats://127.0.0.1:4222").port));
-  return cpuOf({ facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid), nats: nats ? [nats] : [] });
+  return cpuOf({ facade: [s.pids().facade!], core: [s.pids().core!], postgres: backends.map((b) => b.pid), nats: natsServerPids() });
 }
 
 /** CPU ms each group spent between two snapshots, per request (a backend that started in between counts from zero). */
@@ -61,8 +60,9 @@ interface Request {
   body: () => string;
 }
 
-async function cannon(s: Stack, req: Request, concurrency: number, seconds: number): Promise<Run> {
-  const counting = await resetStatements(s);
+/** One run of `req`; `counting`: the cluster runs pg_stat_statements, emptied before the run and read after it. */
+async function cannon(s: Stack, req: Request, concurrency: number, seconds: number, counting: boolean): Promise<Run> {
+  if (counting) await s.sql("SELECT pg_stat_statements_reset()");
   const before = await cpuSnapshot(s);
   const result = await autocannon({
     url: s.baseUrl + req.path,
@@ -144,12 +144,13 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
   };
   const order: Target[] = ["payments", "refunds"];
   const refundsBefore = await refundCount(s, merchant.merchantId);
+  const counting = await statementsCountable(s);
 
   const warmup = Math.min(3, seconds);
   say(`refunds: warm-up, ${warmup} s at concurrency 8 per target`);
   let warmOk = 0;
   for (const t of order) {
-    const r = await cannon(s, targets[t], 8, warmup);
+    const r = await cannon(s, targets[t], 8, warmup, counting);
     if (t === "refunds") warmOk += r.ok2xx;
   }
   const runs: Array<Record<Target, Run>> = [];
@@ -159,7 +160,7 @@ export async function benchRefundCreate(s: Stack, seconds: number, say: (msg: st
     const pair = {} as Record<Target, Run>;
     for (const t of order) {
       say(`refunds: round ${round}/${ROUNDS}, POST /v1/${t}, ${seconds} s at concurrency 32`);
-      const r = await cannon(s, targets[t], 32, seconds);
+      const r = await cannon(s, targets[t], 32, seconds, counting);
       const cpu = `CPU ms/request facade ${r.cpu.facade.toFixed(2)}, core ${r.cpu.core.toFixed(2)}, postgres ${r.cpu.postgres.toFixed(2)}, nats ${r.cpu.nats.toFixed(2)}`;
       say(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx + errors ${r.bad}; ${cpu}; load ${os.loadavg()[0]!.toFixed(1)}`);
       pair[t] = r;
@@ -253,10 +254,10 @@ interface StatementCost {
 }
 
 /**
- * Empties pg_stat_statements before a run; false when the extension cannot be used (the cluster was
- * not started with it in shared_preload_libraries: `PAYTAMI_PG_SETTINGS`, core/README.md).
+ * Whether PostgreSQL's statement statistics can be read: false unless the cluster was started with
+ * pg_stat_statements in shared_preload_libraries (`PAYTAMI_PG_SETTINGS`, core/README.md).
  */
-async function resetStatements(s: Stack): Promise<boolean> {
+async function statementsCountable(s: Stack): Promise<boolean> {
   try {
     await s.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
     await s.sql("SELECT pg_stat_statements_reset()");
@@ -278,6 +279,7 @@ async function statementsOf(s: Stack): Promise<StatementCost[]> {
 /** The statements that took most of PostgreSQL's time over `runs`, per 2xx request. */
 function topStatements(runs: Run[], top = 8): StatementCost[] {
   const requests = runs.reduce((n, r) => n + r.ok2xx, 0);
+  if (requests === 0) return [];
   const sum = new Map<string, StatementCost>();
   for (const x of runs.flatMap((r) => r.statements)) {
     const acc = sum.get(x.query) ?? { query: x.query, calls: 0, us: 0, walBytes: 0 };
@@ -286,7 +288,6 @@ function topStatements(runs: Run[], top = 8): StatementCost[] {
     acc.walBytes += x.walBytes;
     sum.set(x.query, acc);
   }
-  if (requests === 0) return [];
   return [...sum.values()]
     .map((x) => ({ query: x.query, calls: x.calls / requests, us: x.us / requests, walBytes: x.walBytes / requests }))
     .sort((a, b) => b.us - a.us)
@@ -294,9 +295,10 @@ function topStatements(runs: Run[], top = 8): StatementCost[] {
 }
 
 const UPDATED_TABLES = ["payments", "idempotency_keys", "outbox_events"] as const;
+type UpdateCounts = Record<(typeof UPDATED_TABLES)[number], { upd: number; hot: number }>;
 
 /** Rows updated so far in each table a refund updates, and how many of those were HOT (heap-only: no index touched). */
-async function tableUpdates(s: Stack): Promise<Record<(typeof UPDATED_TABLES)[number], { upd: number; hot: number }>> {
+async function tableUpdates(s: Stack): Promise<UpdateCounts> {
   // The statistics reach the shared view when a backend goes idle (at most a second late).
   await new Promise((r) => setTimeout(r, 1_500));
   const rows = await s.sql<{ relname: string; upd: string; hot: string }>(
@@ -304,10 +306,7 @@ async function tableUpdates(s: Stack): Promise<Record<(typeof UPDATED_TABLES)[nu
     [[...UPDATED_TABLES]],
   );
   const of = (t: string) => rows.find((r) => r.relname === t);
-  return Object.fromEntries(UPDATED_TABLES.map((t) => [t, { upd: Number(of(t)?.upd ?? 0), hot: Number(of(t)?.hot ?? 0) }])) as Record<
-    (typeof UPDATED_TABLES)[number],
-    { upd: number; hot: number }
-  >;
+  return Object.fromEntries(UPDATED_TABLES.map((t) => [t, { upd: Number(of(t)?.upd ?? 0), hot: Number(of(t)?.hot ?? 0) }])) as UpdateCounts;
 }
 
 async function refundCount(s: Stack, merchantId: string): Promise<number> {
