@@ -23,6 +23,9 @@ beforeAll(async () => {
   ({ testApiKey: testKey, merchantId } = created);
   // One connection, as the writer's thread has: what it prepared is visible on it afterwards.
   pool = new pg.Pool({ ...databasePoolOptions(database.deps.config.databaseUrl, 5_000), max: 1 });
+  // pool.end() resolves before its client's connection has closed; if the database is dropped first,
+  // the server's "terminating connection" reaches the pool, which throws it with no listener.
+  pool.on("error", () => undefined);
 });
 
 afterAll(async () => {
