@@ -1,6 +1,7 @@
 // The group-commit queue (group-commit.ts) on its own: which requests go in which batch, and when.
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { GroupCommit, type GroupCommitPolicy, type Pending } from "./group-commit.ts";
+import { PoolSaturatedError } from "../db/pool-watch.ts";
+import { aloneOrTogether, GroupCommit, type GroupCommitPolicy, type Outcome, type Pending } from "./group-commit.ts";
 
 interface Item {
   name: string;
@@ -136,5 +137,57 @@ describe("group commit queue", () => {
     await eager.next();
     eager.submit("s");
     expect(eager.batches).toEqual([["p"], ["q", "r"], ["s"]]);
+  });
+});
+
+describe("aloneOrTogether", () => {
+  /** Runs `names` as one batch through aloneOrTogether and says what each request got and what ran. */
+  async function runBatch(names: string[], together: (items: string[]) => Promise<Outcome<string>[]>) {
+    const ran: string[] = [];
+    const failures = { count: 0 };
+    const run = aloneOrTogether<string, string>({
+      alone: async (item) => {
+        ran.push(`alone ${item}`);
+        if (item.startsWith("bad")) throw new Error(`${item} refused`);
+        return `${item} alone`;
+      },
+      together: async (items) => {
+        ran.push(`together ${items.join(",")}`);
+        return together(items);
+      },
+      failures,
+    });
+    const answers: string[] = [];
+    const batch: Pending<string, string>[] = names.map((item, i) => ({
+      item,
+      resolve: (r) => (answers[i] = `ok ${r}`),
+      reject: (e) => (answers[i] = `error ${e instanceof Error ? e.message : String(e)}`),
+    }));
+    await run(batch);
+    return { answers, ran, failures: failures.count };
+  }
+
+  test("one request runs alone; several run together and each gets its own outcome", async () => {
+    expect(await runBatch(["a"], () => Promise.reject(new Error("not called")))).toEqual({ answers: ["ok a alone"], ran: ["alone a"], failures: 0 });
+    const several = await runBatch(["a", "b", "c"], async (items) =>
+      items.map((item) => (item === "b" ? { error: new Error("b refused") } : { ok: `${item} together` })),
+    );
+    expect(several).toEqual({ answers: ["ok a together", "error b refused", "ok c together"], ran: ["together a,b,c"], failures: 0 });
+  });
+
+  test("a batch that fails runs its requests alone, in arrival order, and counts the failure", async () => {
+    const failed = await runBatch(["a", "bad1", "c"], () => Promise.reject(new Error("deadlock detected")));
+    expect(failed).toEqual({
+      answers: ["ok a alone", "error bad1 refused", "ok c alone"],
+      ran: ["together a,bad1,c", "alone a", "alone bad1", "alone c"],
+      failures: 1,
+    });
+  });
+
+  test("a batch that got no connection answers every request with that, running nothing alone", async () => {
+    const saturated = await runBatch(["a", "b"], () => Promise.reject(new Error("query failed", { cause: new PoolSaturatedError(5_000) })));
+    expect(saturated.answers).toEqual(["error query failed", "error query failed"]);
+    expect(saturated.ran).toEqual(["together a,b"]);
+    expect(saturated.failures).toBe(0);
   });
 });

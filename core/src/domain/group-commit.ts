@@ -1,7 +1,9 @@
 // The queue both group commits share (core/README.md "Group commit"): a request goes out at once
 // when nothing is in flight; those that arrive while a batch runs wait for it and then go together.
-// What a batch does with its requests (one statement, one transaction) is the owner's `run`.
+// What a batch does with its requests (one statement, one transaction) is the owner's `run`, most
+// often made by aloneOrTogether from what one request and several do.
 import { capturedContext, contextOf, inContext, inSpan, linksToSpansIn, tracingOn, type Context } from "../../../proto/runtime/spans.ts";
+import { isPoolSaturated } from "../db/pool-watch.ts";
 
 /** How big a batch may grow and how long an idle queue waits for company (CREATE_BATCH_*, REFUND_BATCH_*). */
 export interface GroupCommitPolicy {
@@ -107,4 +109,53 @@ export class GroupCommit<T, R> {
       if (this.#queue.length > 0) void this.#flush();
     }
   }
+}
+
+/** A request's answer from a batch: its value, or the catalog error it alone gets. */
+export type Outcome<R> = { ok: R } | { error: unknown };
+
+/** What a batcher does: one request as it would run unbatched, and several in one go. */
+export interface BatchWork<T, R> {
+  /** One request, exactly as without batching. */
+  alone(item: T): Promise<R>;
+  /** Several in one statement or transaction: an outcome per request, in order; throws (writing nothing) on a database failure or a bug. */
+  together(items: T[]): Promise<Outcome<R>[]>;
+  /** Batches that threw, whose requests then ran alone (a deadlock between cores; anything else is a bug), for /metrics. */
+  failures: { count: number };
+}
+
+/**
+ * The `run` every group commit shares: a batch of one runs alone; a batch that throws wrote
+ * nothing, so its requests run alone one after another in arrival order, and whatever failed
+ * fails only its own request — unless no connection came free (the batch never ran: one run per
+ * request would only queue each for another DB_CONNECT_TIMEOUT), when every request answers that.
+ */
+export function aloneOrTogether<T, R>(work: BatchWork<T, R>): (batch: Pending<T, R>[]) => Promise<void> {
+  const alone = async (waiting: Pending<T, R>) => {
+    try {
+      waiting.resolve(await work.alone(waiting.item));
+    } catch (error) {
+      waiting.reject(error);
+    }
+  };
+  return async (batch) => {
+    if (batch.length === 1) return alone(batch[0]!);
+    let outcomes: Outcome<R>[];
+    try {
+      outcomes = await work.together(batch.map(({ item }) => item));
+    } catch (error) {
+      if (isPoolSaturated(error)) {
+        for (const waiting of batch) waiting.reject(error);
+        return;
+      }
+      work.failures.count += 1;
+      for (const waiting of batch) await alone(waiting);
+      return;
+    }
+    batch.forEach((waiting, i) => {
+      const outcome = outcomes[i]!;
+      if ("ok" in outcome) waiting.resolve(outcome.ok);
+      else waiting.reject(outcome.error);
+    });
+  };
 }

@@ -1,9 +1,8 @@
 import { db } from "../../db/orm.ts";
-import { isPoolSaturated } from "../../db/pool-watch.ts";
 import type { CoreDeps } from "../deps.ts";
-import { GroupCommit, type Pending } from "../group-commit.ts";
+import { aloneOrTogether, GroupCommit } from "../group-commit.ts";
 import type { Tx } from "../unit-of-work.ts";
-import type { BatchRow, BatchValues } from "./batch-statement.ts";
+import type { BatchValues } from "./batch-statement.ts";
 import type { CreationRow, CreationValues } from "./creation-statement.ts";
 import type { OwnerKind } from "./owner-kind.ts";
 
@@ -19,8 +18,6 @@ interface Queued {
   tx: Tx;
   values: Values;
 }
-
-type Waiting = Pending<Queued, CreationOutcome>;
 
 /** What one request's creation statement returns: its owner (if the credential resolved) and whether it inserted. */
 export type CreationOutcome = CreationRow | undefined;
@@ -43,7 +40,15 @@ class CreationBatcher {
       // PostgreSQL refuses a row claimed twice in one statement.
       key: ({ values }) => values.idempotency_key,
       sizes: batchSizes,
-      run: (batch) => (batch.length === 1 ? this.#alone(batch[0]!) : this.#together(batch)),
+      run: aloneOrTogether({
+        // One request: the single statement, exactly as without batching.
+        alone: async ({ tx, values }) => (await this.#kind.creation.run(db(tx), values)).rows[0],
+        together: async (batch) => {
+          const { rows } = await this.#kind.batchCreation.run(db(batch[0]!.tx), this.#arrays(batch));
+          return rows.map((row) => ({ ok: row.scope === null || row.scope === undefined ? undefined : (row as CreationRow) }));
+        },
+        failures: batchFailures,
+      }),
     });
   }
 
@@ -51,46 +56,13 @@ class CreationBatcher {
     return this.#queue.submit({ tx, values });
   }
 
-  /** One request: the single statement, exactly as without batching. */
-  async #alone(waiting: Waiting): Promise<void> {
-    try {
-      const { rows } = await this.#kind.creation.run(db(waiting.item.tx), waiting.item.values);
-      waiting.resolve(rows[0]);
-    } catch (error) {
-      waiting.reject(error);
-    }
-  }
-
-  async #together(batch: Waiting[]): Promise<void> {
-    let rows: BatchRow[];
-    try {
-      ({ rows } = await this.#kind.batchCreation.run(db(batch[0]!.item.tx), this.#arrays(batch)));
-    } catch (error) {
-      if (isPoolSaturated(error)) {
-        // No connection came free: the statement never ran, and one statement per request would
-        // only queue each of them for another DB_CONNECT_TIMEOUT. Every request answers 503 now.
-        for (const waiting of batch) waiting.reject(error);
-        return;
-      }
-      batchFailures.count += 1;
-      // The statement wrote nothing (e.g. a deadlock with another core's batch over the same keys):
-      // each request runs its own statement, so whatever failed fails only its own request.
-      await Promise.all(batch.map((waiting) => this.#alone(waiting)));
-      return;
-    }
-    batch.forEach((waiting, i) => {
-      const row = rows[i]!;
-      waiting.resolve(row.scope === null || row.scope === undefined ? undefined : (row as CreationRow));
-    });
-  }
-
-  #arrays(batch: Waiting[]): BatchValues {
+  #arrays(batch: Queued[]): BatchValues {
     const arrays: BatchValues = {};
-    const names = [...Object.keys(this.#kind.columns), ...Object.keys(batch[0]!.item.values).filter((name) => !(name in this.#kind.columns))];
-    for (const name of names) arrays[name] = batch.map(({ item }) => item.values[name]);
+    const names = [...Object.keys(this.#kind.columns), ...Object.keys(batch[0]!.values).filter((name) => !(name in this.#kind.columns))];
+    for (const name of names) arrays[name] = batch.map(({ values }) => values[name]);
     // A policy's lists as text (unnest would flatten an array of arrays).
-    arrays.currencies = batch.map(({ item }) => item.values.currencies.join(","));
-    arrays.methods = batch.map(({ item }) => item.values.methods.join(","));
+    arrays.currencies = batch.map(({ values }) => values.currencies.join(","));
+    arrays.methods = batch.map(({ values }) => values.methods.join(","));
     return arrays;
   }
 }

@@ -1,5 +1,4 @@
 import { db } from "../../db/orm.ts";
-import { isPoolSaturated } from "../../db/pool-watch.ts";
 import { unauthorized } from "../api-keys.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
@@ -7,7 +6,7 @@ import { replayOrConflict, type IdempotentResult } from "../idempotency.ts";
 import { lockMerchantFunds, type LedgerValues } from "../ledger.ts";
 import { outboxValues } from "../outbox.ts";
 import type { TransitionResult } from "../payment-states.ts";
-import { GroupCommit, type Pending } from "../group-commit.ts";
+import { aloneOrTogether, GroupCommit, type Outcome as GroupOutcome } from "../group-commit.ts";
 import type { Tx } from "../unit-of-work.ts";
 import { LOCK_REFUNDS, WRITE_REFUNDS, type RefundBatchWriteValues, type RefundLockRow } from "./batch-statement.ts";
 import { lockedPaymentOf, type LockedPayment } from "./lock.ts";
@@ -24,7 +23,7 @@ import { writeRefundRecorded } from "./write.ts";
 // and one statement writes them all. Each request keeps its own answer: the one its own transaction
 // (once.ts) would have given, had the requests run one after another in arrival order.
 
-type Outcome = { ok: IdempotentResult<RefundView> } | { error: unknown };
+type Outcome = GroupOutcome<IdempotentResult<RefundView>>;
 
 /** A refund request that may be batched: an API key's, with an Idempotency-Key. */
 type BatchedRefund = RefundRequest & { key: string; owner: { kind: "api_key" } };
@@ -35,8 +34,6 @@ interface Queued {
   request: BatchedRefund;
 }
 
-type Waiting = Pending<Queued, IdempotentResult<RefundView>>;
-
 /** The sizes of the refund batches run so far (index: size). */
 export const refundBatchSizes: number[] = [];
 
@@ -44,57 +41,34 @@ export const refundBatchSizes: number[] = [];
 export const refundBatchFailures = { count: 0 };
 
 class RefundBatcher {
-  readonly #deps: CoreDeps;
   readonly #queue: GroupCommit<Queued, IdempotentResult<RefundView>>;
 
   constructor(deps: CoreDeps) {
-    this.#deps = deps;
     this.#queue = new GroupCommit({
       name: "refund",
       policy: () => deps.config.refundBatch,
       // One statement cannot claim a row twice.
       key: ({ request }) => request.key,
       sizes: refundBatchSizes,
-      run: (batch) => (batch.length === 1 ? this.#alone(batch[0]!) : this.#together(batch)),
+      run: aloneOrTogether({
+        // One request: its own transaction, exactly as without batching.
+        alone: ({ tx, request }) => refundOnce(deps, tx, request),
+        // One transaction for all: it rolls back whole (e.g. a deadlock with another core's batch).
+        together: (batch) =>
+          batch[0]!.tx.transactional((inner) =>
+            refundTogether(
+              deps,
+              inner,
+              batch.map(({ request }) => request),
+            ),
+          ),
+        failures: refundBatchFailures,
+      }),
     });
   }
 
   submit(tx: Tx, request: BatchedRefund): Promise<IdempotentResult<RefundView>> {
     return this.#queue.submit({ tx, request });
-  }
-
-  /** One request: its own transaction, exactly as without batching. */
-  async #alone(waiting: Waiting): Promise<void> {
-    try {
-      waiting.resolve(await refundOnce(this.#deps, waiting.item.tx, waiting.item.request));
-    } catch (error) {
-      waiting.reject(error);
-    }
-  }
-
-  async #together(batch: Waiting[]): Promise<void> {
-    let outcomes: Outcome[];
-    try {
-      const requests = batch.map(({ item }) => item.request);
-      outcomes = await batch[0]!.item.tx.transactional((inner) => refundTogether(this.#deps, inner, requests));
-    } catch (error) {
-      if (isPoolSaturated(error)) {
-        // The transaction never got a connection, so nothing ran; one transaction per request
-        // would only queue each of them for another DB_CONNECT_TIMEOUT. Every request answers 503 now.
-        for (const waiting of batch) waiting.reject(error);
-        return;
-      }
-      refundBatchFailures.count += 1;
-      // The transaction rolled back whole (e.g. a deadlock with another core's batch): each request
-      // runs its own transaction, so whatever failed fails only its own request.
-      for (const waiting of batch) await this.#alone(waiting);
-      return;
-    }
-    batch.forEach((waiting, i) => {
-      const outcome = outcomes[i]!;
-      if ("ok" in outcome) waiting.resolve(outcome.ok);
-      else waiting.reject(outcome.error);
-    });
   }
 }
 
