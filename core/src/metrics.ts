@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { poolWatch } from "./db/pool-watch.ts";
 import { batchFailures, batchSizes } from "./domain/create-charge/batch.ts";
+import { admitBatchFailures, admitBatchSizes } from "./domain/link-admit-batch.ts";
 import { refundBatchFailures, refundBatchSizes } from "./domain/refunds/batch.ts";
 
 export const registry = new Registry();
@@ -74,6 +75,11 @@ export const [createBatches, createBatchFailures] = groupCommitGauges("create", 
 export const [refundBatches, refundBatchFailuresGauge] = groupCommitGauges("refund", refundBatchSizes, refundBatchFailures, {
   batches: "Refund batches run since start, by how many requests each carried (group commit of refunds; counts only grow).",
   failures: "Refund batches whose transaction failed and whose requests then ran one transaction each (a deadlock between cores; otherwise a bug).",
+});
+
+export const [linkAdmitBatches, linkAdmitBatchFailures] = groupCommitGauges("link_admit", admitBatchSizes, admitBatchFailures, {
+  batches: "Payment-link pay limit counts run since start, by how many attempts each carried (group commit of the admission; counts only grow).",
+  failures: "Admission batches that failed and whose attempts then ran one statement each (a deadlock between cores; otherwise a bug).",
 });
 
 export const dbPoolConnections = new Gauge({

@@ -9,6 +9,7 @@ import { OPERATOR } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import type { LinkKind } from "./link-input.ts";
+import { admitBatchFailures, admitBatchSizes } from "./link-admit-batch.ts";
 import { admitPayAttempt } from "./link-rate-limit.ts";
 import { createLink } from "./links.ts";
 import { createMerchant } from "./merchants.ts";
@@ -18,6 +19,7 @@ let database: MigratedDatabase | undefined;
 let deps: CoreDeps;
 const clock = new Date("2026-11-21T12:00:30.000Z");
 let linkId: string;
+let variableLinkId: string;
 
 beforeAll(async () => {
   // Several connections, for attempts at once; sequential statements reuse the last one released (LIFO).
@@ -36,11 +38,22 @@ beforeAll(async () => {
     ),
   );
   linkId = created.value.id;
+  const variable = await inTransaction(deps, (tx) =>
+    createLink(
+      deps,
+      tx,
+      { kind: "merchant", merchantId: merchant.merchantId, mode: "test", via: "api_key" },
+      { idempotencyKey: undefined, input: { title: "Donación", currency: "GTQ", min_amount_minor: "1000", max_amount_minor: "90000" } },
+    ),
+  );
+  variableLinkId = variable.value.id;
 });
 
 afterAll(() => database?.close());
 
-const limit = { linkRateLimit: { perIp: 1_000, perLink: 20, windowMs: 60_000 } };
+// Counted together when attempts arrive together (the core's default), or one statement each (CREATE_BATCH=off).
+const BATCHED = { on: true, max: 64, waitMs: 1 };
+const limit = { linkRateLimit: { perIp: 1_000, perLink: 20, windowMs: 60_000 }, createBatch: BATCHED };
 /** A well-formed body for the test link (test mode, fixed amount). */
 const FITS: LinkKind[] = ["test:fixed", "live:fixed"];
 const settingNow = async () =>
@@ -90,7 +103,7 @@ describe("admitPayAttempt", () => {
   // Each test in its own window (the clock moves on a minute per test), so counts start at zero.
   let minute = 10;
   const nextWindow = () => new Date(clock.getTime() + 60_000 * minute++);
-  const strict = { linkRateLimit: { perIp: 3, perLink: 5, windowMs: 60_000 } };
+  const strict = { linkRateLimit: { perIp: 3, perLink: 5, windowMs: 60_000 }, createBatch: BATCHED };
   const attempt = (at: Date, clientIp: string, fits: LinkKind[] = FITS) =>
     withoutTransaction(deps, (tx) => admitPayAttempt(strict, tx, { linkId, clientIp, fits }, at)).then(
       () => "admitted",
@@ -151,5 +164,47 @@ describe("admitPayAttempt", () => {
     const outcomes = await Promise.all(Array.from({ length: 50 }, () => attempt(at, "203.0.113.10")));
     expect(outcomes.filter((o) => o === "admitted")).toHaveLength(3);
     expect(await counters(at)).toEqual({ "ip:203.0.113.10": 50, [`link:${linkId}`]: 3 });
+  });
+  test("attempts counted together get exactly what one statement each, in arrival order, would have given them", async () => {
+    const policy = { perIp: 4, perLink: 6, windowMs: 60_000 };
+    const batched = { linkRateLimit: policy, createBatch: BATCHED };
+    const unbatched = { linkRateLimit: policy, createBatch: { ...BATCHED, on: false } };
+    // A fixed pseudo-random mix (the same for both runs): ten clients, two links and one that never
+    // existed, bodies that fit the link or not; enough to fill clients and links alike.
+    const neverExisted = `link_${"0".repeat(24)}`;
+    const bodies: LinkKind[][] = [FITS, FITS, FITS, [], ["test:variable"], ["live:variable"]];
+    let seed = 20261126;
+    const pick = <T>(from: T[]): T => from[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % from.length]!;
+    const attempts = Array.from({ length: 60 }, () => ({
+      linkId: pick([linkId, linkId, linkId, variableLinkId, neverExisted]),
+      clientIp: `192.0.2.${pick([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])}`,
+      fits: pick(bodies),
+    }));
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        (link) => (link === undefined ? "unknown link" : `admitted ${(link as { id: string }).id}`),
+        (e: unknown) => (e instanceof DomainError ? `${e.code}: ${e.message} (${e.retryAfterSeconds})` : String(e)),
+      );
+
+    const serialAt = nextWindow();
+    const serial: string[] = [];
+    for (const a of attempts) serial.push(await outcome(withoutTransaction(deps, (tx) => admitPayAttempt(unbatched, tx, a, serialAt))));
+
+    const togetherAt = nextWindow();
+    const sizesBefore = admitBatchSizes.reduce((n, count, size) => n + (size > 1 ? count * size : 0), 0);
+    const failuresBefore = admitBatchFailures.count;
+    // Submitted in this order in one tick (admitPayAttempt does not wait before it queues), so this is the arrival order.
+    const together = await Promise.all(attempts.map((a) => outcome(withoutTransaction(deps, (tx) => admitPayAttempt(batched, tx, a, togetherAt)))));
+
+    expect(together).toEqual(serial);
+    expect(serial.filter((o) => o.startsWith("admitted")).length).toBeGreaterThan(0);
+    // Every rule came into play: refusals for a client and for a link, and the unknown link.
+    expect(serial.some((o) => o.includes("from this address"))).toBe(true);
+    expect(serial.some((o) => o.includes("on this link"))).toBe(true);
+    expect(serial).toContain("unknown link");
+    expect(await counters(togetherAt)).toEqual(await counters(serialAt));
+    // Most of them really went in batches, and no batch fell back to one statement each.
+    expect(admitBatchSizes.reduce((n, count, size) => n + (size > 1 ? count * size : 0), 0) - sizesBefore).toBeGreaterThanOrEqual(50);
+    expect(admitBatchFailures.count).toBe(failuresBefore);
   });
 });
