@@ -10,11 +10,13 @@
 // as customers of a shared link do, so only the link's counter row is shared.
 //
 // Tunables: BENCH_SECONDS (run length, shared with bench.ts), BENCH_LINK_ROUNDS (default 3).
+// Alone: `node test/bench/link-pay.ts` (run-alone.ts: its own PostgreSQL, NATS and stack).
 
 import { randomBytes, randomUUID } from "node:crypto";
 import * as http from "node:http";
 import autocannon from "autocannon";
 import type { Stack } from "../support/stack.ts";
+import { isMain, runAlone, say } from "./run-alone.ts";
 
 /** What the bench stack's processes need for this section (harmless to the other sections). */
 export const LINK_BENCH_ENV: Record<string, string> = {
@@ -299,4 +301,16 @@ export async function benchLinkPay(s: Stack, seconds: number, say: (msg: string)
 async function paymentsOnLinks(s: Stack, linkIds: string[]): Promise<number> {
   const r = await s.sql<{ n: string }>("SELECT count(*)::text AS n FROM payments WHERE link_id = ANY($1)", [linkIds]);
   return Number(r[0]?.n ?? 0);
+}
+
+if (isMain(import.meta)) {
+  await runAlone(async () => {
+    const { startStack } = await import("../support/stack.ts");
+    const stack = await startStack({ logLevel: process.env.BENCH_LOG_LEVEL ?? "info", env: LINK_BENCH_ENV });
+    try {
+      return await benchLinkPay(stack, Number(process.env.BENCH_SECONDS ?? 10), say);
+    } finally {
+      await stack.stop();
+    }
+  });
 }
