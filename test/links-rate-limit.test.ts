@@ -7,7 +7,7 @@
 
 import { randomInt } from "node:crypto";
 import { expect, test } from "vitest";
-import { newIdemKey, type HttpClient } from "./support/http.ts";
+import { HttpClient, newIdemKey } from "./support/http.ts";
 import { expectError, useStack } from "./support/expect.ts";
 
 // An hour, so the few requests of a test almost never straddle two windows.
@@ -72,6 +72,52 @@ test("per link: counted across instances whatever the IP; another link unaffecte
   expect(statuses).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 429]);
   const other = await newLink();
   expect((await pay(second, other, "198.18.1.1")).status).toBe(201);
+});
+
+test("80 pays at once on two links through two cores: counted in batches, exactly the limit admitted per link, no batch failed", async () => {
+  const second = await stack().addInstance();
+  const facades = [stack().http, second];
+  const links = [await newLink(), await newLink()];
+  /** The cores' metric lines, summed by name and labels. */
+  const metrics = async () => {
+    const sums = new Map<string, number>();
+    for (const url of stack().coreHttpUrls()) {
+      const text = (await new HttpClient(url).get("/metrics", { headers: { authorization: `Bearer ${stack().internalToken}` } })).text;
+      for (const line of text.split("\n")) {
+        if (!line.startsWith("paytami_core_link_admit_")) continue;
+        const at = line.lastIndexOf(" ");
+        sums.set(line.slice(0, at), (sums.get(line.slice(0, at)) ?? 0) + Number(line.slice(at + 1)));
+      }
+    }
+    return sums;
+  };
+  /** Batches of more than one attempt run so far. */
+  const batchesOfSeveral = (sums: Map<string, number>) =>
+    [...sums]
+      .filter(([name]) => /^paytami_core_link_admit_batches\{size="(\d+)"\}$/.exec(name)?.[1] !== undefined && Number(/size="(\d+)"/.exec(name)![1]) > 1)
+      .reduce((n, [, v]) => n + v, 0);
+  const before = await metrics();
+  // Every pay from its own address, so only the links' counter rows are shared by the two cores' batches.
+  const statuses = await Promise.all(
+    Array.from({ length: 80 }, async (_, i) => ({
+      link: i % 2,
+      status: (await pay(facades[Math.floor(i / 2) % 2]!, links[i % 2]!, `198.19.${Math.floor(i / 200)}.${(i % 200) + 1}`)).status,
+    })),
+  );
+  for (const link of [0, 1]) {
+    const mine = statuses.filter((s) => s.link === link).map((s) => s.status);
+    expect(mine.filter((s) => s === 201)).toHaveLength(8);
+    expect(mine.filter((s) => s === 429)).toHaveLength(32);
+    // Every attempt was counted on its link, admitted or not (none was refused by its client's limit).
+    expect(await linkCounter(links[link]!)).toBe(40);
+  }
+  const payments = await stack().sql<{ n: string }>("select count(*) as n from payments where link_id = any($1)", [links]);
+  expect(Number(payments[0]!.n)).toBe(16);
+  // Batches of several were run, and none failed into one statement per attempt (a deadlock between the cores would).
+  const after = await metrics();
+  expect(batchesOfSeveral(after)).toBeGreaterThan(batchesOfSeveral(before));
+  expect(before.get("paytami_core_link_admit_batch_failures")).toBeDefined();
+  expect(after.get("paytami_core_link_admit_batch_failures")).toBe(before.get("paytami_core_link_admit_batch_failures"));
 });
 
 test("behind a proxy that appends the client address, rotating the first X-Forwarded-For hop does not escape the limit", async () => {
