@@ -9,14 +9,14 @@ interface Item {
 }
 
 /** A queue whose batches finish only when the test says so; each request is answered with its batch's number. */
-function queue(policy: GroupCommitPolicy) {
+function queue(policy: GroupCommitPolicy, keyed = true) {
   const batches: string[][] = [];
   const finish: (() => void)[] = [];
   const sizes: number[] = [];
   const group = new GroupCommit<Item, number>({
     name: "test",
     policy: () => policy,
-    key: (item) => item.key,
+    ...(keyed ? { key: (item: Item) => item.key } : {}),
     sizes,
     run: (batch: Pending<Item, number>[]) => {
       const n = batches.push(batch.map((p) => p.item.name)) - 1;
@@ -87,6 +87,17 @@ describe("group commit queue", () => {
     q.submit("d");
     for (let i = 0; i < 3; i++) await q.next();
     expect(q.batches).toEqual([["a"], ["b1", "c", "d"], ["b2"], ["b3"]]);
+  });
+
+  test("without a key, same-key requests share a batch, up to `max`, in arrival order", async () => {
+    const q = queue({ max: 3, waitMs: 0 }, false);
+    q.submit("a");
+    q.submit("b1", "k");
+    q.submit("b2", "k");
+    q.submit("b3", "k");
+    q.submit("c");
+    for (let i = 0; i < 3; i++) await q.next();
+    expect(q.batches).toEqual([["a"], ["b1", "b2", "b3"], ["c"]]);
   });
 
   test("an idle queue after a batch of several waits `waitMs` for company; after a lone request, or at `max`, or with waitMs 0 it does not", async () => {

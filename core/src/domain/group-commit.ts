@@ -1,4 +1,4 @@
-// The queue both group commits share (core/README.md "Group commit"): a request goes out at once
+// The queue every group commit shares (core/README.md "Group commit"): a request goes out at once
 // when nothing is in flight; those that arrive while a batch runs wait for it and then go together.
 // What a batch does with its requests (one statement, one transaction) is the owner's `run`, most
 // often made by aloneOrTogether from what one request and several do.
@@ -26,8 +26,11 @@ export interface GroupCommitOptions<T, R> {
   name: string;
   /** Read at each decision, so the core's config (or a test's deps) is the only source. */
   policy: () => GroupCommitPolicy;
-  /** Requests with the same key never share a batch (one statement cannot claim a row twice): the later one waits for the next. */
-  key: (item: T) => string;
+  /**
+   * Requests with the same key never share a batch (one statement cannot claim a row twice): the
+   * later one waits for the next. Without it, any requests may share one (the batch folds repeats itself).
+   */
+  key?: (item: T) => string;
   /** Batches run so far, by size (index: size), for /metrics and the benchmarks. */
   sizes: number[];
   /** Runs one batch (arrival order) and answers every request in it; it must not throw. */
@@ -67,11 +70,13 @@ export class GroupCommit<T, R> {
   /** Up to `max` waiting requests in arrival order, no key twice. */
   #take(): Pending<T, R>[] {
     const { max } = this.#options.policy();
+    const { key: keyOf } = this.#options;
+    if (!keyOf) return this.#queue.splice(0, max);
     const keys = new Set<string>();
     const batch: Pending<T, R>[] = [];
     const rest: Pending<T, R>[] = [];
     for (const pending of this.#queue) {
-      const key = this.#options.key(pending.item);
+      const key = keyOf(pending.item);
       if (batch.length < max && !keys.has(key)) {
         keys.add(key);
         batch.push(pending);

@@ -102,47 +102,37 @@ type Admitted = AdmitRow | undefined;
 
 type BatchConfig = Pick<CoreConfig, "createBatch">;
 
-class AdmitBatcher {
-  readonly #queue: GroupCommit<Queued, Admitted>;
+/** This core's admission queue: attempts on one bucket may share a batch (the statement counts them together), so it has no key. */
+const admissionQueue = (config: BatchConfig) =>
+  new GroupCommit<Queued, Admitted>({
+    name: "admit_pay",
+    policy: () => config.createBatch,
+    sizes: admitBatchSizes,
+    run: aloneOrTogether({
+      alone: async ({ tx, values }) => (await ADMIT.run(db(tx), values)).rows[0],
+      together: async (batch) => {
+        const { rows } = await BATCH_ADMIT.run(db(batch[0]!.tx), {
+          link_ids: batch.map(({ values }) => values.link_id),
+          ip_buckets: batch.map(({ values }) => values.ip_bucket),
+          window_starts: batch.map(({ values }) => values.window_start),
+          fits: batch.map(({ values }) => values.fits.join(",")),
+          // One core's limit: the same for every attempt of its queue.
+          per_ip: batch[0]!.values.per_ip,
+        });
+        return rows.map((row) => ({ ok: row.id === null ? undefined : (row as AdmitRow) }));
+      },
+      failures: admitBatchFailures,
+    }),
+  });
 
-  constructor(config: BatchConfig) {
-    let next = 0;
-    this.#queue = new GroupCommit({
-      name: "admit_pay",
-      policy: () => config.createBatch,
-      // Attempts on one bucket share a batch (the statement counts them together): no key is ever repeated.
-      key: () => String(next++),
-      sizes: admitBatchSizes,
-      run: aloneOrTogether({
-        alone: async ({ tx, values }) => (await ADMIT.run(db(tx), values)).rows[0],
-        together: async (batch) => {
-          const { rows } = await BATCH_ADMIT.run(db(batch[0]!.tx), {
-            link_ids: batch.map(({ values }) => values.link_id),
-            ip_buckets: batch.map(({ values }) => values.ip_bucket),
-            window_starts: batch.map(({ values }) => values.window_start),
-            fits: batch.map(({ values }) => values.fits.join(",")),
-            per_ip: batch[0]!.values.per_ip,
-          });
-          return rows.map((row) => ({ ok: row.id === null ? undefined : (row as AdmitRow) }));
-        },
-        failures: admitBatchFailures,
-      }),
-    });
-  }
-
-  submit(tx: Tx, values: AdmitValues): Promise<Admitted> {
-    return this.#queue.submit({ tx, values });
-  }
-}
-
-const batchers = new WeakMap<BatchConfig, AdmitBatcher>();
+const queues = new WeakMap<BatchConfig, GroupCommit<Queued, Admitted>>();
 
 /**
  * Counts one pay attempt (its own statement, outside any transaction) in the next admission batch
  * of this core (`config`): the row its own ADMIT would have returned, undefined when the link never existed.
  */
 export function admitInBatch(config: BatchConfig, tx: Tx, values: AdmitValues): Promise<Admitted> {
-  let batcher = batchers.get(config);
-  if (!batcher) batchers.set(config, (batcher = new AdmitBatcher(config)));
-  return batcher.submit(tx, values);
+  let queue = queues.get(config);
+  if (!queue) queues.set(config, (queue = admissionQueue(config)));
+  return queue.submit({ tx, values });
 }
