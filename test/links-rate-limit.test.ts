@@ -7,7 +7,8 @@
 
 import { randomInt } from "node:crypto";
 import { expect, test } from "vitest";
-import { HttpClient, newIdemKey } from "./support/http.ts";
+import { coreMetricSamples } from "./support/core-metrics.ts";
+import { newIdemKey, type HttpClient } from "./support/http.ts";
 import { expectError, useStack } from "./support/expect.ts";
 
 // An hour, so the few requests of a test almost never straddle two windows.
@@ -78,30 +79,16 @@ test("80 pays at once on two links through two cores: counted in batches, exactl
   const second = await stack().addInstance();
   const facades = [stack().http, second];
   const links = [await newLink(), await newLink()];
-  /** The cores' metric lines, summed by name and labels. */
-  const metrics = async () => {
-    const sums = new Map<string, number>();
-    for (const url of stack().coreHttpUrls()) {
-      const text = (await new HttpClient(url).get("/metrics", { headers: { authorization: `Bearer ${stack().internalToken}` } })).text;
-      for (const line of text.split("\n")) {
-        if (!line.startsWith("paytami_core_link_admit_")) continue;
-        const at = line.lastIndexOf(" ");
-        sums.set(line.slice(0, at), (sums.get(line.slice(0, at)) ?? 0) + Number(line.slice(at + 1)));
-      }
-    }
-    return sums;
-  };
-  /** Batches of more than one attempt run so far. */
-  const batchesOfSeveral = (sums: Map<string, number>) =>
-    [...sums]
-      .filter(([name]) => /^paytami_core_link_admit_batches\{size="(\d+)"\}$/.exec(name)?.[1] !== undefined && Number(/size="(\d+)"/.exec(name)![1]) > 1)
-      .reduce((n, [, v]) => n + v, 0);
+  const metrics = () => coreMetricSamples(stack().coreHttpUrls(), stack().internalToken);
+  /** Batches of more than one attempt run so far, over both cores. */
+  const batchesOfSeveral = (samples: Map<string, number>) =>
+    [...samples].reduce((n, [sample, count]) => n + (Number(/^paytami_core_link_admit_batches\{size="(\d+)"\}$/.exec(sample)?.[1] ?? 0) > 1 ? count : 0), 0);
   const before = await metrics();
   // Every pay from its own address, so only the links' counter rows are shared by the two cores' batches.
   const statuses = await Promise.all(
     Array.from({ length: 80 }, async (_, i) => ({
       link: i % 2,
-      status: (await pay(facades[Math.floor(i / 2) % 2]!, links[i % 2]!, `198.19.${Math.floor(i / 200)}.${(i % 200) + 1}`)).status,
+      status: (await pay(facades[Math.floor(i / 2) % 2]!, links[i % 2]!, `198.19.0.${i + 1}`)).status,
     })),
   );
   for (const link of [0, 1]) {
