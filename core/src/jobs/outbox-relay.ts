@@ -8,8 +8,11 @@ import { OUTBOX_CHANNEL, storedEnvelope } from "../domain/outbox.ts";
 import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
 import { contextOf, currentTraceparent, failed, SpanKind, startSpan, withSpan } from "../../../proto/runtime/spans.ts";
 
+/** An outbox row the relay publishes, its envelope as stored (outbox.ts `storedEnvelope`). */
+type UnpublishedEvent = { id: string; mode: string; type: string; envelope: string; traceparent: string | null };
+
 /** Outbox rows not yet published, in the order they were written. */
-export const unpublishedEvents: LeasedQueue<"outbox_events", "id", { id: string; mode: string; type: string; envelope: string; traceparent: string | null }> = {
+export const unpublishedEvents: LeasedQueue<"outbox_events", "id", UnpublishedEvent> = {
   job: "outbox_relay",
   table: "outbox_events",
   key: "id",
@@ -91,7 +94,7 @@ export class OutboxRelay {
    * Publishes one event. Tracing on: a producer span continuing the trace of the request that raised
    * it (the traceparent stored with the row), whose own traceparent travels in the message headers.
    */
-  async #publish(js: JetStreamClient, event: { id: string; mode: string; type: string; envelope: string; traceparent: string | null }) {
+  async #publish(js: JetStreamClient, event: UnpublishedEvent) {
     const subject = eventSubject(event.mode, event.type);
     const span = startSpan(`${subject} publish`, {
       kind: SpanKind.PRODUCER,
