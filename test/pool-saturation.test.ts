@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { createOk, driveToState, useStack, validBody } from "./support/expect.ts";
+import { coreMetricSamples } from "./support/core-metrics.ts";
 import { eventually } from "./support/eventually.ts";
 import { HttpClient } from "./support/http.ts";
 
@@ -28,11 +29,7 @@ describe("PostgreSQL pool saturation", () => {
       const captured = (await createOk(s.http, refunder)).id as string;
       await driveToState(s, captured, "captured");
       const refund = (idem: string) => s.http.post("/v1/refunds", { key: refunder, body: { payment_id: captured, amount: "100" }, idem });
-      const metric = async (name: string) => {
-        const text = (await core.get("/metrics", { headers: { authorization: `Bearer ${s.internalToken}` } })).text;
-        const line = text.split("\n").find((l) => l.startsWith(name));
-        return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
-      };
+      const metric = async (sample: string) => (await coreMetricSamples([s.coreHttpUrl], s.internalToken)).get(sample);
 
       const locker = new pg.Client({ connectionString: s.databaseUrl });
       await locker.connect();
