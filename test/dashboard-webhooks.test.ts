@@ -75,7 +75,7 @@ async function quiet(deliveries: number): Promise<void> {
   const s = stack();
   await poll(async () => {
     const [row] = await s.sql<{ unpublished: number; total: number; pending: number }>(
-      `select (select count(*)::int from outbox_events where merchant_id = $1 and published_at is null) as unpublished,
+      `select (select count(*)::int from outbox_events e join outbox_pending p on p.seq = e.seq where e.merchant_id = $1) as unpublished,
               (select count(*)::int from webhook_deliveries where merchant_id = $1) as total,
               (select count(*)::int from webhook_deliveries where merchant_id = $1 and status = 'pending') as pending`,
       [m.merchantId],

@@ -64,7 +64,7 @@ describe("payment events through the outbox and JetStream", () => {
     expect((envelope.data as { status: string }).status).toBe("captured");
 
     const rows = await stack.sql<{ id: string; published: boolean }>(
-      "select id, published_at is not null as published from outbox_events where envelope->'data'->>'id' = $1",
+      "select id, not exists (select 1 from outbox_pending p where p.seq = e.seq) as published from outbox_events e where envelope->'data'->>'id' = $1",
       [id],
     );
     expect(rows).toEqual([{ id: envelope.id, published: true }]);

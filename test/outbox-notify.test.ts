@@ -26,6 +26,6 @@ test("a committed event is relayed and delivered without waiting for the relay's
     );
     expect(JSON.parse(arrived.body.toString())).toMatchObject({ type: "payment.succeeded" });
   }
-  const [row] = await stack.sql<{ n: string }>("select count(*) as n from outbox_events where published_at is null");
+  const [row] = await stack.sql<{ n: string }>("select count(*) as n from outbox_pending");
   expect(Number(row!.n)).toBe(0);
 });

@@ -96,7 +96,9 @@ async function streamCounts(): Promise<Map<string, number>> {
 }
 
 async function outboxRows(): Promise<Array<{ id: string; published: boolean; claimed: boolean }>> {
-  return stack().sql("select id, published_at is not null as published, claimed_until is not null as claimed from outbox_events order by seq");
+  return stack().sql(
+    "select e.id, p.seq is null as published, p.claimed_until is not null as claimed from outbox_events e left join outbox_pending p on p.seq = e.seq order by e.seq",
+  );
 }
 
 async function waitUntilAllPublished(expected: number): Promise<void> {

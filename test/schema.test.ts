@@ -111,26 +111,47 @@ describe("payments.status", () => {
 });
 
 describe("storage beyond the entities", () => {
-  test("outbox_events leaves half of each page free, so the relay's claim of a row is a HOT update on the same page", async () => {
+  test("the relay's queue leaves half of each page free, so a claim's lease is a HOT update; the event store is written once and packed", async () => {
     await withDatabase(async (orm) => {
       await migrate(orm);
       const connection = orm.em.getConnection();
-      const [table] = await connection.execute<{ reloptions: string[] | null }[]>(`select reloptions from pg_class where relname = 'outbox_events'`);
-      expect(table!.reloptions).toEqual(["fillfactor=50"]);
-      // Rows of a real envelope's size (~1.3 KB): with full pages the lease's new row version would
-      // go to another page (a non-HOT update, a new entry in every index).
-      const envelope = JSON.stringify({ data: { id: "pay_x", description: "x".repeat(1200) } });
-      await connection.execute(
-        `insert into outbox_events (id, merchant_id, mode, type, envelope, created_at) select 'evt_' || n, 'mer_x', 'test', 'payment.succeeded', ?::json, now() from generate_series(1, 24) n`,
-        [envelope],
-      );
+      const options = async (relname: string) =>
+        (await connection.execute<{ reloptions: string[] | null }[]>(`select reloptions from pg_class where relname = ?`, [relname]))[0]!.reloptions;
+      expect(await options("outbox_pending")).toEqual(["fillfactor=50"]);
+      expect(await options("outbox_events")).toBeNull();
+      await connection.execute(`insert into outbox_pending (seq) select n from generate_series(1, 400) n`);
       const pages = async () =>
-        (await connection.execute<{ id: string; page: string }[]>(`select id, (ctid::text::point)[0]::text as page from outbox_events order by id`)).map(
-          (r) => `${r.id}@${r.page}`,
+        (await connection.execute<{ seq: string; page: string }[]>(`select seq, (ctid::text::point)[0]::text as page from outbox_pending order by seq`)).map(
+          (r) => `${r.seq}@${r.page}`,
         );
       const before = await pages();
-      await connection.execute(`update outbox_events set claimed_until = now() + interval '30 seconds'`);
+      // A claim: a batch of rows spread over the pages gets its lease.
+      await connection.execute(`update outbox_pending set claimed_until = now() + interval '30 seconds' where seq % 4 = 0`);
       expect(await pages()).toEqual(before);
+    });
+  });
+
+  test("events not yet published when the queue came in are its first rows, leases kept; published ones are not queued", async () => {
+    await withDatabase(async (orm) => {
+      const before = MIGRATIONS.findIndex((m) => m.name === "Migration20261126200604_outbox_pending");
+      expect(before).toBeGreaterThan(0);
+      await orm.migrator.up({ to: MIGRATIONS[before - 1]!.name });
+      const connection = orm.em.getConnection();
+      await connection.execute(
+        `insert into outbox_events (id, merchant_id, mode, type, envelope, created_at, published_at, claimed_until)
+         values ('evt_sent', 'mer_x', 'test', 'payment.succeeded', '{}', now(), now(), null),
+                ('evt_waiting', 'mer_x', 'test', 'payment.succeeded', '{}', now(), null, null),
+                ('evt_leased', 'mer_x', 'test', 'payment.succeeded', '{}', now(), null, now() + interval '30 seconds')`,
+      );
+      await migrate(orm);
+      const queue = await connection.execute<{ id: string; leased: boolean }[]>(
+        `select e.id, p.claimed_until is not null as leased from outbox_pending p join outbox_events e on e.seq = p.seq order by p.seq`,
+      );
+      expect(queue).toEqual([
+        { id: "evt_waiting", leased: false },
+        { id: "evt_leased", leased: true },
+      ]);
+      expect(await differences(orm)).toBe("");
     });
   });
 });

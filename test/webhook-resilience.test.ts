@@ -145,7 +145,10 @@ describe("nothing is lost", () => {
     await nats.stop();
     const paymentId = await capturedPayment();
     const eventId = await eventOf(paymentId);
-    const [pending] = await stack.sql<{ published: boolean }>("select published_at is not null as published from outbox_events where id = $1", [eventId]);
+    const [pending] = await stack.sql<{ published: boolean }>(
+      "select not exists (select 1 from outbox_pending p where p.seq = e.seq) as published from outbox_events e where id = $1",
+      [eventId],
+    );
     expect(pending!.published).toBe(false);
     process.kill(stack.pids().core!, "SIGKILL");
     nats = await startNats();

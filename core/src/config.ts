@@ -144,7 +144,7 @@ export interface CoreConfig {
   bankTransferConfirmAfterMs: number;
   webhookRetryScheduleMs: readonly number[];
   webhooks: WebhookPolicy;
-  /** Events (published outbox rows) are kept this long for GET /v1/events and replay, then purged. */
+  /** Events (outbox rows, once published) are kept this long for GET /v1/events and replay, then purged. */
   eventRetentionMs: number;
   /** The merchants' request logs (core/README.md "Request logs"). */
   requestLogs: RequestLogPolicy;

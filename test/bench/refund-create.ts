@@ -294,7 +294,7 @@ function topStatements(runs: Run[], top = 8): StatementCost[] {
     .slice(0, top);
 }
 
-const UPDATED_TABLES = ["payments", "idempotency_keys", "outbox_events"] as const;
+const UPDATED_TABLES = ["payments", "idempotency_keys", "outbox_pending"] as const;
 type UpdateCounts = Record<(typeof UPDATED_TABLES)[number], { upd: number; hot: number }>;
 
 /** Rows updated so far in each table a refund updates, and how many of those were HOT (heap-only: no index touched). */

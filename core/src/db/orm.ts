@@ -23,6 +23,7 @@ import {
   type Merchant,
   type MerchantLogo,
   type OutboxEvent,
+  type OutboxPending,
   type Payment,
   type WebhookAttempt,
   type WebhookDelivery,
@@ -39,6 +40,7 @@ export type DB = InferKyselyDB<
   | typeof Payment
   | typeof IdempotencyKey
   | typeof OutboxEvent
+  | typeof OutboxPending
   | typeof Link
   | typeof LinkRateLimit
   | typeof WebhookEndpoint

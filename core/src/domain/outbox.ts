@@ -72,21 +72,29 @@ export function outboxValues(events: readonly RaisedEvent[]): { envelopes: Event
 }
 
 /**
- * The outbox insert, as a CTE body for a larger statement (`outboxNotify` is its companion: the
- * statement's final select). Rows go in in the events' order, so seq (the relay's order) follows it.
- * Only passes `v` through, so it can be part of a PreparedStatement.
+ * The outbox insert, as a CTE body for a larger statement; its companions are `outboxQueued` (the
+ * next CTE: the relay's queue rows) and `outboxNotify` (the statement's final select). Rows go in in
+ * the events' order, so seq (the relay's order) follows it. Only passes `v` through, so it can be
+ * part of a PreparedStatement.
  */
 export function outboxInsert(v: OutboxValues) {
   // Raw: rows from one bound array per column, in order (`unnest(…) with ordinality`), which the builder cannot write.
   // Parenthesised here: Kysely does not wrap a raw CTE body.
-  return sql<{ id: string }>`(insert into outbox_events (id, merchant_id, mode, type, envelope, created_at, traceparent)
+  return sql<{ seq: string }>`(insert into outbox_events (id, merchant_id, mode, type, envelope, created_at, traceparent)
     select e.id, e.merchant_id, e.mode, e.type, e.envelope::json, e.created_at, e.traceparent
     from unnest(${v.event_ids}::text[], ${v.event_merchant_ids}::text[], ${v.event_modes}::text[], ${v.event_types}::text[],
       ${v.event_envelopes}::text[], ${v.event_created_at}::timestamptz[], ${v.event_traceparents}::text[])
       with ordinality as e(id, merchant_id, mode, type, envelope, created_at, traceparent, n)
     order by e.n
-    returning outbox_events.id)`;
+    returning outbox_events.seq)`;
 }
+
+/**
+ * The relay's queue rows (outbox_pending) for the events the CTE named `written` inserted (its
+ * body `outboxInsert`): a CTE body too, since PostgreSQL allows a data-modifying statement only at
+ * a statement's top level, so the two inserts are two CTEs of one statement.
+ */
+export const outboxQueued = (written: string) => sql<{ seq: string }>`(insert into outbox_pending (seq) select seq from ${sql.table(written)} returning seq)`;
 
 /**
  * Delivered at commit (never for a rollback): wakes the relays LISTENing instead of their next poll.
@@ -107,4 +115,9 @@ export async function enqueueEvents(tx: EntityManager, events: readonly RaisedEv
   return envelopes;
 }
 
-const ENQUEUE = new PreparedStatement((v: OutboxValues) => statementBuilder.with("written", () => outboxInsert(v)).selectNoFrom(outboxNotify.as("notified")));
+const ENQUEUE = new PreparedStatement((v: OutboxValues) =>
+  statementBuilder
+    .with("written", () => outboxInsert(v))
+    .with("queued", () => outboxQueued("written"))
+    .selectNoFrom(outboxNotify.as("notified")),
+);

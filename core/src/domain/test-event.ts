@@ -119,17 +119,25 @@ export async function sendTestEvent(
     test_event: true,
   };
   await db(tx)
-    .insertInto("outbox_events")
-    .values({
-      id,
-      merchant_id: caller.merchantId,
-      mode: caller.mode,
-      type,
-      envelope: sql`${JSON.stringify(envelope)}::json`,
-      created_at: at,
-      traceparent: currentTraceparent(),
-      endpoint_id: endpoint.id,
-    })
+    .with("written", (q) =>
+      q
+        .insertInto("outbox_events")
+        .values({
+          id,
+          merchant_id: caller.merchantId,
+          mode: caller.mode,
+          type,
+          envelope: sql`${JSON.stringify(envelope)}::json`,
+          created_at: at,
+          traceparent: currentTraceparent(),
+          endpoint_id: endpoint.id,
+        })
+        .returning("seq"),
+    )
+    // Into the relay's queue in the same statement, as every outbox insert (outbox.ts).
+    .insertInto("outbox_pending")
+    .columns(["seq"])
+    .expression((q) => q.selectFrom("written").select("seq"))
     .execute();
   // Wakes the relays at commit, as every outbox insert does (outbox.ts).
   await sql`select pg_notify(${sql.lit(OUTBOX_CHANNEL)}, '')`.execute(db(tx));

@@ -1,33 +1,49 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
+import { sql } from "kysely";
 import type pg from "pg";
 import { ensureEventStream, eventSubject, natsConnectionOptions } from "../../../proto/event-stream.ts";
+import { db } from "../db/orm.ts";
 import { newDatabaseClient } from "../db/primary.ts";
 import type { CoreDeps } from "../domain/deps.ts";
 import { OUTBOX_CHANNEL, storedEnvelope } from "../domain/outbox.ts";
-import { claimLeased, completeLeased, type LeasedQueue, type LeasePolicy } from "./claim.ts";
+import { completeLeased, inIndexOrder, leaseStatement, type LeasedQueue, type LeasePolicy } from "./claim.ts";
 import { contextOf, currentTraceparent, failed, SpanKind, startSpan, withSpan } from "../../../proto/runtime/spans.ts";
 
-/** An outbox row the relay publishes, its envelope as stored (outbox.ts `storedEnvelope`). */
-type UnpublishedEvent = { id: string; mode: string; type: string; envelope: string; traceparent: string | null };
+/** An outbox row the relay publishes, its envelope as stored (outbox.ts `storedEnvelope`); `id` null when the row is gone. */
+type UnpublishedEvent = { seq: string; id: string | null; mode: string; type: string; envelope: string; traceparent: string | null };
+type PublishableEvent = UnpublishedEvent & { id: string };
 
-/** Outbox rows not yet published, in the order they were written. */
-export const unpublishedEvents: LeasedQueue<"outbox_events", "id", UnpublishedEvent> = {
+/** The relay's queue (outbox_pending): events not yet published, in the order they were written. */
+export const unpublishedEvents: LeasedQueue<"outbox_pending", "seq", { seq: string }> = {
   job: "outbox_relay",
-  table: "outbox_events",
-  key: "id",
-  due: (rows) =>
-    rows
-      .select(["id", "mode", "type", storedEnvelope().as("envelope"), "traceparent"])
-      .where("published_at", "is", null)
-      .orderBy("seq"),
+  table: "outbox_pending",
+  key: "seq",
+  keyType: "bigint",
+  due: (rows) => rows.select("seq").orderBy("seq"),
 };
 
 /**
- * Moves committed outbox rows to JetStream. Rows are claimed with a lease
- * (claim.ts), published outside any transaction (the event id is the
- * JetStream msgID, so a re-publish after a crash or an expired lease is
- * de-duplicated), then marked published.
+ * Leases up to `policy.batch` queued events and reads what the relay publishes of each, in one
+ * statement (the lease walks outbox_pending's primary key in order: claim.ts `inIndexOrder`).
+ */
+export function claimUnpublished(deps: CoreDeps, policy: LeasePolicy): Promise<UnpublishedEvent[]> {
+  return inIndexOrder(deps.orm.em.fork(), async (tx) => {
+    const lease = leaseStatement(deps, unpublishedEvents, policy, tx);
+    const { rows } = await sql<UnpublishedEvent>`
+      with leased as (${lease})
+      select leased.seq, o.id, o.mode, o.type, ${storedEnvelope("o.envelope")} as envelope, o.traceparent
+      from leased left join outbox_events o on o.seq = leased.seq
+      order by leased.seq`.execute(db(tx));
+    return rows;
+  });
+}
+
+/**
+ * Moves committed outbox rows to JetStream. Their queue rows are claimed with
+ * a lease (claim.ts), the events published outside any transaction (the event
+ * id is the JetStream msgID, so a re-publish after a crash or an expired lease
+ * is de-duplicated), then their queue rows deleted.
  */
 export class OutboxRelay {
   #deps: CoreDeps;
@@ -69,22 +85,28 @@ export class OutboxRelay {
 
   /** One relay pass; returns how many events were published. */
   async relayOnce(policy: LeasePolicy): Promise<number> {
-    const events = await claimLeased(this.#deps, unpublishedEvents, policy);
+    const claimed = await claimUnpublished(this.#deps, policy);
+    if (claimed.length === 0) return 0;
+    // A queue row whose event is gone (nothing purges a queued event; a hand-made delete could)
+    // has nothing left to publish: it leaves the queue instead of coming back at every lease.
+    const events = claimed.filter((event): event is PublishableEvent => event.id !== null);
+    const gone = claimed.filter((event) => event.id === null).map((event) => event.seq);
+    await completeLeased(this.#deps, unpublishedEvents, gone, "delete", "gone");
     if (events.length === 0) return 0;
     const published: string[] = [];
     try {
       const js = await this.#client();
       // Sent in order on one connection and acknowledged together: one round trip per batch, not per event.
       const acks = await Promise.allSettled(events.map((event) => this.#publish(js, event)));
-      acks.forEach((ack, i) => ack.status === "fulfilled" && published.push(events[i]!.id));
+      acks.forEach((ack, i) => ack.status === "fulfilled" && published.push(events[i]!.seq));
       const failed = acks.find((ack) => ack.status === "rejected");
       if (failed) throw failed.reason;
     } finally {
-      // What did go out is marked even when a later publish failed.
-      await completeLeased(this.#deps, unpublishedEvents, published, { published_at: this.#deps.now() }, "published");
+      // What did go out leaves the queue even when a later publish failed.
+      await completeLeased(this.#deps, unpublishedEvents, published, "delete", "published");
       // What NATS refused (no stream leader during an election, a server gone) is due again at the
       // next pass instead of after its lease: delivery resumes as soon as the cluster does.
-      const refused = events.filter((event) => !published.includes(event.id)).map((event) => event.id);
+      const refused = events.filter((event) => !published.includes(event.seq)).map((event) => event.seq);
       await completeLeased(this.#deps, unpublishedEvents, refused, {}, "refused");
     }
     return published.length;
@@ -94,7 +116,7 @@ export class OutboxRelay {
    * Publishes one event. Tracing on: a producer span continuing the trace of the request that raised
    * it (the traceparent stored with the row), whose own traceparent travels in the message headers.
    */
-  async #publish(js: JetStreamClient, event: UnpublishedEvent) {
+  async #publish(js: JetStreamClient, event: PublishableEvent) {
     const subject = eventSubject(event.mode, event.type);
     const span = startSpan(`${subject} publish`, {
       kind: SpanKind.PRODUCER,

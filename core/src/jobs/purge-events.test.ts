@@ -30,20 +30,24 @@ it("purges published events older than EVENT_RETENTION, batch by batch, and keep
       type: "payment.succeeded",
       envelope: { id },
       created_at: at,
-      claimed_until: null,
-      published_at: published ? at : null,
+      published,
     };
   };
-  await db(orm.em.fork())
+  const rows = [
+    row("old1", 31 * DAY, true),
+    row("old2", 30 * DAY, true),
+    row("old3", 40 * DAY, true),
+    row("old-unpublished", 40 * DAY, false),
+    row("young", 29 * DAY, true),
+  ];
+  const written = await db(orm.em.fork())
     .insertInto("outbox_events")
-    .values([
-      row("old1", 31 * DAY, true),
-      row("old2", 30 * DAY, true),
-      row("old3", 40 * DAY, true),
-      row("old-unpublished", 40 * DAY, false),
-      row("young", 29 * DAY, true),
-    ])
+    .values(rows.map(({ published: _, ...event }) => event))
+    .returning(["id", "seq"])
     .execute();
+  // Not yet published: still in the relay's queue.
+  const unpublished = written.filter((w) => !rows.find((r) => r.id === w.id)!.published).map((w) => ({ seq: w.seq }));
+  await db(orm.em.fork()).insertInto("outbox_pending").values(unpublished).execute();
   const config = { ...deps.config, eventRetentionMs: 30 * DAY };
   expect(await purgeExpiredEvents({ ...deps, config }, { batch: 2 })).toEqual({ purged: 2 });
   expect(await purgeExpiredEvents({ ...deps, config }, { batch: 2 })).toEqual({ purged: 1 });

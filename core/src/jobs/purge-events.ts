@@ -4,8 +4,8 @@ import type { Tally, WorkQueue } from "./claim.ts";
 import { purgeClaimed } from "./purge-claimed.ts";
 
 /**
- * Published events older than EVENT_RETENTION (outbox_events_retention_idx). An unpublished row is
- * never purged, however old: it has not left the core yet.
+ * Published events older than EVENT_RETENTION (outbox_events_retention_idx). An event still in the
+ * relay's queue (outbox_pending) is never purged, however old: it has not left the core yet.
  */
 export function expiredEvents(retentionMs: number): WorkQueue<"outbox_events", { seq: string }> {
   return {
@@ -14,7 +14,7 @@ export function expiredEvents(retentionMs: number): WorkQueue<"outbox_events", {
     due: (rows, now) =>
       rows
         .select("seq")
-        .where("published_at", "is not", null)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom("outbox_pending").select("seq").whereRef("outbox_pending.seq", "=", "outbox_events.seq"))))
         .where("created_at", "<=", new Date(now.getTime() - retentionMs))
         .orderBy("created_at"),
   };

@@ -16,6 +16,7 @@ import { LinkRateLimit } from "./link-rate-limit.ts";
 import { Merchant } from "./merchant.ts";
 import { MerchantLogo } from "./merchant-logo.ts";
 import { OutboxEvent } from "./outbox-event.ts";
+import { OutboxPending } from "./outbox-pending.ts";
 import { Payment } from "./payment.ts";
 import { WebhookAttempt } from "./webhook-attempt.ts";
 import { WebhookDelivery } from "./webhook-delivery.ts";
@@ -41,6 +42,7 @@ export {
   Merchant,
   MerchantLogo,
   OutboxEvent,
+  OutboxPending,
   Payment,
   WebhookAttempt,
   WebhookDelivery,
@@ -53,6 +55,7 @@ export const ENTITIES = [
   Payment,
   IdempotencyKey,
   OutboxEvent,
+  OutboxPending,
   Link,
   LinkRateLimit,
   WebhookEndpoint,

@@ -2,9 +2,9 @@ import { defineEntity, p } from "@mikro-orm/core";
 
 /**
  * Events leave the core only through this table, written in the same
- * transaction as the change; the relay publishes them to JetStream. Rows stay
- * after publishing as the event store (GET /v1/events, replay) until
- * EVENT_RETENTION purges them.
+ * transaction as the change, with their row in the relay's queue (outbox_pending);
+ * the relay publishes them to JetStream. Rows are written once and stay as the
+ * event store (GET /v1/events, replay) until EVENT_RETENTION purges them.
  */
 export const OutboxEvent = defineEntity({
   name: "OutboxEvent",
@@ -19,8 +19,6 @@ export const OutboxEvent = defineEntity({
     // public object (spec tables), as GET /v1/payments/{id} returns it.
     envelope: p.json<Record<string, unknown>>().columnType("json"),
     created_at: p.datetime(3),
-    claimed_until: p.datetime(3).nullable(),
-    published_at: p.datetime(3).nullable(),
     // The W3C traceparent of the request that raised the event (tracing on), so its trace goes on
     // through the relay, NATS and the dispatcher; null when tracing was off.
     traceparent: p.text().nullable(),
@@ -29,9 +27,7 @@ export const OutboxEvent = defineEntity({
     endpoint_id: p.text().nullable(),
   },
   uniques: [{ name: "outbox_events_id_key", properties: "id" }],
-  // The relay reads only what is still unpublished, in order.
   indexes: [
-    { name: "outbox_events_pending_idx", properties: "seq", where: "published_at is null" },
     // The table is also the event store behind GET /v1/events: newest first per merchant and mode,
     // with and without a type filter (keyset on created_at, seq like payments).
     {
@@ -49,7 +45,7 @@ export const OutboxEvent = defineEntity({
       expression:
         "create index \"outbox_events_payment_idx\" on \"outbox_events\" ((coalesce(envelope -> 'data' ->> 'payment_id', envelope -> 'data' ->> 'id')))",
     },
-    // The retention purge takes the oldest published rows.
-    { name: "outbox_events_retention_idx", properties: "created_at", where: "published_at is not null" },
+    // The retention purge takes the oldest rows (those still in outbox_pending stay).
+    { name: "outbox_events_retention_idx", properties: "created_at" },
   ],
 });

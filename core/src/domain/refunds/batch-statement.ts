@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { isActiveKey } from "../api-keys.ts";
 import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, type LedgerValues } from "../ledger.ts";
-import { outboxInsert, outboxNotify, type OutboxValues } from "../outbox.ts";
+import { outboxInsert, outboxNotify, outboxQueued, type OutboxValues } from "../outbox.ts";
 import { TRANSITIONS } from "../payment-states.ts";
 import { fromStates } from "../payment-transitions.ts";
 import type { LockedRow } from "./lock.ts";
@@ -151,7 +151,8 @@ key_released as (
   where k.scope = d.scope and k.key = d.key
   returning k.key
 ),
-events_written as ${outboxInsert(v)}
+events_written as ${outboxInsert(v)},
+events_queued as ${outboxQueued("events_written")}
 select (select count(*) from payment_moved)::int as moved, ${outboxNotify} as notified`;
   return { compile: () => statement.compile(statementBuilder) };
 });

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { db } from "../../db/orm.ts";
 import { PreparedStatement, statementBuilder } from "../../db/prepared.ts";
 import { LEDGER_TRANSACTIONS_CTE, ledgerLinesInsert, ledgerTransactionsInsert, type LedgerValues } from "../ledger.ts";
-import { outboxInsert, outboxNotify, outboxValues, type OutboxValues } from "../outbox.ts";
+import { outboxInsert, outboxNotify, outboxQueued, outboxValues, type OutboxValues } from "../outbox.ts";
 import { TRANSITIONS, type PaymentStatus } from "../payment-states.ts";
 import { fromStates, transitionColumns } from "../payment-transitions.ts";
 import type { Tx } from "../unit-of-work.ts";
@@ -90,6 +90,7 @@ const REFUND_WRITES = new PreparedStatement((v: RefundWriteValues) =>
 const REFUND_WRITES_RECORDED = new PreparedStatement((v: RefundWriteValues & OutboxValues) =>
   refundWrites(v)
     .with("events_written", () => outboxInsert(v))
+    .with("events_queued", () => outboxQueued("events_written"))
     .selectFrom("payment_moved")
     .select(outboxNotify.as("notified")),
 );
