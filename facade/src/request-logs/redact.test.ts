@@ -121,3 +121,50 @@ describe("redactParsed (in place, for text storedBody parsed itself)", () => {
     expect(parsed).toEqual({ card: { number: REDACTED, cvc: REDACTED }, description: `pay ${REDACTED}` });
   });
 });
+
+describe("storedBody's text with nothing to redact, kept as it came", () => {
+  const key = fc.oneof(
+    fc.constantFrom("amount", "number", "Card_Number", "exp-month", "expires_at", "cvc", "token", "company", "__proto__", `k ${CARD}`, "a:b", 'say "hi"'),
+    fc.string({ maxLength: 6 }),
+  );
+  const leaf = fc.oneof(
+    fc.constantFrom(CARD, `4242-4242-4242-4242`, API_KEY, WHSEC, "Bearer abc", "plain", "12:30", "2026-11-26T00:00:00.000Z", "tab\there", 'quote"d'),
+    fc.string({ maxLength: 8 }),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  // Random JSON spacing around every token, as clients send it.
+  const space = fc.constantFrom("", " ", "\n  ", "\t");
+  const { value } = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      leaf.map((v) => JSON.stringify(v)),
+      fc.tuple(fc.array(tie("value"), { maxLength: 4 }), space).map(([items, s]) => `[${s}${items.join(`,${s}`)}${s}]`),
+      fc
+        .tuple(fc.array(fc.tuple(key, tie("value"), space), { maxLength: 5 }), space)
+        .map(([entries, s]) => `{${s}${entries.map(([k, v, t]) => `${JSON.stringify(k)}${t}:${t}${v}`).join(`,${s}`)}${s}}`),
+    ),
+  }));
+
+  it("stores the same JSON as parsing, redacting and writing it out would, whichever way it goes", () => {
+    fc.assert(
+      fc.property(value, (text) => {
+        const stored = storedBody(Buffer.from(text), 1_000_000)!;
+        expect(JSON.stringify(JSON.parse(stored))).toBe(JSON.stringify(redactParsed(JSON.parse(text))));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("keeps the client's spacing when there is nothing to redact, and redacts what only an escape spells", () => {
+    const spaced = '{ "amount" : "1000",\n  "description": "12:30 pickup" }';
+    expect(storedBody(Buffer.from(spaced), 10_000)).toBe(spaced);
+    // A card number written digit by digit as \u escapes, and a `cvc` field as `c\u0076c`: neither reads as such in the raw text.
+    const card = [...CARD].map((digit) => `\\u003${digit}`).join("");
+    expect(JSON.parse(storedBody(Buffer.from(`{"d":"${card}"}`), 10_000)!)).toEqual({ d: REDACTED });
+    expect(JSON.parse(storedBody(Buffer.from(String.raw`{"c\u0076c":"123"}`), 10_000)!)).toEqual({ cvc: REDACTED });
+    expect(storedBody(Buffer.from('{"card":{"number" :"x"}}'), 10_000)).toBe(`{"card":{"number":"${REDACTED}"}}`);
+  });
+});

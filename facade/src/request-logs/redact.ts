@@ -123,10 +123,33 @@ export function redactParsed(value: unknown, depth = 0): unknown {
   return record;
 }
 
+const isJsonSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9;
+
+/**
+ * Could redaction change anything in this text? Only if it holds a secret-shaped run (MAYBE_SECRET,
+ * which finds every match a parsed string could hold: digits, `k_test_`, `whsec_` and `bearer` read
+ * the same escaped or not) or a field name redaction acts on. Every object key is a quoted string
+ * followed by a colon, so each colon's preceding quoted text is checked (colons inside strings
+ * only add candidates). A `\u` escape could spell either, so it always answers yes.
+ */
+function mayNeedRedaction(raw: string): boolean {
+  if (raw.includes("\\u") || MAYBE_SECRET.test(raw)) return true;
+  for (let colon = raw.indexOf(":"); colon !== -1; colon = raw.indexOf(":", colon + 1)) {
+    let end = colon - 1;
+    while (end >= 0 && isJsonSpace(raw.charCodeAt(end))) end--;
+    if (end <= 0 || raw.charCodeAt(end) !== 34) continue;
+    const start = raw.lastIndexOf('"', end - 1);
+    if (start !== -1 && keyKind(raw.slice(start + 1, end)) !== PLAIN) return true;
+  }
+  return false;
+}
+
 /**
  * The JSON text to store for a body: redacted, then capped at `capBytes` (a capped body is no longer
  * JSON: it ends with a marker saying how much was cut). Text that is not JSON is kept only as its
- * redacted form, capped the same way.
+ * redacted form, capped the same way. Text with nothing to redact (most bodies: mayNeedRedaction)
+ * is stored as it came, without parsing it and writing it out again, which was most of the
+ * recorder's cost per request; it is the same JSON, in the client's own spacing.
  */
 export function storedBody(body: unknown, capBytes: number): string | null {
   if (body === undefined || body === null) return null;
@@ -134,12 +157,15 @@ export function storedBody(body: unknown, capBytes: number): string | null {
   if (typeof body === "string" || Buffer.isBuffer(body)) {
     const raw = typeof body === "string" ? body : body.toString("utf8");
     if (raw === "") return null;
-    try {
-      text = JSON.stringify(redactParsed(JSON.parse(raw)));
-    } catch {
-      // PostgreSQL's text holds no NUL: one in a stored body would fail its whole batch.
-      text = redactText(raw).replaceAll("\0", "\uFFFD");
-    }
+    if (!mayNeedRedaction(raw)) text = raw;
+    else
+      try {
+        text = JSON.stringify(redactParsed(JSON.parse(raw)));
+      } catch {
+        text = redactText(raw);
+      }
+    // PostgreSQL's text holds no NUL: one in a stored body would fail its whole batch (JSON has none unescaped).
+    if (text.includes("\0")) text = text.replaceAll("\0", "\uFFFD");
   } else if (typeof body === "object") {
     const copy = redactValue(body);
     if (copy === undefined) return null;
