@@ -10,9 +10,10 @@ import { OUTBOX_CHANNEL, storedEnvelope } from "../domain/outbox.ts";
 import { completeLeased, inIndexOrder, leaseStatement, type LeasedQueue, type LeasePolicy } from "./claim.ts";
 import { contextOf, currentTraceparent, failed, SpanKind, startSpan, withSpan } from "../../../proto/runtime/spans.ts";
 
-/** An outbox row the relay publishes, its envelope as stored (outbox.ts `storedEnvelope`); `id` null when the row is gone. */
-type UnpublishedEvent = { seq: string; id: string | null; mode: string; type: string; envelope: string; traceparent: string | null };
-type PublishableEvent = UnpublishedEvent & { id: string };
+/** An outbox row the relay publishes, its envelope as stored (outbox.ts `storedEnvelope`). */
+type UnpublishedEvent = { seq: string; id: string; mode: string; type: string; envelope: string; traceparent: string | null };
+/** A leased queue row with its event's columns, all null when the event is gone. */
+type ClaimedRow = UnpublishedEvent | { seq: string; id: null; mode: null; type: null; envelope: null; traceparent: null };
 
 /** The relay's queue (outbox_pending): events not yet published, in the order they were written. */
 export const unpublishedEvents: LeasedQueue<"outbox_pending", "seq", { seq: string }> = {
@@ -27,10 +28,10 @@ export const unpublishedEvents: LeasedQueue<"outbox_pending", "seq", { seq: stri
  * Leases up to `policy.batch` queued events and reads what the relay publishes of each, in one
  * statement (the lease walks outbox_pending's primary key in order: claim.ts `inIndexOrder`).
  */
-export function claimUnpublished(deps: CoreDeps, policy: LeasePolicy): Promise<UnpublishedEvent[]> {
+export function claimUnpublished(deps: CoreDeps, policy: LeasePolicy): Promise<ClaimedRow[]> {
   return inIndexOrder(deps.orm.em.fork(), async (tx) => {
     const lease = leaseStatement(deps, unpublishedEvents, policy, tx);
-    const { rows } = await sql<UnpublishedEvent>`
+    const { rows } = await sql<ClaimedRow>`
       with leased as (${lease})
       select leased.seq, o.id, o.mode, o.type, ${storedEnvelope("o.envelope")} as envelope, o.traceparent
       from leased left join outbox_events o on o.seq = leased.seq
@@ -89,8 +90,8 @@ export class OutboxRelay {
     if (claimed.length === 0) return 0;
     // A queue row whose event is gone (nothing purges a queued event; a hand-made delete could)
     // has nothing left to publish: it leaves the queue instead of coming back at every lease.
-    const events = claimed.filter((event): event is PublishableEvent => event.id !== null);
-    const gone = claimed.filter((event) => event.id === null).map((event) => event.seq);
+    const events = claimed.filter((row): row is UnpublishedEvent => row.id !== null);
+    const gone = claimed.filter((row) => row.id === null).map((row) => row.seq);
     await completeLeased(this.#deps, unpublishedEvents, gone, "delete", "gone");
     if (events.length === 0) return 0;
     const published: string[] = [];
@@ -116,7 +117,7 @@ export class OutboxRelay {
    * Publishes one event. Tracing on: a producer span continuing the trace of the request that raised
    * it (the traceparent stored with the row), whose own traceparent travels in the message headers.
    */
-  async #publish(js: JetStreamClient, event: PublishableEvent) {
+  async #publish(js: JetStreamClient, event: UnpublishedEvent) {
     const subject = eventSubject(event.mode, event.type);
     const span = startSpan(`${subject} publish`, {
       kind: SpanKind.PRODUCER,
