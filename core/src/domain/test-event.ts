@@ -16,7 +16,7 @@ import { fail } from "./errors.ts";
 import { requireOwnEndpoint } from "./endpoint-deliveries.ts";
 import { requireEventType } from "./events.ts";
 import { newId, type IdPrefix } from "./ids.ts";
-import { OUTBOX_CHANNEL } from "./outbox.ts";
+import { outboxNotify, outboxQueued } from "./outbox.ts";
 import { toPaymentView } from "./payment-view.ts";
 import { toPayoutView } from "./payouts.ts";
 import { withoutEvents, type Changes, type Tx } from "./unit-of-work.ts";
@@ -134,12 +134,9 @@ export async function sendTestEvent(
         })
         .returning("seq"),
     )
-    // Into the relay's queue in the same statement, as every outbox insert (outbox.ts).
-    .insertInto("outbox_pending")
-    .columns(["seq"])
-    .expression((q) => q.selectFrom("written").select("seq"))
+    // Queued for the relay and waking it at commit, as every outbox insert (outbox.ts), in the same statement.
+    .with("queued", () => outboxQueued("written"))
+    .selectNoFrom(outboxNotify.as("notified"))
     .execute();
-  // Wakes the relays at commit, as every outbox insert does (outbox.ts).
-  await sql`select pg_notify(${sql.lit(OUTBOX_CHANNEL)}, '')`.execute(db(tx));
   return withoutEvents({ event_id: id, type, endpoint_id: endpoint.id });
 }
