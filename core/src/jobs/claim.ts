@@ -141,9 +141,9 @@ export function eachRow<Row>(
 /**
  * Runs a lease (`claim`, one statement) so that PostgreSQL walks the queue's index in its order,
  * an Index Scan, and never a Bitmap Index Scan or a Seq Scan with a Sort. A row that leaves its queue
- * (published, delivered) leaves a dead entry in the index until VACUUM, which on a table that is
- * also a store of millions of rows comes seldom (and on a busy queue table not at every claim). Only a plain index scan marks the dead
- * entries it passes (LP_DEAD), so the next claims skip them; the planner, expecting few due rows,
+ * (published, delivered) leaves a dead entry in the index until VACUUM, which does not come at every
+ * claim (and seldom on a table that is also a store of millions of rows). Only a plain index scan
+ * marks the dead entries it passes (LP_DEAD), so the next claims skip them; the planner, expecting few due rows,
  * prefers the bitmap plan, which marks nothing, and then every claim re-reads every entry since the
  * last vacuum. Measured on the outbox after 15 s of refunds: 14 088 entries read and 4.5 ms per
  * claim, against 0.07 ms once one index scan had marked them. The settings are local to this
