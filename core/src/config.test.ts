@@ -302,6 +302,25 @@ describe("group commit (CREATE_BATCH)", () => {
   });
 });
 
+describe("group commit of the link pay limit's count (LINK_ADMIT_BATCH_WAIT)", () => {
+  it("follows CREATE_BATCH's switch and size and does not wait when idle, by default", () => {
+    expect(loadConfig(base).linkAdmitBatch).toEqual({ on: true, max: 64, waitMs: 0 });
+    expect(loadConfig({ ...base, CREATE_BATCH: "off", CREATE_BATCH_MAX: "8", CREATE_BATCH_WAIT: "3" }).linkAdmitBatch).toEqual({
+      on: false,
+      max: 8,
+      waitMs: 0,
+    });
+  });
+
+  it("reads its own wait, leaving creation's alone, and refuses anything but a non-negative integer", () => {
+    const config = loadConfig({ ...base, LINK_ADMIT_BATCH_WAIT: "2" });
+    expect(config.linkAdmitBatch).toEqual({ on: true, max: 64, waitMs: 2 });
+    expect(config.createBatch).toEqual({ on: true, max: 64, waitMs: 1 });
+    expect(() => loadConfig({ ...base, LINK_ADMIT_BATCH_WAIT: "-1" })).toThrow("LINK_ADMIT_BATCH_WAIT");
+    expect(() => loadConfig({ ...base, LINK_ADMIT_BATCH_WAIT: "1ms" })).toThrow("LINK_ADMIT_BATCH_WAIT");
+  });
+});
+
 describe("group commit of refunds (REFUND_BATCH)", () => {
   it("is on, 64 requests per batch at most, waiting 1 ms when idle, by default", () => {
     expect(loadConfig(base).refundBatch).toEqual({ on: true, max: 64, waitMs: 1 });

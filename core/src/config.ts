@@ -185,6 +185,12 @@ export interface CoreConfig {
   createBatch: CreateBatchPolicy;
   /** Group commit of refund creation (core/README.md "Group commit of refunds"): REFUND_BATCH, REFUND_BATCH_MAX, REFUND_BATCH_WAIT, as CREATE_BATCH*. */
   refundBatch: CreateBatchPolicy;
+  /**
+   * Group commit of the link pay limit's count (core/README.md "Rate limit (`LINK_RATE_LIMIT`)"): on and
+   * size as CREATE_BATCH; LINK_ADMIT_BATCH_WAIT (ms, default 0) its own wait. A pay's count is the
+   * first of its two batches, so a wait there holds back its creation batch too.
+   */
+  linkAdmitBatch: CreateBatchPolicy;
 }
 
 export interface CreateBatchPolicy {
@@ -475,6 +481,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
   const publicBaseUrl = env(source, "PUBLIC_BASE_URL", `http://localhost:${env(source, "PORT", "4000")}`).replace(/\/+$/, "");
   const jobs = jobsEnv(source);
   const processorAttemptLeaseMs = positiveDurationEnv(source, "PROCESSOR_ATTEMPT_LEASE", "60s");
+  const createBatch = batchEnv(source, "CREATE_BATCH");
   return {
     databaseUrl,
     natsUrl: source.NATS_URL || undefined,
@@ -552,8 +559,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     },
     processorAttemptLeaseMs,
     processorCallTimeoutMs: processorCallTimeoutEnv(source, processorAttemptLeaseMs, jobs.recoverPayouts.leaseMs),
-    createBatch: batchEnv(source, "CREATE_BATCH"),
+    createBatch,
     refundBatch: batchEnv(source, "REFUND_BATCH"),
+    linkAdmitBatch: { ...createBatch, waitMs: intEnv(source, "LINK_ADMIT_BATCH_WAIT", 0) },
     dashboardViews: {
       timeZone: timeZoneEnv(source, "DASHBOARD_TIME_ZONE", "America/Guatemala"),
       deliveryAlertWindowMs: positiveDurationEnv(source, "DASHBOARD_DELIVERY_ALERT_WINDOW", "24h"),

@@ -13,6 +13,8 @@ import type { Tx } from "./unit-of-work.ts";
 // attempts on the same buckets. A bucket hit by several attempts is upserted once, by their number
 // (one statement cannot update a row twice), and the buckets are locked in one order (every client
 // bucket, then every link bucket, each sorted), so two cores' batches never wait on each other's.
+// An idle queue goes at once rather than wait for company (LINK_ADMIT_BATCH_WAIT, 0 unless set): a
+// pay waits for its count and then for its creation batch, and a wait here would delay both.
 
 type BatchAdmitValues = {
   link_ids: string[];
@@ -100,13 +102,13 @@ interface Queued {
 
 type Admitted = AdmitRow | undefined;
 
-type BatchConfig = Pick<CoreConfig, "createBatch">;
+type BatchConfig = Pick<CoreConfig, "linkAdmitBatch">;
 
 /** This core's admission queue: attempts on one bucket may share a batch (the statement counts them together), so it has no key. */
 const admissionQueue = (config: BatchConfig) =>
   new GroupCommit<Queued, Admitted>({
     name: "admit_pay",
-    policy: () => config.createBatch,
+    policy: () => config.linkAdmitBatch,
     sizes: admitBatchSizes,
     run: aloneOrTogether({
       alone: async ({ tx, values }) => (await ADMIT.run(db(tx), values)).rows[0],

@@ -52,8 +52,8 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 // Counted together when attempts arrive together (the core's default), or one statement each (CREATE_BATCH=off).
-const BATCHED = { on: true, max: 64, waitMs: 1 };
-const limit = { linkRateLimit: { perIp: 1_000, perLink: 20, windowMs: 60_000 }, createBatch: BATCHED };
+const BATCHED = { on: true, max: 64, waitMs: 0 };
+const limit = { linkRateLimit: { perIp: 1_000, perLink: 20, windowMs: 60_000 }, linkAdmitBatch: BATCHED };
 /** A well-formed body for the test link (test mode, fixed amount). */
 const FITS: LinkKind[] = ["test:fixed", "live:fixed"];
 const settingNow = async () =>
@@ -103,7 +103,7 @@ describe("admitPayAttempt", () => {
   // Each test in its own window (the clock moves on a minute per test), so counts start at zero.
   let minute = 10;
   const nextWindow = () => new Date(clock.getTime() + 60_000 * minute++);
-  const strict = { linkRateLimit: { perIp: 3, perLink: 5, windowMs: 60_000 }, createBatch: BATCHED };
+  const strict = { linkRateLimit: { perIp: 3, perLink: 5, windowMs: 60_000 }, linkAdmitBatch: BATCHED };
   const attempt = (at: Date, clientIp: string, fits: LinkKind[] = FITS) =>
     withoutTransaction(deps, (tx) => admitPayAttempt(strict, tx, { linkId, clientIp, fits }, at)).then(
       () => "admitted",
@@ -167,8 +167,8 @@ describe("admitPayAttempt", () => {
   });
   test("attempts counted together get exactly what one statement each, in arrival order, would have given them", async () => {
     const policy = { perIp: 4, perLink: 6, windowMs: 60_000 };
-    const batched = { linkRateLimit: policy, createBatch: BATCHED };
-    const unbatched = { linkRateLimit: policy, createBatch: { ...BATCHED, on: false } };
+    const batched = { linkRateLimit: policy, linkAdmitBatch: BATCHED };
+    const unbatched = { linkRateLimit: policy, linkAdmitBatch: { ...BATCHED, on: false } };
     // A fixed pseudo-random mix (the same for both runs): ten clients, two links and one that never
     // existed, bodies that fit the link or not; enough to fill clients and links alike.
     const neverExisted = `link_${"0".repeat(24)}`;

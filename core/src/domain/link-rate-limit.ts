@@ -46,7 +46,7 @@ export interface PayAttempt {
  * attempt is over the limit for its client, or its link has no attempt left in this window.
  */
 export async function admitPayAttempt(
-  config: Pick<CoreConfig, "linkRateLimit" | "createBatch">,
+  config: Pick<CoreConfig, "linkRateLimit" | "linkAdmitBatch">,
   tx: Tx,
   attempt: PayAttempt,
   now: Date,
@@ -66,7 +66,7 @@ export async function admitPayAttempt(
     fits: [...attempt.fits],
   };
   // Attempts outside a transaction (a pay) are counted together with those arriving meanwhile (link-admit-batch.ts).
-  const row = config.createBatch.on && !inTransaction ? await admitInBatch(config, tx, values) : (await ADMIT.run(db(tx), values)).rows[0];
+  const row = config.linkAdmitBatch.on && !inTransaction ? await admitInBatch(config, tx, values) : (await ADMIT.run(db(tx), values)).rows[0];
   if (!row) return undefined;
   const { ip_attempts, link_counted, link_before, commit_mode: _, ...link } = row;
   const overIp = ip_attempts > limit.perIp;
