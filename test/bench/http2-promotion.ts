@@ -1,7 +1,8 @@
 // Why the facade's old generation fills under load (test/bench/README.md, "Session 34"), measured
 // apart from Paytami. A client process sends POSTs at concurrency 32 to a server process that answers
 // each after 5 ms, once over HTTP/1.1 keep-alive and once over one HTTP/2 session (what grpc-js
-// uses), each request holding ~20 KB of its own state until its answer. The client runs with
+// uses), each request holding ~20 KB of its own state until its answer; and, for comparison, the
+// same state held by a 5 ms timer with no I/O at all ("timer"). The client runs with
 // --trace-gc-nvp; the report is, per protocol, the requests, the scavenges, the bytes the scavenges
 // promoted to the old generation per request, and the mark-compacts those bytes caused.
 //
@@ -13,7 +14,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 
-type Protocol = "http/1.1" | "http/2";
+type Protocol = "http/1.1" | "http/2" | "timer";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SEMI_SPACE_MB = Number(process.env.BENCH_SEMI_SPACE_MB ?? 8);
@@ -45,7 +46,8 @@ async function load(protocol: Protocol, port: number): Promise<void> {
       // A request's own state (a parsed body, a context), alive until its answer, as in a facade route.
       const state = Array.from({ length: 400 }, (_, i) => ({ i, field: `value ${i}` }));
       const done = () => (state.length > 0 ? resolve() : undefined);
-      if (session) {
+      if (protocol === "timer") setTimeout(done, ANSWER_AFTER_MS);
+      else if (session) {
         const stream = session.request({ ":method": "POST", ":path": "/" });
         stream.on("data", () => undefined).on("close", done);
         stream.end(body);
@@ -79,7 +81,7 @@ interface Result {
 
 /** One protocol: a server, then a client under --trace-gc-nvp, whose output is read. */
 async function measure(protocol: Protocol): Promise<Result> {
-  const server = fork(self, ["server", protocol], { execArgv: [] });
+  const server = fork(self, ["server", protocol === "timer" ? "http/1.1" : protocol], { execArgv: [] });
   try {
     const port = await new Promise<number>((resolve) => server.once("message", (m) => resolve(m as number)));
     const client = fork(self, ["client", protocol, String(port)], {
@@ -109,7 +111,7 @@ if (role === "server") serve(protocol);
 else if (role === "client") await load(protocol, Number(port));
 else {
   const results: Result[] = [];
-  for (const p of ["http/1.1", "http/2"] as const) results.push(await measure(p));
+  for (const p of ["timer", "http/1.1", "http/2"] as const) results.push(await measure(p));
   console.log(
     `Node ${process.version}, ${CONCURRENCY} requests in flight, each answered after ${ANSWER_AFTER_MS} ms and holding ~20 KB until then; ${SECONDS} s per protocol, semi-space ${SEMI_SPACE_MB} MB:\n`,
   );
