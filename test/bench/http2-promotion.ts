@@ -37,24 +37,37 @@ function serve(protocol: Protocol): void {
   server.listen(0, "127.0.0.1", () => process.send!((server.address() as AddressInfo).port));
 }
 
-async function load(protocol: Protocol, port: number): Promise<void> {
+/** How a request goes out and is answered (`done` once it is), and what to close after the load. */
+function transport(protocol: Protocol, port: number): { send: (done: () => void) => void; close: () => void } {
   const body = Buffer.alloc(800, 2);
-  const session = protocol === "http/2" ? http2.connect(`http://127.0.0.1:${port}`) : undefined;
+  if (protocol === "timer") return { send: (done) => setTimeout(done, ANSWER_AFTER_MS), close: () => undefined };
+  if (protocol === "http/2") {
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    return {
+      send: (done) =>
+        session
+          .request({ ":method": "POST", ":path": "/" })
+          .on("data", () => undefined)
+          .on("close", done)
+          .end(body),
+      close: () => session.close(),
+    };
+  }
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  return {
+    send: (done) =>
+      http.request({ host: "127.0.0.1", port, method: "POST", path: "/", agent }, (res) => res.on("data", () => undefined).on("end", done)).end(body),
+    close: () => agent.destroy(),
+  };
+}
+
+async function load(protocol: Protocol, port: number): Promise<void> {
+  const { send, close } = transport(protocol, port);
   const one = () =>
     new Promise<void>((resolve) => {
       // A request's own state (a parsed body, a context), alive until its answer, as in a facade route.
       const state = Array.from({ length: 400 }, (_, i) => ({ i, field: `value ${i}` }));
-      const done = () => (state.length > 0 ? resolve() : undefined);
-      if (protocol === "timer") setTimeout(done, ANSWER_AFTER_MS);
-      else if (session) {
-        const stream = session.request({ ":method": "POST", ":path": "/" });
-        stream.on("data", () => undefined).on("close", done);
-        stream.end(body);
-      } else {
-        const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/", agent }, (res) => res.on("data", () => undefined).on("end", done));
-        req.end(body);
-      }
+      send(() => (state.length > 0 ? resolve() : undefined));
     });
   let requests = 0;
   const until = Date.now() + SECONDS * 1000;
@@ -67,8 +80,7 @@ async function load(protocol: Protocol, port: number): Promise<void> {
     }),
   );
   process.stdout.write(`requests=${requests}\n`);
-  session?.close();
-  agent.destroy();
+  close();
 }
 
 interface Result {
@@ -79,11 +91,11 @@ interface Result {
   markCompacts: number;
 }
 
-/** One protocol: a server, then a client under --trace-gc-nvp, whose output is read. */
+/** One protocol: its server (none for the timer), then a client under --trace-gc-nvp, whose output is read. */
 async function measure(protocol: Protocol): Promise<Result> {
-  const server = fork(self, ["server", protocol === "timer" ? "http/1.1" : protocol], { execArgv: [] });
+  const server = protocol === "timer" ? undefined : fork(self, ["server", protocol], { execArgv: [] });
   try {
-    const port = await new Promise<number>((resolve) => server.once("message", (m) => resolve(m as number)));
+    const port = server ? await new Promise<number>((resolve) => server.once("message", (m) => resolve(m as number))) : 0;
     const client = fork(self, ["client", protocol, String(port)], {
       execArgv: [`--max-semi-space-size=${SEMI_SPACE_MB}`, "--trace-gc-nvp"],
       stdio: ["ignore", "pipe", "inherit", "ipc"],
@@ -102,7 +114,7 @@ async function measure(protocol: Protocol): Promise<Result> {
       markCompacts: lines.filter((l) => / gc=(mc|ms) /.test(l)).length,
     };
   } finally {
-    server.kill();
+    server?.kill();
   }
 }
 
