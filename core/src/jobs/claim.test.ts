@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
 import { db } from "../db/orm.ts";
 import type { CoreDeps } from "../domain/deps.ts";
+import { outboxQueued } from "../domain/outbox.ts";
 import { jobRuns } from "../metrics.ts";
 import { claimLeased, completeLeased, completionStatement, eachRow, handleClaimed, type Tally } from "./claim.ts";
 import { claimUnpublished, unpublishedEvents } from "./outbox-relay.ts";
@@ -46,12 +47,12 @@ async function expiredKeys(n: number): Promise<string[]> {
 /** `n` unpublished outbox events evt000, evt001, … in that order; their queue rows' seqs. */
 async function pendingEvents(n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `evt${String(i).padStart(3, "0")}`);
-  await queued(ids.map((id) => ({ id, envelope: { id } })));
+  await queued(ids.map((id) => ({ id, envelope: JSON.stringify({ id }) })));
   return ids;
 }
 
-/** Outbox events and their queue rows, as outbox.ts writes them; returns the seqs. */
-async function queued(events: { id: string; envelope: unknown }[]): Promise<string[]> {
+/** Outbox events (each envelope as the JSON text to store) and their queue rows, the queue's through outbox.ts; returns the seqs. */
+async function queued(events: { id: string; envelope: string }[]): Promise<string[]> {
   const rows = await db(orm.em.fork())
     .with("written", (q) =>
       q
@@ -62,16 +63,15 @@ async function queued(events: { id: string; envelope: unknown }[]): Promise<stri
             merchant_id: "m",
             mode: "test",
             type: "payment.succeeded",
-            envelope: sql`${JSON.stringify(envelope)}::json`,
+            envelope: sql`${envelope}::json`,
             created_at: clock,
           })),
         )
         .returning("seq"),
     )
-    .insertInto("outbox_pending")
-    .columns(["seq"])
-    .expression((q) => q.selectFrom("written").select("seq"))
-    .returning("seq")
+    .with("queued", () => outboxQueued("written"))
+    .selectFrom("queued")
+    .select("seq")
     .execute();
   return rows.map((row) => row.seq).sort((a, b) => Number(a) - Number(b));
 }
@@ -224,7 +224,7 @@ describe("claimLeased / completeLeased (work outside any transaction)", () => {
     // Autovacuum would clear the dead entries itself, at a moment of its choosing (3 000 dead rows
     // are over its threshold): off for this test's throw-away database, so what is measured is the claim.
     await sql`alter table outbox_pending set (autovacuum_enabled = false)`.execute(db(orm.em.fork()));
-    const seqs = await queued(Array.from({ length: 3_000 }, (_, i) => ({ id: `evt${i}`, envelope: {} })));
+    const seqs = await queued(Array.from({ length: 3_000 }, (_, i) => ({ id: `evt${i}`, envelope: "{}" })));
     // Deleted through a sequential scan, which marks no index entry dead (a walk of the index would).
     const publish = (done: string[]) =>
       orm.em.fork().transactional(async (tx) => {
@@ -232,7 +232,7 @@ describe("claimLeased / completeLeased (work outside any transaction)", () => {
         await db(tx).deleteFrom("outbox_pending").where("seq", "in", done).execute();
       });
     await publish(seqs);
-    await queued([{ id: "evt-new", envelope: {} }]);
+    await queued([{ id: "evt-new", envelope: "{}" }]);
     // What a bitmap scan of the queue's primary key returns: every entry not yet marked dead.
     const entriesRead = async () => {
       const plan = await orm.em.fork().transactional(async (tx) => {
@@ -329,15 +329,13 @@ describe("claimLeased / completeLeased (work outside any transaction)", () => {
   it("a claimed event carries its envelope as the text stored, byte for byte (what the relay publishes)", async () => {
     // Spacing and key order no JSON.stringify of a parsed copy would give back.
     const stored = '{"id": "evt_text",  "type":"refund.succeeded", "data": {"b": 1, "a": [1, 2]}}';
-    await sql`with written as (insert into outbox_events (id, merchant_id, mode, type, envelope, created_at)
-      values ('evt_text', 'm', 'test', 'refund.succeeded', ${stored}::json, ${clock}) returning seq)
-      insert into outbox_pending (seq) select seq from written`.execute(db(orm.em.fork()));
+    await queued([{ id: "evt_text", envelope: stored }]);
     const [claimed] = await claimEvents(lease);
     expect(claimed?.envelope).toBe(stored);
   });
 
   it("concurrent claimers get disjoint batches of at most `batch` rows that together cover every row", async () => {
-    const seqs = await queued(Array.from({ length: 100 }, (_, i) => ({ id: `evt${i}`, envelope: {} })));
+    const seqs = await queued(Array.from({ length: 100 }, (_, i) => ({ id: `evt${i}`, envelope: "{}" })));
     const claimAll = () => Promise.all(Array.from({ length: 6 }, () => claimLeased(deps, unpublishedEvents, { batch: 12, leaseMs: 30_000 })));
     const batches = [...(await claimAll()), ...(await claimAll())];
     const all = batches.flatMap((batch) => batch.map((row) => row.seq));
