@@ -107,7 +107,8 @@ export class OutboxRelay {
       await completeLeased(this.#deps, unpublishedEvents, published, "delete", "published");
       // What NATS refused (no stream leader during an election, a server gone) is due again at the
       // next pass instead of after its lease: delivery resumes as soon as the cluster does.
-      const refused = events.filter((event) => !published.includes(event.seq)).map((event) => event.seq);
+      const sent = new Set(published);
+      const refused = events.filter((event) => !sent.has(event.seq)).map((event) => event.seq);
       await completeLeased(this.#deps, unpublishedEvents, refused, {}, "refused");
     }
     return published.length;
