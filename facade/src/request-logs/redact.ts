@@ -148,8 +148,8 @@ function mayNeedRedaction(raw: string): boolean {
  * The JSON text to store for a body: redacted, then capped at `capBytes` (a capped body is no longer
  * JSON: it ends with a marker saying how much was cut). Text that is not JSON is kept only as its
  * redacted form, capped the same way. Text with nothing to redact (most bodies: mayNeedRedaction)
- * is stored as it came, without parsing it and writing it out again, which was most of the
- * recorder's cost per request; it is the same JSON, in the client's own spacing.
+ * is stored as it came, without parsing it and writing it out again (4–5 µs a request for a
+ * payment's two bodies); it is the same JSON, in the client's own spacing.
  */
 export function storedBody(body: unknown, capBytes: number): string | null {
   if (body === undefined || body === null) return null;
