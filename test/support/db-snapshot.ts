@@ -2,9 +2,10 @@ import type { Stack } from "./stack.ts";
 import { eventually } from "./eventually.ts";
 
 /**
- * Every row of every table, as text, once the relay's queue is empty (API keys without last_used_at, which any earlier use of a key may still be
- * writing; without request_logs, the facade's record of the requests themselves, which arrives in
- * batches after the answers): equal snapshots mean no call changed anything.
+ * Every row of every table, as text, once the relay's queue is empty (API keys without
+ * last_used_at, which any earlier use of a key may still be writing; without request_logs, the
+ * facade's record of the requests themselves, which arrives in batches after the answers): equal
+ * snapshots mean no call changed anything.
  */
 export async function databaseSnapshot(s: Stack): Promise<Record<string, string>> {
   await eventually(async () => ((await s.sql("select 1 from outbox_pending")).length === 0 ? true : undefined), 20_000, "the outbox to drain");
