@@ -2,8 +2,13 @@
 // server in NATS_URL and NATS_STREAM_REPLICAS=3, so the event stream and the dispatcher's durable
 // consumer keep three copies. While payments succeed (each raising payment.succeeded), the server
 // leading the stream is killed -9, then started again: every event reaches the merchant's endpoint
-// (duplicates only as at-least-once delivery allows: the same event id again), within 15 s of the
+// (duplicates only as at-least-once delivery allows: the same event id again), within 30 s of the
 // load's end (publishes refused during the election are retried at the relay's next pass).
+//
+// Why 30 s: nothing is published until a new stream leader is elected, which NATS 2.9's raft takes
+// 4-9 s to do (measured here: 5-11 s on a loaded machine); the backlog then drains at whatever rate
+// the machine has left. The load is paced so that backlog stays a few hundred events. 30 s is still
+// half the consumer's 60 s ack_wait: an event whose delivery was lost and waits for redelivery fails.
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -12,9 +17,12 @@ import { EVENT_STREAM } from "../proto/event-stream.ts";
 import { createOk, useStack } from "./support/expect.ts";
 import { startNatsCluster, type NatsCluster } from "../core/src/devstack/nats-cluster.ts";
 import type { StackOptions } from "./support/stack.ts";
-import { WebhookReceiver } from "./support/webhook-receiver.ts";
+import { WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
 
 const LOOPS = 8;
+/** Each loop's pause between payments: at most LOOPS * 1000 / PACE_MS payments a second, whatever the machine's speed. */
+const PACE_MS = 50;
+const DELIVERED_WITHIN_MS = 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let cluster: NatsCluster | undefined;
@@ -58,6 +66,7 @@ describe("NATS cluster", () => {
         } catch (error) {
           failures.push(String(error));
         }
+        await sleep(PACE_MS);
       }
     };
     const loops = Array.from({ length: LOOPS }, loop);
@@ -78,8 +87,14 @@ describe("NATS cluster", () => {
     const events = await s.sql<{ id: string }>("SELECT id FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'", [merchant.merchantId]);
     expect(events.length).toBeGreaterThan(20);
     const expected = new Set(events.map((e) => e.id));
-    await receiver!.waitFor((requests) => [...expected].every((id) => requests.some((r) => r.eventId === id)), 15_000, "every event at the endpoint");
-    expect(Date.now() - endedAt).toBeLessThanOrEqual(15_000);
+    // The receiver's requests only grow: each check reads the new ones into a set.
+    const delivered = new Set<string | undefined>();
+    let read = 0;
+    const allDelivered = (requests: ReceivedRequest[]) => {
+      for (; read < requests.length; read++) delivered.add(requests[read]!.eventId);
+      return [...expected].every((id) => delivered.has(id));
+    };
+    await receiver!.waitFor(allDelivered, DELIVERED_WITHIN_MS - (Date.now() - endedAt), "every event at the endpoint");
     // Nothing but these events arrived (a duplicate is one of them again).
     for (const r of receiver!.requests) expect(expected.has(r.eventId!)).toBe(true);
     await nc.close();
