@@ -1,14 +1,15 @@
 // DESIGN §7 / issue 19: NATS as a three-node cluster. The core's relay and the dispatcher get every
 // server in NATS_URL and NATS_STREAM_REPLICAS=3, so the event stream and the dispatcher's durable
-// consumer keep three copies. While payments succeed (each raising payment.succeeded), the server
-// leading the stream is killed -9, then started again: every event reaches the merchant's endpoint
-// (duplicates only as at-least-once delivery allows: the same event id again), within 30 s of the
-// load's end (publishes refused during the election are retried at the relay's next pass).
-//
-// Why 30 s: nothing is published until a new stream leader is elected, which NATS 2.9's raft takes
-// 4-9 s to do (measured here: 5-11 s on a loaded machine); the backlog then drains at whatever rate
-// the machine has left. The load is paced so that backlog stays a few hundred events. 30 s is still
-// half the consumer's 60 s ack_wait: an event whose delivery was lost and waits for redelivery fails.
+// consumer keep three copies. Payments succeed at a steady 200 a second (issue 19's rate; each raises
+// payment.succeeded) while the server leading the stream is killed -9 and started again two seconds
+// later. Every event reaches the merchant's endpoint (duplicates only as at-least-once delivery
+// allows: the same event id again) within 30 s of the load's end. Nothing is published until a new
+// stream leader is elected (NATS 2.9's raft takes 4-9 s; up to 11 s was seen on a loaded machine),
+// and the relay retries what was refused at its next pass. 30 s is half the consumer's 60 s
+// ack_wait, so an event whose delivery was lost and waited for redelivery fails it. (The bound was
+// 15 s until a CI run on a busy machine needed more for a 1 766-event backlog.) Issue 19 also asks
+// for the delivery lag to be back under 1 s within 15 s of the kill: core/README.md ("NATS cluster")
+// has what was measured; it is not asserted here.
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -19,9 +20,12 @@ import { startNatsCluster, type NatsCluster } from "../core/src/devstack/nats-cl
 import type { StackOptions } from "./support/stack.ts";
 import { WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
 
+/** Clients creating and capturing payments, each on its own schedule: EVENTS_PER_SECOND in all, never in bursts to catch up. */
 const LOOPS = 8;
-/** Each loop's pause between payments: at most LOOPS * 1000 / PACE_MS payments a second, whatever the machine's speed. */
-const PACE_MS = 50;
+const EVENTS_PER_SECOND = 200;
+const KILL_AFTER_MS = 1_500;
+const RESTART_AFTER_MS = 2_000;
+const STOP_AFTER_RESTART_MS = 1_500;
 const DELIVERED_WITHIN_MS = 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,7 +62,9 @@ describe("NATS cluster", () => {
 
     let stopping = false;
     const failures: string[] = [];
+    const period = (LOOPS * 1_000) / EVENTS_PER_SECOND;
     const loop = async () => {
+      let next = Date.now();
       while (!stopping) {
         try {
           const id = (await createOk(s.http, merchant.testApiKey, {})).id as string;
@@ -66,26 +72,28 @@ describe("NATS cluster", () => {
         } catch (error) {
           failures.push(String(error));
         }
-        await sleep(PACE_MS);
+        // Behind schedule: the next payment at once, not a burst to make up for the ones missed.
+        next = Math.max(next + period, Date.now());
+        await sleep(next - Date.now());
       }
     };
     const loops = Array.from({ length: LOOPS }, loop);
 
-    await sleep(1_500);
+    await sleep(KILL_AFTER_MS);
     // The server leading the stream: publishes fail until a new leader is elected.
     const victim = (await jsm.streams.info(EVENT_STREAM)).cluster?.leader;
     expect(cluster!.names).toContain(victim);
     await cluster!.kill(victim!);
-    await sleep(2_000);
+    await sleep(RESTART_AFTER_MS);
     await cluster!.restart(victim!);
-    await sleep(1_500);
+    await sleep(STOP_AFTER_RESTART_MS);
     stopping = true;
     await Promise.all(loops);
     const endedAt = Date.now();
     expect(failures).toEqual([]);
 
     const events = await s.sql<{ id: string }>("SELECT id FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'", [merchant.merchantId]);
-    expect(events.length).toBeGreaterThan(20);
+    expect(events.length).toBeGreaterThan(50);
     const expected = new Set(events.map((e) => e.id));
     // The receiver's requests only grow: each check reads the new ones into a set.
     const delivered = new Set<string | undefined>();
@@ -97,6 +105,7 @@ describe("NATS cluster", () => {
     await receiver!.waitFor(allDelivered, DELIVERED_WITHIN_MS - (Date.now() - endedAt), "every event at the endpoint");
     // Nothing but these events arrived (a duplicate is one of them again).
     for (const r of receiver!.requests) expect(expected.has(r.eventId!)).toBe(true);
+
     await nc.close();
   });
 });
