@@ -1,0 +1,132 @@
+// Issue 19's check on delivery while NATS fails over, measured (test/nats-cluster.test.ts asserts
+// that no event is lost; how fast delivery recovers depends on the machine, so it is measured here):
+// a three-node NATS cluster, NATS_STREAM_REPLICAS=3, one webhook endpoint, payments captured at a
+// steady 200 a second (each raises payment.succeeded); after 1.5 s the server leading the stream is
+// killed -9 and started again 2 s later; the load runs until 15 s after the kill. It prints the
+// delivery lag (first arrival at the endpoint less the event's created_at) of the events raised in
+// each second since the kill, and when the lag was back under 1 s (the issue: within 15 s).
+//
+// Alone: `node test/bench/nats-failover.ts` (provisions PostgreSQL like the other parts; the NATS
+// cluster is its own). BENCH_FAILOVER_ROUNDS (default 1) repeats it on fresh stacks.
+import { isMain, runAlone, say } from "./run-alone.ts";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { modeCodec } from "../../proto/enums.ts";
+import { EVENT_STREAM } from "../../proto/event-stream.ts";
+import { startNatsCluster } from "../../core/src/devstack/nats-cluster.ts";
+import { createOk } from "../support/expect.ts";
+import { WebhookReceiver } from "../support/webhook-receiver.ts";
+
+const LOOPS = 8;
+const EVENTS_PER_SECOND = 200;
+const KILL_AFTER_MS = 1_500;
+const RESTART_AFTER_MS = 2_000;
+const LOAD_AFTER_KILL_MS = 15_000;
+const LAG_MS = 1_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Round {
+  events: number;
+  /** Per second since the kill: events raised, median and max lag (ms). */
+  seconds: { second: number; n: number; median: number; max: number }[];
+  /** The first second since the kill from which every later second's events all arrived within LAG_MS; undefined: never. */
+  backAt: number | undefined;
+}
+
+async function round(): Promise<Round> {
+  const { startStack } = await import("../support/stack.ts");
+  const cluster = await startNatsCluster(3);
+  const receiver = await new WebhookReceiver().start();
+  const stack = await startStack({
+    logLevel: "warn",
+    dispatcher: true,
+    env: { NATS_URL: cluster.url, NATS_STREAM_REPLICAS: "3", OUTBOX_RELAY_INTERVAL: "100ms", DISPATCHER_POLL_INTERVAL: "100ms" },
+  });
+  try {
+    const merchant = await stack.admin.createMerchant({ name: "Failover Shop" });
+    await stack.core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url: receiver.url, enabled_events: [] });
+    const nc = await connect({ servers: cluster.url.split(",") });
+    const jsm = await jetstreamManager(nc);
+
+    let stopping = false;
+    const period = (LOOPS * 1_000) / EVENTS_PER_SECOND;
+    const loop = async () => {
+      let next = Date.now();
+      while (!stopping) {
+        const id = (await createOk(stack.http, merchant.testApiKey, {})).id as string;
+        await stack.admin.simulate(id, "succeed");
+        next = Math.max(next + period, Date.now());
+        await sleep(next - Date.now());
+      }
+    };
+    const loops = Array.from({ length: LOOPS }, loop);
+    await sleep(KILL_AFTER_MS);
+    const victim = (await jsm.streams.info(EVENT_STREAM)).cluster?.leader;
+    if (!victim) throw new Error("the stream has no leader");
+    const killedAt = Date.now();
+    say(`nats-failover: killing ${victim}, the stream's leader`);
+    await cluster.kill(victim);
+    await sleep(RESTART_AFTER_MS);
+    await cluster.restart(victim);
+    await sleep(killedAt + LOAD_AFTER_KILL_MS - Date.now());
+    stopping = true;
+    await Promise.all(loops);
+    await nc.close();
+
+    const events = await stack.sql<{ id: string; created_at: Date }>(
+      "SELECT id, created_at FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'",
+      [merchant.merchantId],
+    );
+    const expected = new Set(events.map((e) => e.id));
+    await receiver.waitFor((requests) => new Set(requests.map((r) => r.eventId)).size >= expected.size, 60_000, "every event");
+    const arrived = new Map<string | undefined, number>();
+    for (const r of receiver.requests) if (!arrived.has(r.eventId)) arrived.set(r.eventId, r.at);
+    const bySecond = new Map<number, number[]>();
+    for (const e of events) {
+      const second = Math.floor((e.created_at.getTime() - killedAt) / 1_000);
+      if (second < 0 || second >= LOAD_AFTER_KILL_MS / 1_000) continue;
+      bySecond.set(second, [...(bySecond.get(second) ?? []), arrived.get(e.id)! - e.created_at.getTime()]);
+    }
+    const seconds = [...bySecond]
+      .sort(([a], [b]) => a - b)
+      .map(([second, lags]) => {
+        const sorted = lags.toSorted((a, b) => a - b);
+        return { second, n: sorted.length, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted.at(-1)! };
+      });
+    const firstLate = seconds.findLastIndex((s) => s.max >= LAG_MS);
+    const backAt = firstLate === seconds.length - 1 ? undefined : (seconds[firstLate + 1]?.second ?? 0);
+    return { events: events.length, seconds, backAt };
+  } finally {
+    await stack.stop();
+    await receiver.stop();
+    await cluster.stop();
+  }
+}
+
+export async function benchNatsFailover(rounds: number): Promise<string[]> {
+  const results: Round[] = [];
+  for (let i = 1; i <= rounds; i++) {
+    say(`nats-failover: round ${i}/${rounds}`);
+    results.push(await round());
+  }
+  const lines = [
+    `NATS failover (test/bench/nats-failover.ts): three NATS servers, NATS_STREAM_REPLICAS=3, one endpoint; payments captured at ${EVENTS_PER_SECOND}/s; the stream's leader killed -9 at 0 s and restarted at ${RESTART_AFTER_MS / 1_000} s; lag = first arrival less the event's created_at, by the second the event was raised in (ms, median / max):`,
+    "",
+    `| Round | events | ${Array.from({ length: LOAD_AFTER_KILL_MS / 1_000 }, (_, s) => `${s} s`).join(" | ")} | lag under ${LAG_MS} ms from |`,
+    `|---:|---:|${"---:|".repeat(LOAD_AFTER_KILL_MS / 1_000)}---:|`,
+  ];
+  results.forEach((r, i) => {
+    const cells = Array.from({ length: LOAD_AFTER_KILL_MS / 1_000 }, (_, s) => {
+      const x = r.seconds.find((c) => c.second === s);
+      return x ? `${x.median} / ${x.max}` : "";
+    });
+    lines.push(`| ${i + 1} | ${r.events} | ${cells.join(" | ")} | ${r.backAt === undefined ? "not within the run" : `${r.backAt} s`} |`);
+  });
+  const met = results.filter((r) => r.backAt !== undefined && r.backAt < LOAD_AFTER_KILL_MS / 1_000).length;
+  lines.push("", `Lag back under ${LAG_MS} ms within ${LOAD_AFTER_KILL_MS / 1_000} s of the kill (issue 19): ${met} of ${results.length} rounds.`, "");
+  return lines;
+}
+
+if (isMain(import.meta)) {
+  await runAlone(() => benchNatsFailover(Number(process.env.BENCH_FAILOVER_ROUNDS ?? 1)), { nats: false });
+}
