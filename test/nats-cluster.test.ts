@@ -15,13 +15,12 @@ import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { EVENT_STREAM } from "../proto/event-stream.ts";
-import { createOk, useStack } from "./support/expect.ts";
+import { useStack } from "./support/expect.ts";
+import { startPacedCaptures } from "./support/paced-captures.ts";
 import { startNatsCluster, type NatsCluster } from "../core/src/devstack/nats-cluster.ts";
 import type { StackOptions } from "./support/stack.ts";
 import { WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
 
-/** Clients creating and capturing payments, each on its own schedule: EVENTS_PER_SECOND in all, never in bursts to catch up. */
-const LOOPS = 8;
 const EVENTS_PER_SECOND = 200;
 const KILL_AFTER_MS = 1_500;
 const RESTART_AFTER_MS = 2_000;
@@ -60,24 +59,7 @@ describe("NATS cluster", () => {
     expect((await jsm.streams.info(EVENT_STREAM)).config.num_replicas).toBe(3);
     expect((await jsm.consumers.info(EVENT_STREAM, consumerName!)).config.num_replicas).toBe(3);
 
-    let stopping = false;
-    const failures: string[] = [];
-    const period = (LOOPS * 1_000) / EVENTS_PER_SECOND;
-    const loop = async () => {
-      let next = Date.now();
-      while (!stopping) {
-        try {
-          const id = (await createOk(s.http, merchant.testApiKey, {})).id as string;
-          await s.admin.simulate(id, "succeed");
-        } catch (error) {
-          failures.push(String(error));
-        }
-        // Behind schedule: the next payment at once, not a burst to make up for the ones missed.
-        next = Math.max(next + period, Date.now());
-        await sleep(next - Date.now());
-      }
-    };
-    const loops = Array.from({ length: LOOPS }, loop);
+    const load = startPacedCaptures(s, merchant.testApiKey, EVENTS_PER_SECOND);
 
     await sleep(KILL_AFTER_MS);
     // The server leading the stream: publishes fail until a new leader is elected.
@@ -87,8 +69,7 @@ describe("NATS cluster", () => {
     await sleep(RESTART_AFTER_MS);
     await cluster!.restart(victim!);
     await sleep(STOP_AFTER_RESTART_MS);
-    stopping = true;
-    await Promise.all(loops);
+    const failures = await load.stop();
     const endedAt = Date.now();
     expect(failures).toEqual([]);
 

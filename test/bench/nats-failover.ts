@@ -14,10 +14,9 @@ import { connect } from "@nats-io/transport-node";
 import { modeCodec } from "../../proto/enums.ts";
 import { EVENT_STREAM } from "../../proto/event-stream.ts";
 import { startNatsCluster } from "../../core/src/devstack/nats-cluster.ts";
-import { createOk } from "../support/expect.ts";
+import { startPacedCaptures } from "../support/paced-captures.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
 
-const LOOPS = 8;
 const EVENTS_PER_SECOND = 200;
 const KILL_AFTER_MS = 1_500;
 const RESTART_AFTER_MS = 2_000;
@@ -48,18 +47,7 @@ async function round(): Promise<Round> {
     const nc = await connect({ servers: cluster.url.split(",") });
     const jsm = await jetstreamManager(nc);
 
-    let stopping = false;
-    const period = (LOOPS * 1_000) / EVENTS_PER_SECOND;
-    const loop = async () => {
-      let next = Date.now();
-      while (!stopping) {
-        const id = (await createOk(stack.http, merchant.testApiKey, {})).id as string;
-        await stack.admin.simulate(id, "succeed");
-        next = Math.max(next + period, Date.now());
-        await sleep(next - Date.now());
-      }
-    };
-    const loops = Array.from({ length: LOOPS }, loop);
+    const load = startPacedCaptures(stack, merchant.testApiKey, EVENTS_PER_SECOND);
     await sleep(KILL_AFTER_MS);
     const victim = (await jsm.streams.info(EVENT_STREAM)).cluster?.leader;
     if (!victim) throw new Error("the stream has no leader");
@@ -69,9 +57,9 @@ async function round(): Promise<Round> {
     await sleep(RESTART_AFTER_MS);
     await cluster.restart(victim);
     await sleep(killedAt + LOAD_AFTER_KILL_MS - Date.now());
-    stopping = true;
-    await Promise.all(loops);
+    const failures = await load.stop();
     await nc.close();
+    if (failures.length > 0) throw new Error(`${failures.length} payments failed, the first: ${failures[0]}`);
 
     const events = await stack.sql<{ id: string; created_at: Date }>(
       "SELECT id, created_at FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'",
