@@ -19,7 +19,7 @@ import { useStack } from "./support/expect.ts";
 import { startPacedCaptures } from "./support/paced-captures.ts";
 import { startNatsCluster, type NatsCluster } from "../core/src/devstack/nats-cluster.ts";
 import type { StackOptions } from "./support/stack.ts";
-import { WebhookReceiver, type ReceivedRequest } from "./support/webhook-receiver.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 const EVENTS_PER_SECOND = 200;
 const KILL_AFTER_MS = 1_500;
@@ -76,14 +76,7 @@ describe("NATS cluster", () => {
     const events = await s.sql<{ id: string }>("SELECT id FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'", [merchant.merchantId]);
     expect(events.length).toBeGreaterThan(50);
     const expected = new Set(events.map((e) => e.id));
-    // The receiver's requests only grow: each check reads the new ones into a set.
-    const delivered = new Set<string | undefined>();
-    let read = 0;
-    const allDelivered = (requests: ReceivedRequest[]) => {
-      for (; read < requests.length; read++) delivered.add(requests[read]!.eventId);
-      return [...expected].every((id) => delivered.has(id));
-    };
-    await receiver!.waitFor(allDelivered, DELIVERED_WITHIN_MS - (Date.now() - endedAt), "every event at the endpoint");
+    await receiver!.waitForEvents(expected, DELIVERED_WITHIN_MS - (Date.now() - endedAt), "every event at the endpoint");
     // Nothing but these events arrived (a duplicate is one of them again).
     for (const r of receiver!.requests) expect(expected.has(r.eventId!)).toBe(true);
 

@@ -26,8 +26,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Round {
   events: number;
-  /** Per second since the kill: events raised, median and max lag (ms). */
-  seconds: { second: number; n: number; median: number; max: number }[];
+  /** Per second since the kill: median and max lag (ms) of the events raised in it. */
+  seconds: { second: number; median: number; max: number }[];
   /** The first second since the kill from which every later second's events all arrived within LAG_MS; undefined: never. */
   backAt: number | undefined;
 }
@@ -65,21 +65,23 @@ async function round(): Promise<Round> {
       "SELECT id, created_at FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'",
       [merchant.merchantId],
     );
-    const expected = new Set(events.map((e) => e.id));
-    await receiver.waitFor((requests) => new Set(requests.map((r) => r.eventId)).size >= expected.size, 60_000, "every event");
-    const arrived = new Map<string | undefined, number>();
-    for (const r of receiver.requests) if (!arrived.has(r.eventId)) arrived.set(r.eventId, r.at);
+    await receiver.waitForEvents(
+      events.map((e) => e.id),
+      60_000,
+    );
     const bySecond = new Map<number, number[]>();
     for (const e of events) {
       const second = Math.floor((e.created_at.getTime() - killedAt) / 1_000);
       if (second < 0 || second >= LOAD_AFTER_KILL_MS / 1_000) continue;
-      bySecond.set(second, [...(bySecond.get(second) ?? []), arrived.get(e.id)! - e.created_at.getTime()]);
+      const lags = bySecond.get(second) ?? [];
+      lags.push(receiver.firstArrivals.get(e.id)! - e.created_at.getTime());
+      bySecond.set(second, lags);
     }
     const seconds = [...bySecond]
       .sort(([a], [b]) => a - b)
       .map(([second, lags]) => {
         const sorted = lags.toSorted((a, b) => a - b);
-        return { second, n: sorted.length, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted.at(-1)! };
+        return { second, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted.at(-1)! };
       });
     const firstLate = seconds.findLastIndex((s) => s.max >= LAG_MS);
     const backAt = firstLate === seconds.length - 1 ? undefined : (seconds[firstLate + 1]?.second ?? 0);

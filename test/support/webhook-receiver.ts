@@ -33,6 +33,8 @@ export class WebhookReceiver {
   /** The most requests that were hanging at the same time. */
   maxHanging = 0;
   #waiters: Array<() => void> = [];
+  /** When each event id first arrived (a redelivery does not move it). */
+  readonly #firstArrivals = new Map<string, number>();
 
   constructor(behaviour: Behaviour = () => ({ status: 200, body: "ok" })) {
     this.behaviour = behaviour;
@@ -68,6 +70,7 @@ export class WebhookReceiver {
           eventId,
         };
         this.requests.push(request);
+        if (eventId !== undefined && !this.#firstArrivals.has(eventId)) this.#firstArrivals.set(eventId, request.at);
         for (const wake of this.#waiters.splice(0)) wake();
         const answer = this.behaviour(request);
         if (answer === "hang") {
@@ -105,6 +108,17 @@ export class WebhookReceiver {
   /** Requests carrying `eventId`. */
   for(eventId: string): ReceivedRequest[] {
     return this.requests.filter((r) => r.eventId === eventId);
+  }
+
+  /** When each event id first arrived (ms since the epoch). */
+  get firstArrivals(): ReadonlyMap<string, number> {
+    return this.#firstArrivals;
+  }
+
+  /** Waits until every one of `eventIds` has arrived at least once. */
+  waitForEvents(eventIds: Iterable<string>, timeoutMs = 30_000, what = "every event"): Promise<void> {
+    const ids = [...eventIds];
+    return this.waitFor(() => ids.every((id) => this.#firstArrivals.has(id)), timeoutMs, what);
   }
 
   /** Waits until `predicate` holds over the requests (checked on every request and every 100 ms). */
