@@ -5,6 +5,8 @@
 // server leading the stream (every (event, endpoint) pair delivered, duplicates only of the same
 // event, the lag back under its bound; how long that took is logged, a speed, not asserted); and `failover-db` under 32 clients with same-key retries
 // keeps the failover promises (test/support/failover-load.ts) with `ledger verify` clean.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFailed, test } from "vitest";
 import { databasePoolOptions } from "../core/src/db/primary.ts";
@@ -13,6 +15,7 @@ import type { DevJson } from "../core/src/devstack/dev-json.ts";
 import { CoreClient } from "../proto/core-client.ts";
 import { modeCodec } from "../proto/enums.ts";
 import { startClusterProcess, type ClusterProcess } from "./support/cluster-process.ts";
+import { eventually } from "./support/eventually.ts";
 import { createOk, verifyStackLedger } from "./support/expect.ts";
 import { createPaymentsThroughFailover, expectFailoverPromisesKept } from "./support/failover-load.ts";
 import { HttpClient, serverErrors } from "./support/http.ts";
@@ -66,7 +69,7 @@ afterAll(async () => {
   if (!cluster) return;
   const tail = cluster.logTail();
   const exit = await cluster.stop(failed);
-  if (failed) console.error(`[cluster] logs kept in ${cluster.home}/cluster.log`);
+  if (failed) console.error(`[cluster] logs kept in ${cluster.home}/cluster.log and ${cluster.home}/cluster/*.log`);
   // Ctrl-C / SIGTERM stops everything cleanly.
   expect(exit.code, tail).toBe(0);
 }, 90_000);
@@ -106,6 +109,13 @@ describe("npm run cluster", () => {
     const got = await http.get(`/v1/payments/${created.id}`, { key: dev.test_api_key });
     expect(got.status).toBe(200);
     expect(got.json.id).toBe(created.id);
+    // --log-files: facade1's access log line is in its own file, and the supervisor relayed none.
+    await eventually(
+      async () => cluster!.serviceLog("facade1").includes(`"path":"/v1/payments/${created.id}"`) || undefined,
+      5_000,
+      "facade1's access log line",
+    );
+    expect(readFileSync(join(cluster!.home, "cluster.log"), "utf8")).not.toContain(`/v1/payments/${created.id}`);
     // HAProxy fills facade1 (and so core1) first: below 64 connections at once, facade2 gets nothing.
     await Promise.all(Array.from({ length: 16 }, () => createOk(http, dev.test_api_key)));
     const servedAfter = await creationsByCore();

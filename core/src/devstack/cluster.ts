@@ -11,10 +11,10 @@ import { runUntilStopped, type Lifecycle } from "./lifecycle.ts";
 import { say, SetupError } from "./report.ts";
 import { buildServices } from "./services.ts";
 
-const USAGE = `usage: npm run cluster [-- --no-build]
+const USAGE = `usage: npm run cluster [-- --no-build] [--log-files]
        npm run cluster -- status | failover-db | kill-nats N | restart-nats N | stop NAME | kill NAME | start NAME`;
 
-async function up(life: Lifecycle, build: boolean): Promise<void> {
+async function up(life: Lifecycle, build: boolean, logFiles: boolean): Promise<void> {
   const home = paytamiHome();
   mkdirSync(home, { recursive: true, mode: 0o755 });
   const unlock = lockHome(home);
@@ -27,7 +27,8 @@ async function up(life: Lifecycle, build: boolean): Promise<void> {
       throw new SetupError("`npm run build` failed (errors above)");
     }
   }
-  const cluster = await startCluster(life, { home });
+  if (logFiles) say(`service logs go to ${home}/cluster/<name>.log (core1.log, facade1.log, …), not here`);
+  const cluster = await startCluster(life, { home, logFiles });
   const close = await serveControl(home, cluster);
   life.onCleanup("control port", close);
   say("In another terminal: npm run cluster -- status | failover-db | kill-nats N | restart-nats N | stop NAME | kill NAME | start NAME");
@@ -69,4 +70,4 @@ async function command(name: string, arg: string | undefined): Promise<number> {
 const args = process.argv.slice(2);
 const subcommand = args.find((a) => !a.startsWith("--"));
 if (subcommand && subcommand !== "up") process.exit(await command(subcommand, args[args.indexOf(subcommand) + 1]));
-process.exit(await runUntilStopped((life) => up(life, !args.includes("--no-build"))));
+process.exit(await runUntilStopped((life) => up(life, !args.includes("--no-build"), args.includes("--log-files"))));
