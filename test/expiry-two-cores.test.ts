@@ -3,7 +3,7 @@
 // SKIP LOCKED through one shared mechanism, so any number of cores share the
 // work without doing it twice"). Both cores poll every 100 ms in batches of 20,
 // so they are constantly claiming the same due rows at the same moments; each
-// core counts what it took in paytami_core_job_items_total{job="expire_payments"}.
+// core counts what it took in paytami_core_job_items_total{job_name="expire_payments"}.
 
 import { beforeAll, describe, expect, test } from "vitest";
 import type { HttpClient } from "./support/http.ts";
@@ -28,7 +28,7 @@ async function expiryTally(coreHttpUrl: string): Promise<Record<string, number>>
   expect(res.status).toBe(200);
   const tally: Record<string, number> = {};
   for (const line of (await res.text()).split("\n")) {
-    if (!line.startsWith("paytami_core_job_items_total{") || !line.includes('job="expire_payments"')) continue;
+    if (!line.startsWith("paytami_core_job_items_total{") || !line.includes('job_name="expire_payments"')) continue;
     const outcome = /outcome="([^"]+)"/.exec(line)?.[1];
     tally[outcome!] = Number(line.slice(line.lastIndexOf(" ") + 1));
   }

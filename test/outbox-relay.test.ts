@@ -112,14 +112,14 @@ async function waitUntilAllPublished(expected: number): Promise<void> {
   );
 }
 
-/** paytami_core_job_items_total{job="outbox_relay",outcome="published"} summed over every core. */
+/** paytami_core_job_items_total{job_name="outbox_relay",outcome="published"} summed over every core. */
 async function publishedByCores(): Promise<number> {
   let total = 0;
   for (const url of stack().coreHttpUrls()) {
     const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${stack().internalToken}` } })).text();
     const line = text
       .split("\n")
-      .find((l) => l.startsWith("paytami_core_job_items_total") && l.includes('job="outbox_relay"') && l.includes('outcome="published"'));
+      .find((l) => l.startsWith("paytami_core_job_items_total") && l.includes('job_name="outbox_relay"') && l.includes('outcome="published"'));
     total += line ? Number(line.split(" ").at(-1)) : 0;
   }
   return total;

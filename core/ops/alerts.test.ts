@@ -17,6 +17,15 @@ describe("core/ops/alerts.yml", () => {
     for (const name of named) expect(exported, name).toContain(name);
   });
 
+  test("no metric of the core has a label Prometheus attaches to every scraped series (`job`, `instance`): it would be renamed exported_*, and a rule matching it would never fire", () => {
+    const metrics = registry.getMetricsAsArray() as unknown as { name: string; labelNames?: string[] }[];
+    const labels = metrics.flatMap((m) => (m.labelNames ?? []).map((label) => `${m.name}{${label}}`));
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.filter((l) => /\{(job|instance)\}$/.test(l))).toEqual([]);
+    // Rules match the job of a series by the scrape job's name only.
+    for (const m of text.matchAll(/\bjob(=~|=|!=)"([^"]+)"/g)) expect(m[2]).toMatch(/^paytami-/);
+  });
+
   test("matches only methods the core serves", () => {
     const methods = [...text.matchAll(/method(?:=~|=)"([^"]+)"/g)].flatMap((m) => m[1]!.split("|"));
     const all = ["admin", "checkout", "delivery", "payment", "refund"]

@@ -17,6 +17,7 @@ describe("job policies", () => {
       purgeRequestLogs: { intervalMs: 60_000, batch: 5_000 },
       sweepPayouts: { intervalMs: 5_000, batch: 100 },
       recoverPayouts: { intervalMs: 30_000, batch: 100, leaseMs: 60_000 },
+      failureReportMs: 30_000,
     });
     expect(loadConfig(base).eventRetentionMs).toBe(30 * 86_400_000);
     expect(loadConfig(base).requestLogs).toEqual({
@@ -57,6 +58,7 @@ describe("job policies", () => {
       RECOVER_PAYOUTS_INTERVAL: "2s",
       RECOVER_PAYOUTS_BATCH: "7",
       RECOVER_PAYOUTS_LEASE: "3m",
+      JOB_FAILURE_LOG_INTERVAL: "2m",
     }).jobs;
     expect(jobs).toEqual({
       expirePayments: { intervalMs: 100, batch: 20 },
@@ -70,6 +72,7 @@ describe("job policies", () => {
       purgeRequestLogs: { intervalMs: 300_000, batch: 200 },
       sweepPayouts: { intervalMs: 1_000, batch: 5 },
       recoverPayouts: { intervalMs: 2_000, batch: 7, leaseMs: 180_000 },
+      failureReportMs: 120_000,
     });
     expect(loadConfig({ ...base, EVENT_RETENTION: "7d" }).eventRetentionMs).toBe(7 * 86_400_000);
     expect(
@@ -99,6 +102,7 @@ describe("job policies", () => {
     ["OUTBOX_RELAY_LEASE", "soon"],
     ["OUTBOX_RELAY_GATHER", "-5ms"],
     ["OUTBOX_RELAY_GATHER", "20"],
+    ["JOB_FAILURE_LOG_INTERVAL", "0s"],
     ["REQUEST_LOG_SUBSCRIBE_WAIT", "soon"],
     ["SETTLE_PAYMENTS_BATCH", "0"],
     ["SETTLEMENT_DELAYS", "60s,300s"],

@@ -77,6 +77,11 @@ export interface JobPolicies {
   sweepPayouts: JobPolicy;
   /** Moves on payouts a core left half-way through the bank's steps; the lease is also how long a new payout is left to its creator. */
   recoverPayouts: LeasedJobPolicy;
+  /**
+   * JOB_FAILURE_LOG_INTERVAL: a job's first failed run is logged in full; while it keeps failing
+   * (a NATS election fails every relay pass, ~30 a second) it says so again at most this often.
+   */
+  failureReportMs: number;
 }
 
 export interface RequestLogPolicy {
@@ -392,6 +397,7 @@ function jobsEnv(source: NodeJS.ProcessEnv): JobPolicies {
     purgeRequestLogs: jobEnv(source, "REQUEST_LOG_PURGE", "60s", 5_000),
     sweepPayouts: jobEnv(source, "SWEEP_PAYOUTS", "5s", 100),
     recoverPayouts: { ...jobEnv(source, "RECOVER_PAYOUTS", "30s", 100), leaseMs: positiveDurationEnv(source, "RECOVER_PAYOUTS_LEASE", "60s") },
+    failureReportMs: positiveDurationEnv(source, "JOB_FAILURE_LOG_INTERVAL", "30s"),
   };
 }
 

@@ -95,7 +95,9 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
       ? [{ job: unpublishedEvents.job, every: outboxRelay.intervalMs, run: () => relay.relayOnce(outboxRelay), wakeDelayMs: outboxRelay.gatherMs }]
       : []),
   ];
-  const jobs = schedule.map(({ job, every, run, ...options }) => everyInterval(job, every, log, run, options));
+  const jobs = schedule.map(({ job, every, run, ...options }) =>
+    everyInterval(job, every, log, run, { ...options, failureReportMs: config.jobs.failureReportMs }),
+  );
   const relayJob = relay ? jobs[schedule.findIndex((s) => s.job === unpublishedEvents.job)] : undefined;
   if (relay && relayJob) relay.listen(() => relayJob.wake());
 

@@ -18,7 +18,14 @@ export const grpcCallSeconds = new Histogram({
 export const jobRuns = new Counter({
   name: "paytami_core_job_items_total",
   help: "Items handled by background jobs.",
-  labelNames: ["job", "outcome"] as const,
+  labelNames: ["job_name", "outcome"] as const,
+  registers: [registry],
+});
+
+export const jobFailedRuns = new Counter({
+  name: "paytami_core_job_failed_runs_total",
+  help: "Background job runs that failed (retried at the job's next tick); the log says so once per JOB_FAILURE_LOG_INTERVAL while a job keeps failing.",
+  labelNames: ["job_name"] as const,
   registers: [registry],
 });
 

@@ -211,10 +211,10 @@ describe("handleClaimed (work inside the claiming transaction)", () => {
   });
 
   it("counts outcomes in paytami_core_job_items_total", async () => {
-    const before = (await jobRuns.get()).values.find((v) => v.labels.job === "purge_idempotency_keys" && v.labels.outcome === "purged")?.value ?? 0;
+    const before = (await jobRuns.get()).values.find((v) => v.labels.job_name === "purge_idempotency_keys" && v.labels.outcome === "purged")?.value ?? 0;
     await expiredKeys(3);
     await purgeExpiredIdempotencyKeys(deps, { batch: 10 });
-    const after = (await jobRuns.get()).values.find((v) => v.labels.job === "purge_idempotency_keys" && v.labels.outcome === "purged")?.value;
+    const after = (await jobRuns.get()).values.find((v) => v.labels.job_name === "purge_idempotency_keys" && v.labels.outcome === "purged")?.value;
     expect(after).toBe(before + 3);
   });
 });

@@ -24,7 +24,7 @@ export type NoColumns = Record<never, never>;
 
 /** Rows of one table that become due for one job. */
 export interface WorkQueue<T extends keyof DB, Row> {
-  /** The `job` label of paytami_core_job_items_total and of log lines. */
+  /** The `job_name` label of paytami_core_job_items_total and the `job` field of log lines. */
   job: string;
   table: T;
   /**
@@ -70,7 +70,7 @@ type LooseDB = Record<string, Record<string, unknown>>;
 const anyTable = (trx: Db) => trx as unknown as Kysely<LooseDB>;
 
 function count(job: string, tally: Tally): void {
-  for (const [outcome, n] of Object.entries(tally)) if (n > 0) jobRuns.inc({ job, outcome }, n);
+  for (const [outcome, n] of Object.entries(tally)) if (n > 0) jobRuns.inc({ job_name: job, outcome }, n);
 }
 
 /**

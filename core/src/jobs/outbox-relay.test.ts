@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 afterAll(() => database?.close());
 
-const goneCount = async () => (await jobRuns.get()).values.find((v) => v.labels.job === "outbox_relay" && v.labels.outcome === "gone")?.value ?? 0;
+const goneCount = async () => (await jobRuns.get()).values.find((v) => v.labels.job_name === "outbox_relay" && v.labels.outcome === "gone")?.value ?? 0;
 
 it("a queue row whose event is gone leaves the queue, counted, and nothing is published (NATS is not even asked)", async () => {
   await db(deps.orm.em.fork())

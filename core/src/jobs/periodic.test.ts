@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../../proto/runtime/logger.ts";
+import { jobFailedRuns } from "../metrics.ts";
 import { everyInterval } from "./periodic.ts";
 
 const log = createLogger("test");
@@ -94,5 +95,58 @@ describe("everyInterval", () => {
     await job.stop();
     await sleep(80);
     expect(runs).toBe(0);
+  });
+
+  it("a job that keeps failing logs its first failure in full, then at most once per report interval, then its recovery; every failed run is counted", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const captured = createLogger("test", { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const failedRuns = async () => (await jobFailedRuns.get()).values.find((v) => v.labels.job_name === "flaky")?.value ?? 0;
+    const before = await failedRuns();
+    let clock = 1_000_000;
+    let outcome: "fail" | "succeed" = "fail";
+    let runs = 0;
+    const job = everyInterval(
+      "flaky",
+      3_600_000,
+      captured,
+      async () => {
+        runs++;
+        if (outcome === "fail") throw new Error(`down (run ${runs})`);
+      },
+      { failureReportMs: 30_000, now: () => clock },
+    );
+    const run = async (at: number) => {
+      clock = at;
+      const done = runs + 1;
+      job.wake();
+      await vi.waitFor(() => expect(runs).toBe(done), { timeout: 20_000, interval: 2 });
+      await sleep(5);
+    };
+    const said = () => lines.filter((l) => l.job === "flaky").map((l) => l.msg);
+
+    await run(1_000_000);
+    expect(said()).toEqual(["job run failed"]);
+    expect((lines.at(-1)!.err as { message: string }).message).toBe("down (run 1)");
+    // A hundred failures within the interval add no line.
+    for (let i = 1; i <= 100; i++) await run(1_000_000 + i * 200);
+    expect(said()).toEqual(["job run failed"]);
+    await run(1_030_500);
+    expect(said()).toEqual(["job run failed", "job still failing"]);
+    expect(lines.at(-1)).toMatchObject({ failed_runs: 102, failing_for_ms: 30_500, last_error: "down (run 102)" });
+    await run(1_040_000);
+    expect(said()).toHaveLength(2);
+
+    outcome = "succeed";
+    await run(1_045_000);
+    expect(said()).toEqual(["job run failed", "job still failing", "job recovered"]);
+    expect(lines.at(-1)).toMatchObject({ failed_runs: 103, failing_for_ms: 45_000 });
+    await run(1_046_000);
+    expect(said()).toHaveLength(3);
+    // A new streak starts with a full line again.
+    outcome = "fail";
+    await run(1_047_000);
+    expect(said().at(-1)).toBe("job run failed");
+    expect((await failedRuns()) - before).toBe(104);
+    await job.stop();
   });
 });

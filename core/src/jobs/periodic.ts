@@ -1,4 +1,5 @@
 import type { Logger } from "../../../proto/runtime/logger.ts";
+import { jobFailedRuns } from "../metrics.ts";
 
 export interface PeriodicJob {
   /** Stops scheduling and waits up to `graceMs` for a run in progress (one blocked on a dead dependency must not hold shutdown). */
@@ -7,20 +8,22 @@ export interface PeriodicJob {
   wake(): void;
 }
 
+export interface PeriodicOptions {
+  /** A wake runs the task this much later, so that the wakes meanwhile share the run (the outbox relay gathers the commits of a few milliseconds). */
+  wakeDelayMs?: number;
+  /** While the task keeps failing, how often the log says so again (JOB_FAILURE_LOG_INTERVAL); the first failure is always logged in full. */
+  failureReportMs?: number;
+  now?: () => number;
+}
+
 /**
  * Runs `task` every `intervalMs`, never two runs at once in this process
  * (other processes are kept apart by the task's own row locks). A failing run
- * is logged and retried at the next tick. `wakeDelayMs`: a wake runs the task that much later, so
- * that the wakes meanwhile share the run (the outbox relay gathers the commits of a few milliseconds).
+ * is counted and retried at the next tick.
  */
-export function everyInterval(
-  name: string,
-  intervalMs: number,
-  log: Logger,
-  task: () => Promise<unknown>,
-  options: { wakeDelayMs?: number } = {},
-): PeriodicJob {
+export function everyInterval(name: string, intervalMs: number, log: Logger, task: () => Promise<unknown>, options: PeriodicOptions = {}): PeriodicJob {
   const { wakeDelayMs = 0 } = options;
+  const failures = failureReport(name, log, options);
   let running: Promise<unknown> | undefined;
   let stopped = false;
   // Woken during a run: what woke us may have committed after that run looked, so run once more.
@@ -34,7 +37,7 @@ export function everyInterval(
     clearTimeout(woken);
     woken = undefined;
     running = task()
-      .catch((err: unknown) => log.error({ err, job: name }, "job run failed"))
+      .then(failures.succeeded, failures.failed)
       .finally(() => {
         running = undefined;
         if (again) soon();
@@ -62,6 +65,42 @@ export function everyInterval(
       let timeout: NodeJS.Timeout | undefined;
       await Promise.race([running, new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
       clearTimeout(timeout);
+    },
+  };
+}
+
+/**
+ * What the log says of a job's failures. The first failed run after a success is logged in full
+ * ("job run failed", with its error); further ones only add to the count, reported again at most
+ * once per `failureReportMs` ("job still failing": how many runs, for how long, the last error),
+ * and the first success after them says "job recovered". A dependency that is down for a while
+ * (a NATS leader election fails every relay pass, ~30 a second) then writes a few lines, not
+ * hundreds of stack traces. Every failed run counts in paytami_core_job_failed_runs_total.
+ */
+function failureReport(job: string, log: Logger, options: PeriodicOptions): { failed: (err: unknown) => void; succeeded: () => void } {
+  const { failureReportMs = 30_000, now = Date.now } = options;
+  let streak: { since: number; runs: number; reportedAt: number } | undefined;
+  return {
+    failed: (err) => {
+      jobFailedRuns.inc({ job_name: job });
+      const at = now();
+      if (!streak) {
+        streak = { since: at, runs: 1, reportedAt: at };
+        log.error({ err, job }, "job run failed");
+        return;
+      }
+      streak.runs++;
+      if (at - streak.reportedAt < failureReportMs) return;
+      streak.reportedAt = at;
+      log.error(
+        { job, failed_runs: streak.runs, failing_for_ms: at - streak.since, last_error: err instanceof Error ? err.message : String(err) },
+        "job still failing",
+      );
+    },
+    succeeded: () => {
+      if (!streak) return;
+      log.info({ job, failed_runs: streak.runs, failing_for_ms: now() - streak.since }, "job recovered");
+      streak = undefined;
     },
   };
 }
