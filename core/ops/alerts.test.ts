@@ -1,9 +1,16 @@
 // The shipped Prometheus alert rules (core/ops/alerts.yml): every Paytami metric they name is one
 // the core exports, every label value they match on is one it sets, and promtool accepts the file
 // (CI installs Debian's prometheus package for promtool; .ci/run).
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Counter, Histogram } from "prom-client";
 import { describe, expect, test } from "vitest";
+import { eventually } from "../../test/support/eventually.ts";
+import { freePort } from "../src/devstack/free-port.ts";
 import { registry } from "../src/metrics.ts";
 
 const RULES = new URL("./alerts.yml", import.meta.url);
@@ -45,5 +52,62 @@ describe("core/ops/alerts.yml", () => {
     const run = spawnSync("promtool", ["check", "rules", RULES.pathname], { encoding: "utf8" });
     expect(run.stdout + run.stderr).toMatch(/SUCCESS: \d+ rules found/);
     expect(run.status).toBe(0);
+  });
+
+  test("every series a rule selects is one Prometheus stores when it scrapes the core's /metrics as the job paytami-core", { timeout: 60_000 }, async () => {
+    if (spawnSync("sh", ["-c", "command -v prometheus"]).status !== 0) {
+      expect(process.env.CI, "prometheus is missing in CI").not.toBe("true");
+      return;
+    }
+    // Each selector on a core metric, with the label values it matches on (the first of an alternation).
+    const selectors = [...text.matchAll(/\b(paytami_core_[a-z0-9_]+|nodejs_[a-z0-9_]+|up)(\{[^}]*\})?/g)].map((m) => ({
+      selector: m[0],
+      name: m[1]!,
+      labels: Object.fromEntries([...(m[2] ?? "").matchAll(/(\w+)(?:=~|=)"([^"|]*)/g)].map((l) => [l[1]!, l[2]!])),
+    }));
+    expect(selectors.length).toBeGreaterThan(10);
+    // The core's own series for them: what its traffic would have put there.
+    for (const { name, labels } of selectors) {
+      const metric = registry.getSingleMetric(name.replace(/_(bucket|count|sum)$/, ""));
+      if (!metric || !name.startsWith("paytami_core_")) continue;
+      // Only labels the metric has: a rule's `job` is the scrape job's, unless the metric had one of its own.
+      const names = (metric as unknown as { labelNames: string[] }).labelNames;
+      const own = Object.fromEntries(Object.entries(labels).filter(([label]) => names.includes(label)));
+      if ("observe" in metric) (metric as Histogram).observe(own, 0.001);
+      else (metric as Counter).inc(own);
+    }
+    const server: Server = createServer((_, res) => {
+      void registry.metrics().then((body) => res.writeHead(200, { "content-type": registry.contentType }).end(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const dir = mkdtempSync(join(tmpdir(), "paytami-prometheus-"));
+    const port = await freePort();
+    writeFileSync(
+      join(dir, "prometheus.yml"),
+      `global: { scrape_interval: 1s }\nscrape_configs:\n  - job_name: paytami-core\n    static_configs: [{ targets: ["127.0.0.1:${(server.address() as AddressInfo).port}"] }]\n`,
+    );
+    const prometheus = spawn(
+      "prometheus",
+      [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`],
+      {
+        stdio: "ignore",
+      },
+    );
+    try {
+      const series = async (match: string) => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/series?match[]=${encodeURIComponent(match)}`).catch(() => undefined);
+        return res?.ok ? ((await res.json()) as { data: Record<string, string>[] }).data : [];
+      };
+      await eventually(async () => ((await series('up{job="paytami-core"}')).length > 0 ? true : undefined), 30_000, "Prometheus's first scrape", 200);
+      // One more scrape after the first, so every series is in.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const missing: string[] = [];
+      for (const { selector } of selectors) if ((await series(selector)).length === 0) missing.push(selector);
+      expect(missing).toEqual([]);
+    } finally {
+      prometheus.kill();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
