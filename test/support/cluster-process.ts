@@ -22,7 +22,7 @@ export interface ClusterProcess {
   logTail(lines?: number): string;
   /** One service's log (`core1`, `facade2`, …). */
   serviceLog(name: string): string;
-  /** SIGTERM, as Ctrl-C; `keepHome` leaves $PAYTAMI_HOME (its cluster.log) for a post-mortem. */
+  /** SIGTERM, as Ctrl-C; `keepHome` leaves $PAYTAMI_HOME (cluster.log and cluster/*.log) for a post-mortem. */
   stop(keepHome?: boolean): Promise<Exit>;
 }
 

@@ -102,25 +102,27 @@ describe("everyInterval", () => {
     const captured = createLogger("test", { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     const failedRuns = async () => (await jobFailedRuns.get()).values.find((v) => v.labels.job_name === "flaky")?.value ?? 0;
     const before = await failedRuns();
-    let clock = 1_000_000;
-    let outcome: "fail" | "succeed" = "fail";
-    let runs = 0;
+    let clock = 0;
+    let started = 0;
+    let finished = 0;
+    let release: (fail: boolean) => void = () => {};
+    // Each run waits for the test to end it, failed or not; the interval's ticks start the next one.
     const job = everyInterval(
       "flaky",
-      3_600_000,
+      2,
       captured,
-      async () => {
-        runs++;
-        if (outcome === "fail") throw new Error(`down (run ${runs})`);
+      () => {
+        started++;
+        return new Promise<void>((resolve, reject) => (release = (fail) => (fail ? reject(new Error(`down (run ${started})`)) : resolve())));
       },
       { failureReportMs: 30_000, now: () => clock },
     );
-    const run = async (at: number) => {
+    const run = async (at: number, fail = true) => {
+      await vi.waitFor(() => expect(started).toBe(finished + 1), { timeout: 20_000, interval: 1 });
       clock = at;
-      const done = runs + 1;
-      job.wake();
-      await vi.waitFor(() => expect(runs).toBe(done), { timeout: 20_000, interval: 2 });
-      await sleep(5);
+      release(fail);
+      await new Promise((resolve) => setImmediate(resolve));
+      finished++;
     };
     const said = () => lines.filter((l) => l.job === "flaky").map((l) => l.msg);
 
@@ -136,17 +138,47 @@ describe("everyInterval", () => {
     await run(1_040_000);
     expect(said()).toHaveLength(2);
 
-    outcome = "succeed";
-    await run(1_045_000);
+    await run(1_045_000, false);
     expect(said()).toEqual(["job run failed", "job still failing", "job recovered"]);
     expect(lines.at(-1)).toMatchObject({ failed_runs: 103, failing_for_ms: 45_000 });
-    await run(1_046_000);
+    await run(1_046_000, false);
     expect(said()).toHaveLength(3);
     // A new streak starts with a full line again.
-    outcome = "fail";
     await run(1_047_000);
     expect(said().at(-1)).toBe("job run failed");
     expect((await failedRuns()) - before).toBe(104);
+    await job.stop(0);
+  });
+
+  it("while a job fails, wakes do not run it (its interval does), and once it succeeds they do again", async () => {
+    let runs = 0;
+    let fail = true;
+    const job = everyInterval("down", 3_600_000, log, async () => {
+      runs++;
+      if (fail) throw new Error("NATS has no stream leader");
+    });
+    job.wake();
+    await vi.waitFor(() => expect(runs).toBe(1), { timeout: 20_000, interval: 2 });
+    await sleep(10);
+    for (let i = 0; i < 50; i++) job.wake();
+    await sleep(30);
+    expect(runs).toBe(1);
     await job.stop();
+
+    // The same with a short interval: the ticks retry, the first success ends the streak, and wakes count again.
+    runs = 0;
+    const ticking = everyInterval("down-then-up", 20, log, async () => {
+      runs++;
+      if (fail) throw new Error("NATS has no stream leader");
+    });
+    await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 2 });
+    fail = false;
+    const recovered = runs;
+    await vi.waitFor(() => expect(runs).toBeGreaterThan(recovered), { timeout: 20_000, interval: 2 });
+    await sleep(5);
+    const now = runs;
+    ticking.wake();
+    await vi.waitFor(() => expect(runs).toBe(now + 1), { timeout: 20_000, interval: 1 });
+    await ticking.stop();
   });
 });

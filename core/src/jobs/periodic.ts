@@ -13,13 +13,16 @@ export interface PeriodicOptions {
   wakeDelayMs?: number;
   /** While the task keeps failing, how often the log says so again (JOB_FAILURE_LOG_INTERVAL); the first failure is always logged in full. */
   failureReportMs?: number;
+  /** The clock the failure report reads (a test's own). */
   now?: () => number;
 }
 
 /**
  * Runs `task` every `intervalMs`, never two runs at once in this process
  * (other processes are kept apart by the task's own row locks). A failing run
- * is counted and retried at the next tick.
+ * is counted and retried at the next tick; while the job fails, wakes do not run
+ * it, so a dependency that is down (NATS electing a stream leader) is tried
+ * once per interval, not once per commit that woke the outbox relay.
  */
 export function everyInterval(name: string, intervalMs: number, log: Logger, task: () => Promise<unknown>, options: PeriodicOptions = {}): PeriodicJob {
   const { wakeDelayMs = 0 } = options;
@@ -40,7 +43,7 @@ export function everyInterval(name: string, intervalMs: number, log: Logger, tas
       .then(failures.succeeded, failures.failed)
       .finally(() => {
         running = undefined;
-        if (again) soon();
+        if (again && !failures.failing) soon();
       });
   };
   const soon = () => {
@@ -54,6 +57,7 @@ export function everyInterval(name: string, intervalMs: number, log: Logger, tas
   timer.unref();
   return {
     wake() {
+      if (failures.failing) return;
       if (running) again = true;
       else soon();
     },
@@ -77,10 +81,17 @@ export function everyInterval(name: string, intervalMs: number, log: Logger, tas
  * (a NATS leader election fails every relay pass, ~30 a second) then writes a few lines, not
  * hundreds of stack traces. Every failed run counts in paytami_core_job_failed_runs_total.
  */
-function failureReport(job: string, log: Logger, options: PeriodicOptions): { failed: (err: unknown) => void; succeeded: () => void } {
+function failureReport(
+  job: string,
+  log: Logger,
+  options: PeriodicOptions,
+): { failed: (err: unknown) => void; succeeded: () => void; readonly failing: boolean } {
   const { failureReportMs = 30_000, now = Date.now } = options;
   let streak: { since: number; runs: number; reportedAt: number } | undefined;
   return {
+    get failing() {
+      return streak !== undefined;
+    },
     failed: (err) => {
       jobFailedRuns.inc({ job_name: job });
       const at = now();
