@@ -155,7 +155,7 @@ describe("npm run cluster", () => {
         const pacer = (async () => {
           for (let n = 0; !stopping; n++) {
             const due = loadStarted + (n * 1000) / EVENTS_PER_SECOND;
-            if (due > Date.now()) await sleep(due - Date.now());
+            if (due > Date.now()) await sleep(Math.max(0, due - Date.now()));
             if (inFlight.size >= 16) await Promise.race(inFlight);
             const call = core.webhooks.triggerEvent({ merchant_id: merchant.merchant_id, mode: modeCodec.fromWire("test"), type: "payment.canceled" }).then(
               () => void fired++,

@@ -294,6 +294,9 @@ describe("request logs", () => {
       nc.publish(subject, JSON.stringify({ records: [{ ...record, request_id: goodId }] }));
       await nc.flush();
       await eventually(async () => ((await rowsOf([goodId])).length === 1 ? true : undefined), 10_000, "the good batch written");
+      // The writer thread tells the core's main thread what it refused by message, which that thread
+      // handles in its own time (a CI run read /metrics before two of the three had been counted).
+      await eventually(async () => ((await coreRecords("malformed")) - malformedBefore >= 3 ? true : undefined), 10_000, "the three refused batches counted");
       expect((await coreRecords("malformed")) - malformedBefore).toBe(3);
       expect(await rowsOf([badId])).toEqual([]);
     } finally {

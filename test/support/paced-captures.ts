@@ -26,7 +26,7 @@ export function startPacedCaptures(stack: Pick<Stack, "http" | "admin">, apiKey:
       }
       // Behind schedule: the next payment at once.
       next = Math.max(next + period, Date.now());
-      await sleep(next - Date.now());
+      await sleep(Math.max(0, next - Date.now()));
     }
   };
   const running = Array.from({ length: clients }, client);
