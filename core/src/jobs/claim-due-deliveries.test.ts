@@ -5,7 +5,7 @@
 // 100-190 a second while the API was busy; `id = any(array(walk))` runs the walk once (0.7 ms).
 import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
+import { openMigratedDatabase, rolledBack, type MigratedDatabase } from "../../../test/support/database.ts";
 import { db } from "../db/orm.ts";
 import { merchantCaller, OPERATOR } from "../domain/caller.ts";
 import { createMerchant } from "../domain/merchants.ts";
@@ -43,21 +43,13 @@ test("a claim over a backlog without planner statistics walks the endpoints once
   await inTransaction(deps, (tx) => recordDeliveries(deps, tx, OPERATOR, ids));
 
   // EXPLAIN ANALYZE runs the lease: rolled back, so the claim below starts from the same backlog.
-  const rollback = new Error("rollback");
-  let plan: string[] = [];
-  await deps.orm.em
-    .fork()
-    .transactional(async (tx) => {
-      const lease = leaseStatement(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: 64, leaseMs: 30_000 }, tx).compile();
-      const { rows } = await db(tx).executeQuery<{ "QUERY PLAN": string }>(
-        CompiledQuery.raw(`explain (analyze, costs off, timing off) ${lease.sql}`, [...lease.parameters]),
-      );
-      plan = rows.map((row) => row["QUERY PLAN"]);
-      throw rollback;
-    })
-    .catch((error: unknown) => {
-      if (error !== rollback) throw error;
-    });
+  const plan = await rolledBack(deps, async (tx) => {
+    const lease = leaseStatement(deps, dueDeliveries(deps.config.webhooks.endpointConcurrency), { batch: 64, leaseMs: 30_000 }, tx).compile();
+    const { rows } = await db(tx).executeQuery<{ "QUERY PLAN": string }>(
+      CompiledQuery.raw(`explain (analyze, costs off, timing off) ${lease.sql}`, [...lease.parameters]),
+    );
+    return rows.map((row) => row["QUERY PLAN"]);
+  });
   const loops = plan.map((line) => Number(/loops=(\d+)/.exec(line)?.[1] ?? 0));
   // Each node runs at most once per leased row (the UPDATE's lookups), never once per due delivery.
   expect(Math.max(...loops), plan.join("\n")).toBeLessThanOrEqual(deps.config.webhooks.endpointConcurrency);
