@@ -16,17 +16,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { modeCodec } from "../proto/enums.ts";
 import { EVENT_STREAM } from "../proto/event-stream.ts";
 import { useStack } from "./support/expect.ts";
-import { startPacedCaptures } from "./support/paced-captures.ts";
+import { failStreamLeaderUnderLoad, RESTART_AFTER_MS } from "./support/stream-leader-failover.ts";
 import { startNatsCluster, type NatsCluster } from "../core/src/devstack/nats-cluster.ts";
 import type { StackOptions } from "./support/stack.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
-const EVENTS_PER_SECOND = 200;
-const KILL_AFTER_MS = 1_500;
-const RESTART_AFTER_MS = 2_000;
 const STOP_AFTER_RESTART_MS = 1_500;
 const DELIVERED_WITHIN_MS = 30_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let cluster: NatsCluster | undefined;
 let receiver: WebhookReceiver | undefined;
@@ -59,18 +55,10 @@ describe("NATS cluster", () => {
     expect((await jsm.streams.info(EVENT_STREAM)).config.num_replicas).toBe(3);
     expect((await jsm.consumers.info(EVENT_STREAM, consumerName!)).config.num_replicas).toBe(3);
 
-    const load = startPacedCaptures(s, merchant.testApiKey, EVENTS_PER_SECOND);
-
-    await sleep(KILL_AFTER_MS);
     // The server leading the stream: publishes fail until a new leader is elected.
-    const victim = (await jsm.streams.info(EVENT_STREAM)).cluster?.leader;
-    expect(cluster!.names).toContain(victim);
-    await cluster!.kill(victim!);
-    await sleep(RESTART_AFTER_MS);
-    await cluster!.restart(victim!);
-    await sleep(STOP_AFTER_RESTART_MS);
-    const failures = await load.stop();
+    const { victim, failures } = await failStreamLeaderUnderLoad(s, merchant.testApiKey, cluster!, RESTART_AFTER_MS + STOP_AFTER_RESTART_MS);
     const endedAt = Date.now();
+    expect(cluster!.names).toContain(victim);
     expect(failures).toEqual([]);
 
     const events = await s.sql<{ id: string }>("SELECT id FROM outbox_events WHERE merchant_id = $1 AND type = 'payment.succeeded'", [merchant.merchantId]);

@@ -9,21 +9,14 @@
 // Alone: `node test/bench/nats-failover.ts` (provisions PostgreSQL like the other parts; the NATS
 // cluster is its own). BENCH_FAILOVER_ROUNDS (default 1) repeats it on fresh stacks.
 import { isMain, runAlone, say } from "./run-alone.ts";
-import { jetstreamManager } from "@nats-io/jetstream";
-import { connect } from "@nats-io/transport-node";
 import { modeCodec } from "../../proto/enums.ts";
-import { EVENT_STREAM } from "../../proto/event-stream.ts";
 import { startNatsCluster } from "../../core/src/devstack/nats-cluster.ts";
 import { coreMetricSamples } from "../support/core-metrics.ts";
-import { startPacedCaptures } from "../support/paced-captures.ts";
+import { EVENTS_PER_SECOND, failStreamLeaderUnderLoad, RESTART_AFTER_MS } from "../support/stream-leader-failover.ts";
 import { WebhookReceiver } from "../support/webhook-receiver.ts";
 
-const EVENTS_PER_SECOND = 200;
-const KILL_AFTER_MS = 1_500;
-const RESTART_AFTER_MS = 2_000;
 const LOAD_AFTER_KILL_MS = 15_000;
 const LAG_MS = 1_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Round {
   events: number;
@@ -47,21 +40,8 @@ async function round(): Promise<Round> {
   try {
     const merchant = await stack.admin.createMerchant({ name: "Failover Shop" });
     await stack.core.webhooks.createEndpoint({ merchant_id: merchant.merchantId, mode: modeCodec.fromWire("test"), url: receiver.url, enabled_events: [] });
-    const nc = await connect({ servers: cluster.url.split(",") });
-    const jsm = await jetstreamManager(nc);
-
-    const load = startPacedCaptures(stack, merchant.testApiKey, EVENTS_PER_SECOND);
-    await sleep(KILL_AFTER_MS);
-    const victim = (await jsm.streams.info(EVENT_STREAM)).cluster?.leader;
-    if (!victim) throw new Error("the stream has no leader");
-    const killedAt = Date.now();
-    say(`nats-failover: killing ${victim}, the stream's leader`);
-    await cluster.kill(victim);
-    await sleep(RESTART_AFTER_MS);
-    await cluster.restart(victim);
-    await sleep(killedAt + LOAD_AFTER_KILL_MS - Date.now());
-    const failures = await load.stop();
-    await nc.close();
+    const { victim, killedAt, failures } = await failStreamLeaderUnderLoad(stack, merchant.testApiKey, cluster, LOAD_AFTER_KILL_MS);
+    say(`nats-failover: killed ${victim}, the stream's leader, and started it again`);
     if (failures.length > 0) throw new Error(`${failures.length} payments failed, the first: ${failures[0]}`);
 
     const events = await stack.sql<{ id: string; created_at: Date }>(
