@@ -139,10 +139,10 @@ function redactError(error: Error, depth: number): Error {
 }
 
 export function createLogger(name: string, destination?: pino.DestinationStream) {
-  // Synchronous writes to stdout: a line is out before the request it
-  // describes completes, nothing is lost on a crash, and a slow log reader
-  // slows the process instead of growing an unbounded buffer (measured: the
-  // asynchronous destination raised the facade's peak RSS by ~20 MB under load).
+  // Synchronous writes to stdout: a line is out when it is logged, nothing is
+  // lost on a crash, and a slow log reader slows the process instead of growing
+  // an unbounded buffer (measured: the asynchronous destination raised the
+  // facade's peak RSS by ~20 MB under load).
   // Said explicitly: pino's default destination writes asynchronously, each line
   // handed to a libuv pool thread (strace at c=1: one pool write and one wake-up
   // of the event loop per access-log line), which is what ran until session 30:

@@ -27,8 +27,10 @@ class RequestState implements FacadeState {
 }
 
 /**
- * Request id (the client's, when sane) on every response and every log line, plus an access log.
- * A route whose path carries a secret sets `ctx.state.logPath` to what the log may show instead.
+ * Request id (the client's, when sane) on every response and every log line, plus an access log,
+ * written once the response has gone out (not between the answer and its client; with the status
+ * the client got, Koa's 500 included). A route whose path carries a secret sets `ctx.state.logPath`
+ * to what the log may show instead.
  */
 export function requestContext(base: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -39,9 +41,7 @@ export function requestContext(base: Logger) {
     ctx.set("Request-Id", requestId);
     ctx.set("X-Content-Type-Options", "nosniff");
     const started = performance.now();
-    try {
-      await next();
-    } finally {
+    const logLine = () =>
       base.info(
         {
           request_id: requestId,
@@ -52,6 +52,7 @@ export function requestContext(base: Logger) {
         },
         "request",
       );
-    }
+    ctx.res.once("close", logLine);
+    await next();
   };
 }
