@@ -22,10 +22,18 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
  * ~7 MB more committed. The core allocates less and its old space holds the ORM's metadata: at
  * 16 MB its young generation alone held ~30 MB resident; at 8 MB it holds ~15 MB, for slightly
  * more GC time (≈ +10 ms per second of load).
+ *
+ * `--v8-pool-size=1`: one V8 background thread (concurrent marking, parallel scavenges, sweeping,
+ * optimizing compiles) per process instead of Node's four. On a host where the facade, the core
+ * and PostgreSQL share two cores, each process's four helpers competed with the event loops for
+ * them, and a request waited its turn behind them at every hop: POST /v1/payments at c=32, p99
+ * 35 → 25 ms (eight alternating rounds, lower in every one), throughput and CPU per request
+ * unchanged (test/bench/README.md, session 37). A host with cores to spare for a process can raise it
+ * through <NAME>_V8_FLAGS.
  */
 export const SERVICE_V8_FLAGS: Record<ServiceName, string[]> = {
-  core: ["--max-semi-space-size=8", "--max-old-space-size=192"],
-  facade: ["--max-semi-space-size=8", "--max-old-space-size=96"],
+  core: ["--max-semi-space-size=8", "--max-old-space-size=192", "--v8-pool-size=1"],
+  facade: ["--max-semi-space-size=8", "--max-old-space-size=96", "--v8-pool-size=1"],
   dispatcher: ["--max-semi-space-size=4", "--max-old-space-size=128"],
 };
 
