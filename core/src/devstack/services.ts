@@ -28,13 +28,14 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
  * and PostgreSQL share two cores, each process's four helpers competed with the event loops for
  * them, and a request waited its turn behind them at every hop: POST /v1/payments at c=32, p99
  * 35 → 25 ms (eight alternating rounds, lower in every one), throughput and CPU per request
- * unchanged (test/bench/README.md, session 37). A host with cores to spare for a process can raise it
+ * unchanged; the dispatcher's webhook lag p99 at 200 events/s 80–86 → 58–66 ms, deliveries/s the
+ * same (test/bench/README.md, session 37). A host with cores to spare for a process can raise it
  * through <NAME>_V8_FLAGS.
  */
 export const SERVICE_V8_FLAGS: Record<ServiceName, string[]> = {
   core: ["--max-semi-space-size=8", "--max-old-space-size=192", "--v8-pool-size=1"],
   facade: ["--max-semi-space-size=8", "--max-old-space-size=96", "--v8-pool-size=1"],
-  dispatcher: ["--max-semi-space-size=4", "--max-old-space-size=128"],
+  dispatcher: ["--max-semi-space-size=4", "--max-old-space-size=128", "--v8-pool-size=1"],
 };
 
 /** The V8 flags a service is launched with: `<NAME>_V8_FLAGS` (e.g. CORE_V8_FLAGS="--max-semi-space-size=8 --max-old-space-size=192") in place of the defaults above. */
