@@ -652,7 +652,19 @@ async function main(): Promise<void> {
       if (mine.length > 1) {
         const m = (f: (p: (typeof mine)[number]) => number) => median(mine.map(f));
         lines.push(
-          `| ${c} | median | ${m((p) => p.base.rps).toFixed(0)} | ${m((p) => p.base.p50)} | ${m((p) => p.base.p99)} | ${m((p) => p.prod.rps).toFixed(0)} | ${m((p) => p.prod.p50)} | ${m((p) => p.prod.p99)} | **${m((p) => p.rpsRatio).toFixed(2)}×** | **${m((p) => p.p50Ratio).toFixed(2)}×** | **${m((p) => p.p99Ratio).toFixed(2)}×** | |`,
+          `| ${c} | median | ${m((p) => p.base.rps).toFixed(0)} | ${fmt(
+            m((p) => p.base.p50),
+            mine[0]!.base.tool,
+          )} | ${fmt(
+            m((p) => p.base.p99),
+            mine[0]!.base.tool,
+          )} | ${m((p) => p.prod.rps).toFixed(0)} | ${fmt(
+            m((p) => p.prod.p50),
+            mine[0]!.prod.tool,
+          )} | ${fmt(
+            m((p) => p.prod.p99),
+            mine[0]!.prod.tool,
+          )} | **${m((p) => p.rpsRatio).toFixed(2)}×** | **${m((p) => p.p50Ratio).toFixed(2)}×** | **${m((p) => p.p99Ratio).toFixed(2)}×** | |`,
         );
       }
     }
