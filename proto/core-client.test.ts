@@ -68,6 +68,15 @@ afterAll(async () => {
 
 const client = () => new CoreClient({ address, internalToken: undefined, timeoutMs: 3_000 });
 
+async function withClient(use: (c: CoreClient) => Promise<void>): Promise<void> {
+  const c = client();
+  try {
+    await use(c);
+  } finally {
+    c.close();
+  }
+}
+
 describe("a unary call to the core", () => {
   test("is answered by its message while the trailers are still held", async () => {
     behaviour = "message, trailers held";
@@ -85,31 +94,22 @@ describe("a unary call to the core", () => {
 
   test("keeps the answer of its message when a status other than OK follows it", async () => {
     behaviour = "message, then an error status";
-    const c = client();
-    try {
+    await withClient(async (c) => {
       expect((await c.payments.getPayment({ id: "pay_held" })).json.toString()).toBe('{"id":"pay_held"}');
-    } finally {
-      c.close();
-    }
+    });
   });
 
   test("with no message, fails with the catalog code the core sent", async () => {
     behaviour = "trailers only, catalog error";
-    const c = client();
-    try {
+    await withClient(async (c) => {
       await expect(c.payments.getPayment({ id: "pay_missing" })).rejects.toMatchObject({ code: "unknown_payment", message: "no such payment" });
-    } finally {
-      c.close();
-    }
+    });
   });
 
   test("an OK with no message is an internal error, not an empty answer", async () => {
     behaviour = "trailers only, OK";
-    const c = client();
-    try {
+    await withClient(async (c) => {
       await expect(c.payments.getPayment({ id: "pay_none" })).rejects.toMatchObject({ code: "internal_error" });
-    } finally {
-      c.close();
-    }
+    });
   });
 });
