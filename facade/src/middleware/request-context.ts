@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Next } from "koa";
 import type { Logger } from "../../../proto/runtime/logger.ts";
+import { afterResponse } from "./after-response.ts";
 
 export const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -52,7 +53,7 @@ export function requestContext(base: Logger) {
         },
         "request",
       );
-    ctx.res.once("close", logLine);
+    afterResponse(ctx.res, logLine);
     await next();
   };
 }

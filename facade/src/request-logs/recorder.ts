@@ -1,6 +1,7 @@
 import type { Context, Next } from "koa";
 import { apiKeyDigest } from "../../../proto/api-key-digest.ts";
 import type { RequestLogRecord } from "../../../proto/request-log.ts";
+import { afterResponse } from "../middleware/after-response.ts";
 import type { FacadeState } from "../middleware/request-context.ts";
 import type { LogBuffer } from "./log-buffer.ts";
 import { storedBody } from "./redact.ts";
@@ -48,8 +49,8 @@ export function recordRequests(buffer: LogBuffer<CapturedRequest>) {
     const at = Date.now();
     const started = performance.now();
     await next();
-    const res = ctx.res;
-    const capture = () => {
+    // After the response is sent (or the client went away): nothing here delays the answer.
+    afterResponse(ctx.res, () => {
       buffer.add({
         at,
         apiKey,
@@ -64,10 +65,7 @@ export function recordRequests(buffer: LogBuffer<CapturedRequest>) {
         requestBody: (ctx.state as RecordedBodyState).requestBody,
         responseBody: ctx.body,
       });
-    };
-    // After the response is sent (or the client went away): nothing here delays the answer.
-    if (res.writableFinished) capture();
-    else res.once("close", capture);
+    });
   };
 }
 
