@@ -155,7 +155,8 @@ describe("npm run cluster", () => {
         const pacer = (async () => {
           for (let n = 0; !stopping; n++) {
             const due = loadStarted + (n * 1000) / EVENTS_PER_SECOND;
-            if (due > Date.now()) await sleep(Math.max(0, due - Date.now()));
+            const wait = due - Date.now();
+            if (wait > 0) await sleep(wait);
             if (inFlight.size >= 16) await Promise.race(inFlight);
             const call = core.webhooks.triggerEvent({ merchant_id: merchant.merchant_id, mode: modeCodec.fromWire("test"), type: "payment.canceled" }).then(
               () => void fired++,
