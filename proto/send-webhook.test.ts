@@ -2,6 +2,7 @@
 // the response excerpt, and the refusal of destinations the rule does not allow (literal or resolved).
 import { once } from "node:events";
 import * as http from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WebhookReceiver } from "../test/support/webhook-receiver.ts";
@@ -136,6 +137,77 @@ describe("the response excerpt", () => {
     } finally {
       endless.closeAllConnections();
       endless.close();
+    }
+  });
+});
+
+describe("kept-alive connections the receiver closes", () => {
+  test("a socket the receiver reset while it waited in the pool: the delivery is sent again at once on a new connection", async () => {
+    // Like nginx or a proxy: keep-alive with no announced timeout, and an idle connection closed on
+    // the receiver's own schedule; here the second request on a connection meets that close (a reset).
+    const seen: number[] = [];
+    const raw = net.createServer((socket) => {
+      const connection = seen.push(0) - 1;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString("latin1").startsWith("POST ")) return;
+        if (++seen[connection]! > 1) return void socket.resetAndDestroy();
+        socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok");
+      });
+    });
+    raw.listen(0, "127.0.0.1");
+    await once(raw, "listening");
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/hooks`;
+    try {
+      expect((await send({ url })).httpStatus).toBe(200);
+      const second = await send({ url });
+      expect(second.error).toBeUndefined();
+      expect(second.httpStatus).toBe(200);
+      expect(second.responseExcerpt).toBe("ok");
+      // The first connection carried the first request and the one it reset; the second request came again on a connection of its own.
+      expect(seen).toEqual([2, 1]);
+    } finally {
+      raw.close();
+    }
+  });
+
+  test("a socket that failed on its first use is not retried: the attempt fails as it did", async () => {
+    const raw = net.createServer((socket) => socket.on("data", () => socket.resetAndDestroy()));
+    raw.listen(0, "127.0.0.1");
+    await once(raw, "listening");
+    let connections = 0;
+    raw.on("connection", () => connections++);
+    try {
+      const outcome = await send({ url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/hooks` });
+      expect(outcome.httpStatus).toBeUndefined();
+      expect(outcome.error).toMatch(/^ECONNRESET/);
+      expect(connections).toBe(1);
+    } finally {
+      raw.close();
+    }
+  });
+
+  test("a receiver's Keep-Alive timeout is honoured: a socket idle past it, less a second, is not reused", async () => {
+    // Node's server announces `Keep-Alive: timeout=2`; the pool drops the socket after 1 s idle.
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.end("ok"));
+    });
+    server.keepAliveTimeout = 2_000;
+    let connections = 0;
+    server.on("connection", () => connections++);
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    try {
+      expect((await send({ url })).httpStatus).toBe(200);
+      expect((await send({ url })).httpStatus).toBe(200);
+      expect(connections).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      expect((await send({ url })).httpStatus).toBe(200);
+      expect(connections).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 });

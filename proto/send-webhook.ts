@@ -40,16 +40,30 @@ export interface WebhookOutcome {
 
 // Keep-alive pools, one per destination rule: a socket opened under a looser rule (to loopback)
 // must never carry a delivery of a stricter one. The checked pools only connect through their lookup.
+// An idle pooled socket is closed after FREE_SOCKET_IDLE_MS, or a second before the receiver's
+// announced `Keep-Alive: timeout=N` when that comes first: Node's agent applies a receiver's hint only
+// when the agent has a timeout of its own, and without it kept sockets the receiver was about to close,
+// so a delivery sent on one failed with ECONNRESET and waited for its next attempt (5 s later).
+const FREE_SOCKET_IDLE_MS = 30_000;
+const pooled = { keepAlive: true, maxSockets: 64, timeout: FREE_SOCKET_IDLE_MS };
 const lookups = { public: destinationLookup("public"), "public-or-loopback": destinationLookup("public-or-loopback") };
 const checkedPool = (rule: DestinationRule) => ({
-  http: new http.Agent({ keepAlive: true, maxSockets: 64, lookup: lookups[rule] }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64, lookup: lookups[rule] }),
+  http: new http.Agent({ ...pooled, lookup: lookups[rule] }),
+  https: new https.Agent({ ...pooled, lookup: lookups[rule] }),
 });
 const agents = {
-  any: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
+  any: { http: new http.Agent(pooled), https: new https.Agent(pooled) },
   public: checkedPool("public"),
   "public-or-loopback": checkedPool("public-or-loopback"),
 };
+
+/**
+ * How a kept-alive socket fails when the receiver closed it while it waited in the pool: the request
+ * never reached the receiver's application (no byte of a response came), so it is sent again at once,
+ * once, on a connection of its own (another pooled socket may be just as old). Receivers that announce
+ * no keep-alive timeout (nginx, most proxies) close idle connections all the same.
+ */
+const STALE_SOCKET_ERRORS = new Set(["ECONNRESET", "EPIPE"]);
 
 /**
  * Each endpoint URL parsed once into request options (not once per attempt), or why it cannot be
@@ -108,19 +122,7 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
       request.signal?.removeEventListener("abort", onAbort);
       resolve({ attemptedAt, ...outcome });
     };
-    const req = transport.request({
-      ...target,
-      method: "POST",
-      agent: secure ? pool.https : pool.http,
-      ...(rule !== "any" ? { lookup: lookups[rule] } : {}),
-      headers: {
-        "content-type": "application/json",
-        "content-length": request.body.length,
-        "user-agent": WEBHOOK_USER_AGENT,
-        [EVENT_ID_HEADER]: request.eventId,
-        [SIGNATURE_HEADER]: signatureHeader(request.secrets, timestamp, request.body),
-      },
-    });
+    let req: http.ClientRequest;
     const timer = setTimeout(() => {
       finish({ error: `no response within ${request.timeoutMs} ms`, latencyMs: latency(), responseExcerpt: "" });
       req.destroy();
@@ -130,31 +132,54 @@ export function sendWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
       req.destroy();
     };
     request.signal?.addEventListener("abort", onAbort, { once: true });
-    req.on("error", (error: NodeJS.ErrnoException) => finish({ error: describe(error), latencyMs: latency(), responseExcerpt: "" }));
-    req.on("response", (res) => {
-      const status = res.statusCode ?? 0;
-      const latencyMs = latency();
-      const retryAfterMs = parseRetryAfter(res.headers["retry-after"], Date.now());
-      // Only what an excerpt can hold is read: once that much has arrived the connection is closed
-      // rather than drained, so a receiver's large or endless body costs a few KiB and no more time.
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = (complete: boolean) => {
-        const excerpt = responseExcerpt(Buffer.concat(chunks, Math.min(size, EXCERPT_READ_BYTES)), complete);
-        finish({ httpStatus: status, latencyMs, responseExcerpt: excerpt, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
-      };
-      res.on("data", (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= EXCERPT_READ_BYTES) {
-          done(false);
-          res.destroy();
-        }
+    const post = (fresh: boolean) => {
+      req = transport.request({
+        ...target,
+        method: "POST",
+        // A fresh connection is not pooled (it closes after its response); the pool's own sockets are reused.
+        agent: fresh ? false : secure ? pool.https : pool.http,
+        ...(rule !== "any" ? { lookup: lookups[rule] } : {}),
+        headers: {
+          "content-type": "application/json",
+          "content-length": request.body.length,
+          "user-agent": WEBHOOK_USER_AGENT,
+          [EVENT_ID_HEADER]: request.eventId,
+          [SIGNATURE_HEADER]: signatureHeader(request.secrets, timestamp, request.body),
+        },
       });
-      res.on("end", () => done(true));
-      res.on("error", () => done(false));
-      res.on("close", () => done(false));
-    });
-    req.end(request.body);
+      const sent = req;
+      let responded = false;
+      sent.on("error", (error: NodeJS.ErrnoException) => {
+        if (!settled && !responded && !fresh && sent.reusedSocket && STALE_SOCKET_ERRORS.has(error.code ?? "")) post(true);
+        else finish({ error: describe(error), latencyMs: latency(), responseExcerpt: "" });
+      });
+      sent.on("response", (res) => {
+        responded = true;
+        const status = res.statusCode ?? 0;
+        const latencyMs = latency();
+        const retryAfterMs = parseRetryAfter(res.headers["retry-after"], Date.now());
+        // Only what an excerpt can hold is read: once that much has arrived the connection is closed
+        // rather than drained, so a receiver's large or endless body costs a few KiB and no more time.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = (complete: boolean) => {
+          const excerpt = responseExcerpt(Buffer.concat(chunks, Math.min(size, EXCERPT_READ_BYTES)), complete);
+          finish({ httpStatus: status, latencyMs, responseExcerpt: excerpt, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+        };
+        res.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= EXCERPT_READ_BYTES) {
+            done(false);
+            res.destroy();
+          }
+        });
+        res.on("end", () => done(true));
+        res.on("error", () => done(false));
+        res.on("close", () => done(false));
+      });
+      sent.end(request.body);
+    };
+    post(false);
   });
 }
