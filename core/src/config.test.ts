@@ -368,6 +368,15 @@ describe("logo policy", () => {
   });
 });
 
+describe("DB_IDLE_IN_TRANSACTION_TIMEOUT", () => {
+  it("is how long a core's transaction may wait for its next statement before PostgreSQL ends the session, 30 s by default", () => {
+    expect(loadConfig(base).dbIdleInTransactionTimeoutMs).toBe(30_000);
+    expect(loadConfig({ ...base, DB_IDLE_IN_TRANSACTION_TIMEOUT: "2m" }).dbIdleInTransactionTimeoutMs).toBe(120_000);
+    expect(() => loadConfig({ ...base, DB_IDLE_IN_TRANSACTION_TIMEOUT: "0s" })).toThrow("DB_IDLE_IN_TRANSACTION_TIMEOUT");
+    expect(() => loadConfig({ ...base, DB_IDLE_IN_TRANSACTION_TIMEOUT: "soon" })).toThrow("DB_IDLE_IN_TRANSACTION_TIMEOUT");
+  });
+});
+
 describe("DB_POOL_RETRY_AFTER", () => {
   it("is the Retry-After of a saturated pool's 503, in whole seconds (rounded up), 1 s by default", () => {
     expect(loadConfig(base).dbPoolRetryAfterSeconds).toBe(1);

@@ -170,6 +170,15 @@ export interface CoreConfig {
   dbConnectTimeoutMs: number;
   /** DB_POOL_RETRY_AFTER: the Retry-After (whole seconds) of the 503 a request gets when the pool stayed saturated. */
   dbPoolRetryAfterSeconds: number;
+  /**
+   * DB_IDLE_IN_TRANSACTION_TIMEOUT: PostgreSQL ends a core's session whose transaction has waited this
+   * long for its next statement. A core's transactions never wait on anything but the database (no
+   * processor, bank or NATS call inside one), so such a session belongs to a core that hangs, was
+   * stopped or lost its network while holding row locks: without it, requests on those rows would
+   * wait until TCP gave up on the connection (hours). The two transactions that wait by design (the
+   * migration lock, ledger verify's snapshot) switch it off for themselves.
+   */
+  dbIdleInTransactionTimeoutMs: number;
   migrateOnStart: boolean;
   shutdownGraceMs: number;
   jobs: JobPolicies;
@@ -552,6 +561,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): CoreConfig 
     dbPoolSize: intEnv(source, "DB_POOL_SIZE", 10),
     dbConnectTimeoutMs: positiveDurationEnv(source, "DB_CONNECT_TIMEOUT", "5s"),
     dbPoolRetryAfterSeconds: Math.ceil(positiveDurationEnv(source, "DB_POOL_RETRY_AFTER", "1s") / 1_000),
+    dbIdleInTransactionTimeoutMs: positiveDurationEnv(source, "DB_IDLE_IN_TRANSACTION_TIMEOUT", "30s"),
     migrateOnStart: env(source, "MIGRATE_ON_START", "true") !== "false",
     shutdownGraceMs: parseDuration(env(source, "SHUTDOWN_GRACE", "10s")),
     jobs,

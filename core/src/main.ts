@@ -34,7 +34,12 @@ export async function runCore(overrides: CoreOverrides = {}): Promise<void> {
   // First (OTEL_EXPORTER_OTLP_ENDPOINT): spans for gRPC calls, operations, their SQL and the relay.
   const tracing = await startTracing("paytami-core", { sql: true });
   const config = loadConfig();
-  const orm = await openOrm({ databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize, connectTimeoutMs: config.dbConnectTimeoutMs });
+  const orm = await openOrm({
+    databaseUrl: config.databaseUrl,
+    poolSize: config.dbPoolSize,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+  });
   if (config.migrateOnStart) {
     const applied = await migrate(orm);
     if (applied.length) log.info({ applied }, "migrations applied");

@@ -68,9 +68,11 @@ export interface OrmOptions {
   poolSize: number;
   /** DB_CONNECT_TIMEOUT: how long a new connection (or a probe for the primary) may take, and how long a request waits for a busy pool. */
   connectTimeoutMs?: number;
+  /** DB_IDLE_IN_TRANSACTION_TIMEOUT (config.ts): sent as the session's idle_in_transaction_session_timeout; none when absent. */
+  idleInTransactionTimeoutMs?: number;
 }
 
-export function ormConfig({ databaseUrl, poolSize, connectTimeoutMs = 5_000 }: OrmOptions): Options {
+export function ormConfig({ databaseUrl, poolSize, connectTimeoutMs = 5_000, idleInTransactionTimeoutMs }: OrmOptions): Options {
   // Several hosts (DESIGN §7): MikroORM reads the first from the URL, the pool's client class finds the primary.
   const target = parseDatabaseUrl(databaseUrl);
   return {
@@ -81,6 +83,8 @@ export function ormConfig({ databaseUrl, poolSize, connectTimeoutMs = 5_000 }: O
       // latter comes back as PoolSaturatedError (pool-watch.ts), answered 503 rather than 500.
       connectionTimeoutMillis: connectTimeoutMs,
       keepAlive: true,
+      // A startup parameter of each connection: no statement of its own.
+      ...(idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
       onPoolCreated: (pool: pg.Pool) => poolWatch.watch(pool, connectTimeoutMs),
     },
     entities: ENTITIES,
@@ -120,7 +124,8 @@ const MIGRATION_LOCK = 7_242_001;
 export async function migrate(orm: MikroORM): Promise<string[]> {
   const connection = orm.em.getConnection();
   return connection.transactional(async (trx) => {
-    await connection.execute("select pg_advisory_xact_lock(?)", [MIGRATION_LOCK], "all", trx);
+    // The lock's transaction waits, idle, while the migrator works on another connection: as long as that takes.
+    await connection.execute("select set_config('idle_in_transaction_session_timeout', '0', true), pg_advisory_xact_lock(?)", [MIGRATION_LOCK], "all", trx);
     const applied = await orm.migrator.up();
     return applied.map((m) => m.name);
   });

@@ -3,8 +3,10 @@
 // Error("timeout exceeded when trying to connect"), which the transports used to answer 500
 // internal_error. The client did nothing wrong and nothing ran (no statement is sent before a
 // connection is acquired), so it is one typed error here, PoolSaturatedError, that the operation
-// runner answers 503 with Retry-After. The same watch counts what /healthz and /metrics report.
+// runner answers 503 with Retry-After. The same watch counts what /healthz and /metrics report, and
+// gives back connections that ended while checked out (lost-connections.ts).
 import type pg from "pg";
+import { releaseWhenLost } from "./lost-connections.ts";
 
 /** pg-pool's words for a queued acquisition that waited connectionTimeoutMillis (pg-pool/index.js). */
 const ACQUIRE_TIMEOUT_MESSAGE = "timeout exceeded when trying to connect";
@@ -63,8 +65,12 @@ export class PoolWatch {
     };
     // kysely's PostgresDriver uses the promise form; the callback form is kept for anything else.
     pool.connect = ((callback?: Callback) => {
-      if (callback) return connect((error, client, release) => callback(error ? saturated(error) : error, client, release));
-      return connect()!.catch((error: unknown) => {
+      if (callback)
+        return connect((error, client) => {
+          const held = client && releaseWhenLost(client);
+          callback(error ? saturated(error) : error, held, held && ((releaseError?: Error) => held.release(releaseError)));
+        });
+      return connect()!.then(releaseWhenLost, (error: unknown) => {
         throw saturated(error);
       });
     }) as typeof pool.connect;

@@ -24,7 +24,9 @@ export async function inOneSnapshot<A, B, R>(
   const snapshot = { isolationLevel: "repeatable read", readOnly: true } as const;
   return tx.transactional(async (main) => {
     // Raw (both statements): snapshot export and import are utility statements the builder has no form for.
-    const id = (await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(db(main))).rows[0]!.id;
+    // This transaction waits, idle, while the other pass runs (as long as a large ledger takes): no idle timeout for it.
+    const id = (await sql<{ id: string }>`select pg_export_snapshot() as id, set_config('idle_in_transaction_session_timeout', '0', true)`.execute(db(main)))
+      .rows[0]!.id;
     const [a, b] = await Promise.all([
       first(main),
       deps.orm.em.fork().transactional(async (other) => {
