@@ -6,6 +6,7 @@
 // so a DNS name that later resolves to 127.0.0.1 or 10.0.0.1 (DNS rebinding) is refused.
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP, type LookupFunction } from "node:net";
+import { lookupInFlight } from "./lookup-in-flight.ts";
 
 // Two lists, each checked only for its own family: a BlockList matches IPv4 rules against
 // IPv4-mapped IPv6 addresses and back, so ::ffff:0:0/96 in one list would block every IPv4 address.
@@ -105,6 +106,9 @@ export class NonPublicAddressError extends Error {
   }
 }
 
+// Every address of a name, as the system resolver (and /etc/hosts) gives them; concurrent asks for one name share a lookup.
+const lookupName = lookupInFlight((hostname) => lookup(hostname, { all: true, verbatim: true }));
+
 export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
@@ -121,7 +125,7 @@ export async function resolveDestination(hostname: string, rule: DestinationRule
   const addresses: ResolvedAddress[] =
     literal !== 0
       ? [{ address: bare, family: literal as 4 | 6 }]
-      : (await lookup(bare, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family as 4 | 6 }));
+      : (await lookupName(bare)).map(({ address, family }) => ({ address, family: family as 4 | 6 }));
   for (const { address } of addresses) if (!isAllowedDestination(address, rule)) throw new NonPublicAddressError(hostname, address);
   return addresses;
 }
