@@ -115,6 +115,13 @@ export function db(em: EntityManager): Db {
 const timestamps = new TimestampsPlugin();
 const withTimestamps = new WeakMap<Kysely<DB>, Db>();
 
+/**
+ * Switches DB_IDLE_IN_TRANSACTION_TIMEOUT off for the rest of the transaction whose statement selects
+ * it: for the transactions that wait idle by design (the migration lock, ledger verify's snapshot). A
+ * select-list expression, so it rides on the transaction's first statement instead of adding one.
+ */
+export const NO_IDLE_TIMEOUT_SQL = "set_config('idle_in_transaction_session_timeout', '0', true)";
+
 // Any number of cores may start at once against one database: only one of
 // them applies migrations, the others wait for it and then find nothing to do.
 // The lock is held by this transaction while the migrator works on another
@@ -125,7 +132,7 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   const connection = orm.em.getConnection();
   return connection.transactional(async (trx) => {
     // The lock's transaction waits, idle, while the migrator works on another connection: as long as that takes.
-    await connection.execute("select set_config('idle_in_transaction_session_timeout', '0', true), pg_advisory_xact_lock(?)", [MIGRATION_LOCK], "all", trx);
+    await connection.execute(`select ${NO_IDLE_TIMEOUT_SQL}, pg_advisory_xact_lock(?)`, [MIGRATION_LOCK], "all", trx);
     const applied = await orm.migrator.up();
     return applied.map((m) => m.name);
   });

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { db } from "../../db/orm.ts";
+import { db, NO_IDLE_TIMEOUT_SQL } from "../../db/orm.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Tx } from "../unit-of-work.ts";
 
@@ -25,8 +25,7 @@ export async function inOneSnapshot<A, B, R>(
   return tx.transactional(async (main) => {
     // Raw (both statements): snapshot export and import are utility statements the builder has no form for.
     // This transaction waits, idle, while the other pass runs (as long as a large ledger takes): no idle timeout for it.
-    const id = (await sql<{ id: string }>`select pg_export_snapshot() as id, set_config('idle_in_transaction_session_timeout', '0', true)`.execute(db(main)))
-      .rows[0]!.id;
+    const id = (await sql<{ id: string }>`select pg_export_snapshot() as id, ${sql.raw(NO_IDLE_TIMEOUT_SQL)}`.execute(db(main))).rows[0]!.id;
     const [a, b] = await Promise.all([
       first(main),
       deps.orm.em.fork().transactional(async (other) => {
