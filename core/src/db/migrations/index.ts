@@ -21,6 +21,7 @@ import { Migration20261125221046_merchant_settings } from "./20261125221046-merc
 import { Migration20261126013732_payments_refunded_amount } from "./20261126013732-payments-refunded-amount.ts";
 import { Migration20261126091500_outbox_fillfactor } from "./20261126091500-outbox-fillfactor.ts";
 import { Migration20261126200604_outbox_pending } from "./20261126200604-outbox-pending.ts";
+import { Migration20261127113000_payments_email_statistics } from "./20261127113000-payments-email-statistics.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   Migration20261126013732_payments_refunded_amount,
   Migration20261126091500_outbox_fillfactor,
   Migration20261126200604_outbox_pending,
+  Migration20261127113000_payments_email_statistics,
 ];
