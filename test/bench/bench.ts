@@ -55,6 +55,7 @@ import { benchRefundCreate } from "./refund-create.ts";
 import { webhookBench } from "./webhook-bench.ts";
 import { benchTracing } from "./tracing-bench.ts";
 import { benchRequestLogs } from "./request-logs-bench.ts";
+import { keepAliveAgent } from "../support/keep-alive-agent.ts";
 
 const POST_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? 8);
@@ -328,7 +329,7 @@ async function cannon(opts: {
   };
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const agent = keepAliveAgent(64);
 function timedGet(url: string, headers: Record<string, string>): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
@@ -612,7 +613,7 @@ async function main(): Promise<void> {
     // Before the ledger part, which runs the core's code in this process: after it, the receivers this
     // process hosts answered healthy deliveries up to 14–23 s late while an endpoint hung (two runs of
     // two), which neither the same parts as separate processes on the same PostgreSQL nor a run
-    // without the ledger part showed (test/bench/README.md, session 26).
+    // without the ledger part showed (test/bench/HISTORY.md, session 26).
     const webhookLines = process.env.BENCH_WEBHOOKS === "0" ? [] : [await webhookBench(), ""];
     // `ledger verify` over 1 000 000 lines against one scan of them (BENCH_LEDGER=0 skips it).
     const ledgerLines = process.env.BENCH_LEDGER === "0" ? [] : await benchLedgerVerify(say);

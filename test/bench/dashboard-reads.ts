@@ -15,6 +15,7 @@ import { seedUser, signedIn } from "../support/dashboard.ts";
 import type { Merchant, Stack } from "../support/stack.ts";
 import { insertPayments } from "./payment-fill.ts";
 import { rssKb } from "./process-cpu.ts";
+import { keepAliveAgent } from "../support/keep-alive-agent.ts";
 
 const PAYMENTS = Number(process.env.BENCH_DASHBOARD_PAYMENTS ?? 1_000_000);
 const EXPORT_ROWS = Number(process.env.BENCH_DASHBOARD_EXPORT_ROWS ?? 100_000);
@@ -23,7 +24,7 @@ const PAIRS = Number(process.env.BENCH_DASHBOARD_PAIRS ?? 2);
 const PAGE = 25;
 const STATUS = "captured";
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+const agent = keepAliveAgent(4);
 
 function timedGet(url: string, headers: Record<string, string>): Promise<{ status: number; ms: number; body: string }> {
   const t0 = performance.now();

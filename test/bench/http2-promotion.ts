@@ -1,4 +1,4 @@
-// Why the facade's old generation fills under load (test/bench/README.md, "Session 34"), measured
+// Why the facade's old generation fills under load (test/bench/HISTORY.md, "Session 34"), measured
 // apart from Paytami. A client process sends POSTs at concurrency 32 to a server process that answers
 // each after 5 ms, once over HTTP/1.1 keep-alive and once over one HTTP/2 session (what grpc-js
 // uses), each request holding ~20 KB of its own state until its answer; and, for comparison, the
@@ -13,6 +13,7 @@ import { fork } from "node:child_process";
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
+import { keepAliveAgent } from "../support/keep-alive-agent.ts";
 
 type Protocol = "http/1.1" | "http/2" | "timer";
 
@@ -53,7 +54,7 @@ function transport(protocol: Protocol, port: number): { send: (done: () => void)
       close: () => session.close(),
     };
   }
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const agent = keepAliveAgent(CONCURRENCY);
   return {
     send: (done) =>
       http.request({ host: "127.0.0.1", port, method: "POST", path: "/", agent }, (res) => res.on("data", () => undefined).on("end", done)).end(body),

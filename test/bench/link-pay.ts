@@ -17,6 +17,7 @@ import * as http from "node:http";
 import autocannon from "autocannon";
 import type { Stack } from "../support/stack.ts";
 import { isMain, runAlone, say } from "./run-alone.ts";
+import { keepAliveAgent } from "../support/keep-alive-agent.ts";
 
 /** What the bench stack's processes need for this section (harmless to the other sections). */
 export const LINK_BENCH_ENV: Record<string, string> = {
@@ -77,7 +78,7 @@ async function cannon(req: Request, concurrency: number, seconds: number): Promi
   };
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+const agent = keepAliveAgent(4);
 
 function timedPost(req: Request): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();

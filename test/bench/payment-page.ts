@@ -10,6 +10,7 @@
 // status line and headers have arrived.
 import * as http from "node:http";
 import type { Stack } from "../support/stack.ts";
+import { keepAliveAgent } from "../support/keep-alive-agent.ts";
 
 const PAGE_SECONDS = Number(process.env.BENCH_PAGE_SECONDS ?? 8);
 const PAGE_PAIRS = Number(process.env.BENCH_PAGE_PAIRS ?? 3);
@@ -27,7 +28,7 @@ interface Latencies {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const agent = keepAliveAgent(64);
 
 /** One request; resolves with the time to the first byte of the response and its status, after reading the body. */
 function request(

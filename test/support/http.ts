@@ -3,6 +3,7 @@
 
 import * as http from "node:http";
 import { randomUUID } from "node:crypto";
+import { keepAliveAgent } from "./keep-alive-agent.ts";
 import { checkConformance } from "./openapi-conformance.ts";
 
 export interface Res {
@@ -29,7 +30,7 @@ export interface ReqOptions {
   timeoutMs?: number;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const agent = keepAliveAgent(256);
 
 /** Every 5xx any test in this worker received (checked after each file by useStack). */
 export const serverErrors: Array<{ method: string; url: string; status: number; body: string }> = [];
