@@ -15,6 +15,7 @@ const READMES = [
   "proto/README.md",
   "test/README.md",
   "test/bench/README.md",
+  "test/bench/HISTORY.md",
 ];
 
 /** Lines outside code fences, with code spans blanked (a link inside `code` is not a link). */

@@ -147,7 +147,7 @@ export function createLogger(name: string, destination?: pino.DestinationStream)
   // handed to a libuv pool thread (strace at c=1: one pool write and one wake-up
   // of the event loop per access-log line), which is what ran until session 30:
   // a process killed right after logging 50 lines had written 1 (logger.test.ts).
-  // Throughput and c=1 latency measured the same either way (test/bench/README.md).
+  // Throughput and c=1 latency measured the same either way (test/bench/HISTORY.md).
   const options: pino.LoggerOptions = {
     name,
     level: process.env.LOG_LEVEL ?? "info",

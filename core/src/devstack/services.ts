@@ -15,7 +15,7 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
  * The same flags appear in package.json's scripts.
  *
  * The semi-space (the young generation is two of them plus V8's own reserve) trades scavenges
- * against resident memory, measured at c=32 with `BENCH_PROBE=1` (test/bench/README.md, issue 20):
+ * against resident memory, measured at c=32 with `BENCH_PROBE=1` (test/bench/HISTORY.md, issue 20):
  * the facade allocates ~130 KB per request, so at 4 MB it scavenged 16–24 times a second and
  * promoted what was in flight into old space, a major GC about every second (the facade's longest
  * pauses, 40–60 ms on the loaded machine); at 8 MB its GC time per second fell by a third for
@@ -29,7 +29,7 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
  * them, and a request waited its turn behind them at every hop: POST /v1/payments at c=32, p99
  * 35 → 25 ms (eight alternating rounds, lower in every one), throughput and CPU per request
  * unchanged; the dispatcher's webhook lag p99 at 200 events/s 80–86 → 58–66 ms, deliveries/s the
- * same (test/bench/README.md, session 37). A host with cores to spare for a process can raise it
+ * same (test/bench/HISTORY.md, session 37). A host with cores to spare for a process can raise it
  * through <NAME>_V8_FLAGS.
  */
 export const SERVICE_V8_FLAGS: Record<ServiceName, string[]> = {
