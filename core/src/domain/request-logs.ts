@@ -5,7 +5,7 @@ import { db } from "../db/orm.ts";
 import type { MerchantCaller } from "./caller.ts";
 import type { CoreDeps } from "./deps.ts";
 import { fail } from "./errors.ts";
-import { keysetPage, parseLimit, type Page } from "./keyset-page.ts";
+import { keysetPage, parseLimit, type Page, type PageCursor } from "./keyset-page.ts";
 import type { Tx } from "./unit-of-work.ts";
 
 export interface RequestLogItem {
@@ -78,26 +78,60 @@ function filterText(name: string, value: string | undefined, max: number): strin
   return value.trim();
 }
 
+/** The list's filters, checked (validation_error naming the first bad one). */
+export interface RequestLogFilters {
+  status?: [number, number] | undefined;
+  path?: string | undefined;
+  apiKeyId?: string | undefined;
+  requestId?: string | undefined;
+}
+
+export function parseRequestLogFilters(query: RequestLogQuery): RequestLogFilters {
+  return {
+    status: statusRange(query.status_class),
+    path: filterText("path", query.path, 2048),
+    apiKeyId: filterText("api_key_id", query.api_key_id, 64),
+    requestId: filterText("request_id", query.request_id, 128),
+  };
+}
+
+/**
+ * The caller's logs that pass the filters, below `after`, newest first. request_logs_list_idx walks
+ * them in order; request_logs_failed_idx (partial: status >= 400) answers a 4xx or 5xx filter, which
+ * a walk of the list would answer only after reading the whole retention window; the request id has
+ * request_logs_request_id_idx.
+ */
+export function filteredRequestLogs(tx: Tx, caller: MerchantCaller, f: RequestLogFilters, after: PageCursor | undefined) {
+  let rows = db(tx)
+    .selectFrom("request_logs")
+    .select([...LIST_COLUMNS])
+    .where("merchant_id", "=", caller.merchantId)
+    .where("mode", "=", caller.mode);
+  if (f.status) rows = rows.where("status", ">=", f.status[0]).where("status", "<=", f.status[1]);
+  if (f.path !== undefined) rows = rows.where("path", "=", f.path);
+  if (f.apiKeyId !== undefined) rows = rows.where("api_key_id", "=", f.apiKeyId);
+  if (f.requestId !== undefined) rows = rows.where("request_id", "=", f.requestId);
+  if (after) rows = rows.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
+  return rows.orderBy("created_at", "desc").orderBy("seq", "desc");
+}
+
 /** The caller's merchant and mode's logs, newest first, keyset pages on (created_at, seq), with the dashboard's filters. */
 export async function listRequestLogs(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, query: RequestLogQuery): Promise<Page<RequestLogItem>> {
   const limit = parseLimit(query.limit);
-  const range = statusRange(query.status_class);
-  const path = filterText("path", query.path, 2048);
-  const apiKeyId = filterText("api_key_id", query.api_key_id, 64);
-  const requestId = filterText("request_id", query.request_id, 128);
-  const own = db(tx).selectFrom("request_logs").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+  const filters = parseRequestLogFilters(query);
   return keysetPage(limit, query.starting_after, {
     noun: "request logs",
-    findCursor: async (id) => (isLogId(id) ? own.select(["created_at", "seq"]).where("seq", "=", id).executeTakeFirst() : undefined),
-    fetch: async (after, take) => {
-      let rows = own.select([...LIST_COLUMNS]);
-      if (range) rows = rows.where("status", ">=", range[0]).where("status", "<=", range[1]);
-      if (path !== undefined) rows = rows.where("path", "=", path);
-      if (apiKeyId !== undefined) rows = rows.where("api_key_id", "=", apiKeyId);
-      if (requestId !== undefined) rows = rows.where("request_id", "=", requestId);
-      if (after) rows = rows.where((eb) => eb(eb.refTuple("created_at", "seq"), "<", eb.tuple(after.created_at, after.seq)));
-      return await rows.orderBy("created_at", "desc").orderBy("seq", "desc").limit(take).execute();
-    },
+    findCursor: async (id) =>
+      isLogId(id)
+        ? db(tx)
+            .selectFrom("request_logs")
+            .select(["created_at", "seq"])
+            .where("seq", "=", id)
+            .where("merchant_id", "=", caller.merchantId)
+            .where("mode", "=", caller.mode)
+            .executeTakeFirst()
+        : undefined,
+    fetch: (after, take) => filteredRequestLogs(tx, caller, filters, after).limit(take).execute(),
     view: toItem,
   });
 }

@@ -22,6 +22,7 @@ import { Migration20261126013732_payments_refunded_amount } from "./202611260137
 import { Migration20261126091500_outbox_fillfactor } from "./20261126091500-outbox-fillfactor.ts";
 import { Migration20261126200604_outbox_pending } from "./20261126200604-outbox-pending.ts";
 import { Migration20261127113000_payments_email_statistics } from "./20261127113000-payments-email-statistics.ts";
+import { Migration20261127115625_request_logs_failed_index } from "./20261127115625-request-logs-failed-index.ts";
 
 /** Every migration, in order. New migrations are appended, never edited. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   Migration20261126091500_outbox_fillfactor,
   Migration20261126200604_outbox_pending,
   Migration20261127113000_payments_email_statistics,
+  Migration20261127115625_request_logs_failed_index,
 ];
