@@ -78,6 +78,10 @@ function filterText(name: string, value: string | undefined, max: number): strin
   return value.trim();
 }
 
+/** The caller's logs: its merchant and mode; nothing else is ever read. */
+const ownLogs = (tx: Tx, caller: MerchantCaller) =>
+  db(tx).selectFrom("request_logs").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+
 /** The list's filters, checked (validation_error naming the first bad one). */
 export interface RequestLogFilters {
   status?: [number, number] | undefined;
@@ -102,11 +106,7 @@ export function parseRequestLogFilters(query: RequestLogQuery): RequestLogFilter
  * request_logs_request_id_idx.
  */
 export function filteredRequestLogs(tx: Tx, caller: MerchantCaller, f: RequestLogFilters, after: PageCursor | undefined) {
-  let rows = db(tx)
-    .selectFrom("request_logs")
-    .select([...LIST_COLUMNS])
-    .where("merchant_id", "=", caller.merchantId)
-    .where("mode", "=", caller.mode);
+  let rows = ownLogs(tx, caller).select([...LIST_COLUMNS]);
   if (f.status) rows = rows.where("status", ">=", f.status[0]).where("status", "<=", f.status[1]);
   if (f.path !== undefined) rows = rows.where("path", "=", f.path);
   if (f.apiKeyId !== undefined) rows = rows.where("api_key_id", "=", f.apiKeyId);
@@ -121,16 +121,7 @@ export async function listRequestLogs(_deps: CoreDeps, tx: Tx, caller: MerchantC
   const filters = parseRequestLogFilters(query);
   return keysetPage(limit, query.starting_after, {
     noun: "request logs",
-    findCursor: async (id) =>
-      isLogId(id)
-        ? db(tx)
-            .selectFrom("request_logs")
-            .select(["created_at", "seq"])
-            .where("seq", "=", id)
-            .where("merchant_id", "=", caller.merchantId)
-            .where("mode", "=", caller.mode)
-            .executeTakeFirst()
-        : undefined,
+    findCursor: async (id) => (isLogId(id) ? ownLogs(tx, caller).select(["created_at", "seq"]).where("seq", "=", id).executeTakeFirst() : undefined),
     fetch: (after, take) => filteredRequestLogs(tx, caller, filters, after).limit(take).execute(),
     view: toItem,
   });
@@ -139,12 +130,9 @@ export async function listRequestLogs(_deps: CoreDeps, tx: Tx, caller: MerchantC
 /** One of the caller's logs with its (redacted) bodies. */
 export async function getRequestLog(_deps: CoreDeps, tx: Tx, caller: MerchantCaller, id: string): Promise<RequestLogDetail> {
   const row = isLogId(id)
-    ? await db(tx)
-        .selectFrom("request_logs")
+    ? await ownLogs(tx, caller)
         .select([...LIST_COLUMNS, "mode", "request_body", "response_body"])
         .where("seq", "=", id)
-        .where("merchant_id", "=", caller.merchantId)
-        .where("mode", "=", caller.mode)
         .executeTakeFirst()
     : undefined;
   if (!row) return fail("validation_error", `Unknown request log ${id}.`);
@@ -172,7 +160,7 @@ export async function tailRequestLogs(
 ): Promise<RequestLogTail> {
   const limit = parseLimit(query.limit);
   const range = statusRange(query.status_class);
-  const own = db(tx).selectFrom("request_logs").where("merchant_id", "=", caller.merchantId).where("mode", "=", caller.mode);
+  const own = ownLogs(tx, caller);
   if (query.after === undefined) {
     // No start: the newest id of the whole table, so whatever is written next comes after it.
     const newest = await db(tx)
