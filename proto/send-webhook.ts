@@ -8,6 +8,7 @@ import * as https from "node:https";
 import { isIP } from "node:net";
 import { urlToHttpOptions } from "node:url";
 import { destinationLookup, isAllowedDestination, type DestinationRule } from "./public-address.ts";
+import { keepAliveOptions } from "./keep-alive.ts";
 import { EXCERPT_READ_BYTES, responseExcerpt } from "./response-excerpt.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, WEBHOOK_USER_AGENT } from "./webhook-signature.ts";
 import { parseRetryAfter } from "./webhook-retry.ts";
@@ -40,12 +41,10 @@ export interface WebhookOutcome {
 
 // Keep-alive pools, one per destination rule: a socket opened under a looser rule (to loopback)
 // must never carry a delivery of a stricter one. The checked pools only connect through their lookup.
-// An idle pooled socket is closed after FREE_SOCKET_IDLE_MS, or a second before the receiver's
-// announced `Keep-Alive: timeout=N` when that comes first: Node's agent applies a receiver's hint only
-// when the agent has a timeout of its own, and without it kept sockets the receiver was about to close,
-// so a delivery sent on one failed with ECONNRESET and waited for its next attempt (5 s later).
-const FREE_SOCKET_IDLE_MS = 30_000;
-const pooled = { keepAlive: true, maxSockets: 64, timeout: FREE_SOCKET_IDLE_MS };
+// An idle pooled socket is closed after 30 s, or before the receiver's announced keep-alive timeout
+// (proto/keep-alive.ts): a socket the receiver was closing failed its delivery with ECONNRESET, which
+// then waited for its next attempt (5 s later).
+const pooled = keepAliveOptions(64, 30_000);
 const lookups = { public: destinationLookup("public"), "public-or-loopback": destinationLookup("public-or-loopback") };
 const checkedPool = (rule: DestinationRule) => ({
   http: new http.Agent({ ...pooled, lookup: lookups[rule] }),

@@ -1,21 +1,11 @@
 import * as http from "node:http";
+import { keepAliveOptions } from "../../proto/keep-alive.ts";
 
 /**
- * Set on every keep-alive agent of the suites and benchmarks. It only has to exist, and differ from
- * any request's own `timeout` (test/support/http.ts: 20–60 s): when the two are equal, Node leaves a
- * reused socket's idle timer in place for the whole request (`setRequestSocket` in _http_agent).
- */
-const AGENT_TIMEOUT_MS = 120_000;
-
-/**
- * A keep-alive agent whose idle sockets close a second before the server's announced
- * `Keep-Alive: timeout=N`. Node's agent applies that hint only when the agent has a `timeout` of its
- * own (`keepSocketAlive` compares the hint with `options.timeout || 0`); without one, a socket left
- * idle as long as the server's keep-alive timeout (the core's HTTP server and the benchmark's
- * baseline: Node's 5 s) is reused just as the server closes it, and the request fails with "socket
- * hang up". A whole `npm run bench` once died so, between two 6 s dashboard runs. The dispatcher's
- * agents have the same setting for the same reason (proto/send-webhook.ts).
+ * The suites' and benchmarks' keep-alive agent: idle sockets close before the server closes them
+ * (proto/keep-alive.ts; an `npm run bench` once died of "socket hang up" between two 6 s runs against
+ * the core's HTTP server). 120 s idle at most: apart from every request timeout the suites use (20–60 s).
  */
 export function keepAliveAgent(maxSockets: number): http.Agent {
-  return new http.Agent({ keepAlive: true, maxSockets, timeout: AGENT_TIMEOUT_MS });
+  return new http.Agent(keepAliveOptions(maxSockets, 120_000));
 }

@@ -1,10 +1,10 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { keepAliveAgent } from "./keep-alive-agent.ts";
+import { keepAliveOptions } from "./keep-alive.ts";
 
-// A server announcing a 2 s keep-alive: the agent must drop its idle socket a second before the
-// server would close it, so no request is ever sent on a socket being closed.
+// A server announcing a 2 s keep-alive: an agent with keepAliveOptions must drop its idle socket a
+// second before the server would close it, so no request is ever sent on a socket being closed.
 let server: http.Server;
 let url: string;
 
@@ -30,7 +30,7 @@ const freeSockets = (agent: http.Agent) => Object.values(agent.freeSockets).redu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test("an idle socket is closed a second before the server's keep-alive timeout, and reused before that", async () => {
-  const agent = keepAliveAgent(4);
+  const agent = new http.Agent(keepAliveOptions(4, 60_000));
   try {
     const first = await get(agent);
     expect(first.hint).toBe("timeout=2");
@@ -45,7 +45,7 @@ test("an idle socket is closed a second before the server's keep-alive timeout, 
   }
 });
 
-test("without a timeout of its own, Node's agent ignores the hint (why keepAliveAgent sets one)", async () => {
+test("without a timeout of its own, Node's agent ignores the hint (why keepAliveOptions sets one)", async () => {
   const plain = new http.Agent({ keepAlive: true, maxSockets: 4 });
   try {
     await get(plain);
