@@ -2,11 +2,12 @@
 // statistics of its own on lower(customer_email) (the partial index's are ignored), every prefix was
 // estimated at 0.5 % of the e-mails, rare or common alike, and at 1 000 000 payments a rare one
 // walked the merchant's whole list in date order (210-300 ms; test/bench/HISTORY.md, session 39).
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
+import { indexesOf, planNodes } from "../../../test/support/query-plan.ts";
 import { db } from "../db/orm.ts";
-import { OPERATOR, type MerchantCaller } from "./caller.ts";
+import { merchantCaller, OPERATOR, type MerchantCaller } from "./caller.ts";
 import { createMerchant } from "./merchants.ts";
 import { filteredPayments, parsePaymentFilters } from "./payment-filters.ts";
 import { inTransaction } from "./unit-of-work.ts";
@@ -24,7 +25,7 @@ beforeAll(async () => {
   database = await openMigratedDatabase({ poolSize: 2, now: () => new Date() });
   const deps = database.deps;
   const merchant = await inTransaction(deps, (tx) => createMerchant(deps, tx, OPERATOR, { name: "Búsqueda", currencies: [], methods: [] }));
-  caller = { kind: "merchant", merchantId: merchant.merchantId, mode: "test", via: "session" };
+  caller = merchantCaller(merchant.merchantId, "test", "session");
   const em = database.orm.em.fork();
   await sql`
     insert into payments (id, merchant_id, mode, status, currency, method_type, amount, service_fee, net_amount,
@@ -43,21 +44,8 @@ afterAll(() => database?.close());
 async function plan(emailPrefix: string): Promise<{ estimatedRows: number; indexes: string[] }> {
   const em = database!.orm.em.fork();
   const query = filteredPayments(db(em).selectFrom("payments").select("id"), caller, parsePaymentFilters({ search: emailPrefix }), undefined).limit(26);
-  const { sql: text, parameters } = query.compile();
-  const result = await db(em).executeQuery<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(CompiledQuery.raw(`explain (format json) ${text}`, [...parameters]));
-  const root = result.rows[0]!["QUERY PLAN"][0].Plan;
-  const nodes: PlanNode[] = [];
-  const walk = (node: PlanNode) => (nodes.push(node), node.Plans?.forEach(walk));
-  walk(root);
-  const scan = nodes.find((node) => node["Relation Name"] === "payments")!;
-  return { estimatedRows: scan["Plan Rows"], indexes: nodes.flatMap((node) => (node["Index Name"] ? [node["Index Name"]] : [])) };
-}
-
-interface PlanNode {
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Plan Rows": number;
-  Plans?: PlanNode[];
+  const nodes = await planNodes(db(em), query);
+  return { estimatedRows: nodes.find((node) => node["Relation Name"] === "payments")!["Plan Rows"], indexes: indexesOf(nodes) };
 }
 
 test("a rare prefix is estimated as rare, and answered from the e-mail index", async () => {

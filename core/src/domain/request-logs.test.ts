@@ -1,17 +1,18 @@
 // The request-log list's status filters as the planner sees them on a real PostgreSQL: failures are
 // rare, so a 4xx or 5xx filter must not walk the whole list in date order (on a busy merchant's 30
 // days of logs that is millions of rows read for a page); request_logs_failed_idx answers it.
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openMigratedDatabase, type MigratedDatabase } from "../../../test/support/database.ts";
+import { indexesOf, planNodes } from "../../../test/support/query-plan.ts";
 import { db } from "../db/orm.ts";
-import type { MerchantCaller } from "./caller.ts";
+import { merchantCaller } from "./caller.ts";
 import { filteredRequestLogs, listRequestLogs, parseRequestLogFilters } from "./request-logs.ts";
 
 const LOGS = 20_000;
 
 let database: MigratedDatabase | undefined;
-const caller: MerchantCaller = { kind: "merchant", merchantId: "mer_logs", mode: "test", via: "session" };
+const caller = merchantCaller("mer_logs", "test", "session");
 
 beforeAll(async () => {
   database = await openMigratedDatabase({ poolSize: 2, now: () => new Date() });
@@ -29,22 +30,8 @@ afterAll(() => database?.close());
 /** The indexes the planner picks for the list's query (one page) with this status class. */
 async function indexesFor(statusClass: string): Promise<string[]> {
   const em = database!.orm.em.fork();
-  const { sql: text, parameters } = filteredRequestLogs(em, caller, parseRequestLogFilters({ status_class: statusClass }), undefined)
-    .limit(26)
-    .compile();
-  const result = await db(em).executeQuery<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(CompiledQuery.raw(`explain (format json) ${text}`, [...parameters]));
-  const indexes: string[] = [];
-  const walk = (node: PlanNode) => {
-    if (node["Index Name"]) indexes.push(node["Index Name"]);
-    node.Plans?.forEach(walk);
-  };
-  walk(result.rows[0]!["QUERY PLAN"][0].Plan);
-  return indexes;
-}
-
-interface PlanNode {
-  "Index Name"?: string;
-  Plans?: PlanNode[];
+  const query = filteredRequestLogs(em, caller, parseRequestLogFilters({ status_class: statusClass }), undefined).limit(26);
+  return indexesOf(await planNodes(db(em), query));
 }
 
 test("a 5xx or 4xx filter is answered from the failures' index, a 2xx filter by walking the list", async () => {

@@ -34,7 +34,6 @@ export const RequestLog = defineEntity({
       name: "request_logs_list_idx",
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }],
     },
-    // The request-id filter (a support question starts from the Request-Id header).
     // The list filtered to 4xx or 5xx, what a developer looks for: rare, so walking request_logs_list_idx
     // for them would read the whole retention window. Partial: a successful request adds no entry. The
     // status last, so a 5xx filter skips the 4xx entries inside the index, without visiting their rows.
@@ -43,6 +42,7 @@ export const RequestLog = defineEntity({
       columns: [{ name: "merchant_id" }, { name: "mode" }, { name: "created_at", sort: "desc" }, { name: "seq", sort: "desc" }, { name: "status" }],
       where: "status >= 400",
     },
+    // The request-id filter (a support question starts from the Request-Id header).
     { name: "request_logs_request_id_idx", properties: ["merchant_id", "mode", "request_id"] },
     // The retention purge takes the oldest rows.
     { name: "request_logs_created_idx", properties: "created_at" },
